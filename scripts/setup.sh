@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Installs what building and testing pgbook needs, skipping whatever is already there.
+#   scripts/setup.sh serve   - the wasm toolchain only (rustup target, wasm-bindgen CLI)
+#   scripts/setup.sh test    - also Chromium, Firefox ESR, their drivers, wasm-pack, npm packages
+# Everything comes from the package registries (Debian, crates.io, npm): no browser, driver or
+# binary is downloaded from anywhere else, so this works on a machine with only registry access.
+set -euo pipefail
+mode="${1:-test}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+tools="${PGBOOK_TOOLS:-$HOME/.cache/pgbook-tools}"
+say() { printf '[setup] %s\n' "$*" >&2; }
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    say "need root for: $*"; exit 1; fi
+}
+
+# 1. The wasm target.
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding rustup target wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# 2. wasm-bindgen CLI of exactly the version in Cargo.lock (the two must match).
+cd "$root"
+[ -f Cargo.lock ] || cargo generate-lockfile
+want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "$want" ]; then
+  say "installing wasm-bindgen-cli $want (have: ${have:-none}); takes a few minutes"
+  # No --locked: its lockfile pins a crate version the registry here lacks.
+  cargo install wasm-bindgen-cli --version "$want" --force
+fi
+[ "$mode" = serve ] && exit 0
+
+# 3. Browsers and their drivers from Debian.
+need_apt=()
+command -v chromium >/dev/null || need_apt+=(chromium)
+command -v chromedriver >/dev/null || need_apt+=(chromium-driver)
+command -v firefox-esr >/dev/null || command -v firefox >/dev/null || need_apt+=(firefox-esr)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  say "apt-get install ${need_apt[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+# 4. geckodriver, built from crates.io into a tools dir kept off PATH (the wasm test runner
+#    prefers geckodriver over chromedriver when both are on PATH).
+if [ ! -x "$tools/bin/geckodriver" ]; then
+  say "building geckodriver into $tools"
+  cargo install geckodriver --locked --root "$tools"
+fi
+
+# 5. wasm-pack, for `wasm-pack test --headless --chrome|--firefox` as teachers run it.
+if ! command -v wasm-pack >/dev/null; then
+  say "installing wasm-pack"
+  cargo install wasm-pack --locked
+fi
+
+# 6. npm packages for the end-to-end page tests (playwright-core only drives Debian's Chromium).
+if [ ! -d e2e/node_modules/playwright-core ] || [ e2e/package-lock.json -nt e2e/node_modules/.package-lock.json ]; then
+  say "npm ci in e2e/"
+  (cd e2e && npm ci --no-audit --no-fund --loglevel=error)
+fi
+say "ready (tools in $tools)"

@@ -1,0 +1,54 @@
+//! `pgbook`: the textbook's engine on the command line — reproducible runs, JSON lines on
+//! stdout, SVG figures on request, and benchmarks.
+
+mod args;
+mod simulate;
+
+use args::Args;
+use pgbook::{Error, Result};
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+pgbook — «Градиенты политики: от REINFORCE к PPO» on the command line
+
+USAGE:
+  pgbook simulate baselines [--group-size 8] [--groups 80000] [--seed 2026] [--json]
+  pgbook help
+";
+
+/// Options that take no value, across all commands.
+const FLAGS: &[&str] = &["json"];
+
+fn run(argv: &[String]) -> Result<()> {
+    let words: Vec<&str> = argv
+        .iter()
+        .take_while(|a| !a.starts_with("--"))
+        .map(String::as_str)
+        .collect();
+    let args = Args::parse(&argv[words.len()..], FLAGS)?;
+    match words.as_slice() {
+        ["simulate", "baselines"] => simulate::baselines(&args)?,
+        [] | ["help"] => {
+            print!("{USAGE}");
+            return Ok(());
+        }
+        _ => {
+            return Err(Error::Input(format!(
+                "unknown command '{}'\n\n{USAGE}",
+                words.join(" ")
+            )))
+        }
+    }
+    args.finish()
+}
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    match run(&argv) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("pgbook: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

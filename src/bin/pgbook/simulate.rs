@@ -1,0 +1,59 @@
+//! `pgbook simulate baselines`: the notebook's first experiment.
+
+use crate::args::Args;
+use pgbook::rl::simulate_group_baseline_bias;
+use pgbook::Result;
+
+pub fn baselines(args: &Args) -> Result<()> {
+    let group_size = args.get("group-size")?.unwrap_or(8);
+    let groups = args.get("groups")?.unwrap_or(80_000);
+    let seed = args.get("seed")?.unwrap_or(2026);
+    let json = args.flag("json");
+    let r = simulate_group_baseline_bias(group_size, groups, seed)?;
+    if json {
+        let value = serde_json::json!({
+            "group_size": group_size, "groups": groups, "seed": seed,
+            "exact": r.exact, "plain_mean": r.plain_mean, "same_group_mean": r.same_group_mean,
+            "rloo_mean": r.rloo_mean, "predicted_same_group": r.predicted_same_group,
+            "plain_std": r.plain_std, "same_group_std": r.same_group_std, "rloo_std": r.rloo_std,
+        });
+        println!("{value}");
+        return Ok(());
+    }
+    let z = |mean: f64, expect: f64, std: f64| (mean - expect) / (std / (groups as f64).sqrt());
+    println!("Bandit: 3 actions, logits [0, 1, -1], success probabilities [0.8, 0.3, 0.5]");
+    println!(
+        "group size {group_size}, groups {groups}, seed {seed}; component 0 of the gradient\n"
+    );
+    println!("{:<22}{:>14}", "exact", format!("{:.6}", r.exact));
+    println!(
+        "{:<22}{:>14}",
+        "predicted_same_group",
+        format!("{:.6}", r.predicted_same_group)
+    );
+    println!(
+        "\n{:<22}{:>14}{:>14}{:>22}",
+        "estimator", "mean", "std", "z vs expectation"
+    );
+    let rows = [
+        ("plain", r.plain_mean, r.plain_std, r.exact),
+        (
+            "same_group",
+            r.same_group_mean,
+            r.same_group_std,
+            r.predicted_same_group,
+        ),
+        ("rloo", r.rloo_mean, r.rloo_std, r.exact),
+    ];
+    for (name, mean, std, expect) in rows {
+        println!(
+            "{name:<22}{mean:>14.6}{std:>14.6}{:>22.2}",
+            z(mean, expect, std)
+        );
+    }
+    println!(
+        "\nsame_group vs exact: z = {:.1} (the (G-1)/G shrinkage)",
+        z(r.same_group_mean, r.exact, r.same_group_std)
+    );
+    Ok(())
+}

@@ -1,0 +1,26 @@
+//! # pgbook — «Градиенты политики: от REINFORCE к PPO»
+//!
+//! The engine of an interactive textbook on policy-gradient reinforcement learning. One crate,
+//! built natively (tests, the `pgbook` CLI, benchmarks) and to WebAssembly (the page). Every
+//! number the textbook shows is computed here.
+//!
+//! - [`rl`]: the course's mathematics as pure functions (returns, baselines, GAE, PPO, tokens).
+//! - [`nn`]: tiny networks with hand-written, gradient-checked backward passes; Adam.
+//! - [`envs`]: CartPole-v1 with Gymnasium's exact dynamics.
+//! - [`train`]: step-able trainers (PPO on CartPole, the GRU sequence policy) and curves.
+//! - [`plots`]: every figure, generic over the plotters drawing backend (canvas or SVG).
+//! - [`rng`]: seeded portable randomness.
+//! - `web` (wasm32 only): the wasm-bindgen boundary.
+
+pub mod envs;
+pub mod error;
+pub mod nn;
+pub mod plots;
+pub mod rl;
+pub mod rng;
+pub mod train;
+
+#[cfg(target_arch = "wasm32")]
+pub mod web;
+
+pub use error::{Error, Result};

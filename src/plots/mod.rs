@@ -1,0 +1,1 @@
+//! Figures, each a function generic over the drawing backend.

@@ -1,0 +1,105 @@
+//! Group baselines: leave-one-out (RLOO), the same-group mean, z-scored advantages, and the
+//! per-group gradient estimators they lead to.
+
+use super::softmax::grad_log_softmax;
+use crate::error::{check_finite, check_finite_scalar, Error, Result};
+
+/// Leave-one-out baselines b_i = (Σ_j r_j − r_i) / (G − 1). Needs G ≥ 2.
+pub fn leave_one_out_baselines(rewards: &[f64]) -> Result<Vec<f64>> {
+    if rewards.len() < 2 {
+        return Err(Error::invalid(
+            "rewards",
+            format!(
+                "at least two rewards are required for a leave-one-out baseline (got {})",
+                rewards.len()
+            ),
+        ));
+    }
+    check_finite("rewards", rewards)?;
+    let sum: f64 = rewards.iter().sum();
+    let denom = (rewards.len() - 1) as f64;
+    Ok(rewards.iter().map(|r| (sum - r) / denom).collect())
+}
+
+/// RLOO advantages r_i − b_i with the leave-one-out baseline; they sum to zero in the group
+/// and equal G/(G−1) times the centred rewards.
+pub fn rloo_advantages(rewards: &[f64]) -> Result<Vec<f64>> {
+    let baselines = leave_one_out_baselines(rewards)?;
+    Ok(rewards.iter().zip(baselines).map(|(r, b)| r - b).collect())
+}
+
+/// Rewards centred on their own group mean, r_i − mean(r). Needs G ≥ 1.
+pub fn group_mean_advantages(rewards: &[f64]) -> Result<Vec<f64>> {
+    if rewards.is_empty() {
+        return Err(Error::invalid("rewards", "must be a non-empty vector"));
+    }
+    check_finite("rewards", rewards)?;
+    let mean = rewards.iter().sum::<f64>() / rewards.len() as f64;
+    Ok(rewards.iter().map(|r| r - mean).collect())
+}
+
+/// Centred rewards divided by the population (ddof = 0) standard deviation of the group;
+/// all zeros when that deviation is below `eps` (a group with no signal teaches nothing).
+pub fn group_zscore_advantages(rewards: &[f64], eps: f64) -> Result<Vec<f64>> {
+    let centered = group_mean_advantages(rewards)?;
+    check_finite_scalar("eps", eps)?;
+    if eps < 0.0 {
+        return Err(Error::invalid(
+            "eps",
+            format!("must be non-negative (got {eps})"),
+        ));
+    }
+    let scale = (centered.iter().map(|c| c * c).sum::<f64>() / centered.len() as f64).sqrt();
+    if scale < eps {
+        return Ok(vec![0.0; centered.len()]);
+    }
+    Ok(centered.into_iter().map(|c| c / scale).collect())
+}
+
+/// The three per-group estimates of ∇_θ J for a softmax policy with `logits`, one `[K]` vector
+/// each: no baseline, the same-group mean, and RLOO.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupGradients {
+    /// mean_i R_i s_i.
+    pub plain: Vec<f64>,
+    /// mean_i (R_i − mean R) s_i: biased by the factor (G−1)/G.
+    pub same_group: Vec<f64>,
+    /// mean_i (R_i − b_i^LOO) s_i = G/(G−1) · same_group: unbiased.
+    pub rloo: Vec<f64>,
+}
+
+/// Gradient estimates of one group of sampled `actions` with `rewards` (G ≥ 2).
+pub fn group_gradient_estimates(
+    logits: &[f64],
+    actions: &[usize],
+    rewards: &[f64],
+) -> Result<GroupGradients> {
+    if actions.len() != rewards.len() || actions.len() < 2 {
+        return Err(Error::invalid(
+            "actions, rewards",
+            format!(
+                "need at least two aligned actions and rewards (got {} actions, {} rewards)",
+                actions.len(),
+                rewards.len()
+            ),
+        ));
+    }
+    let centered = group_mean_advantages(rewards)?;
+    let rloo = rloo_advantages(rewards)?;
+    let k = logits.len();
+    let g = actions.len() as f64;
+    let mut out = GroupGradients {
+        plain: vec![0.0; k],
+        same_group: vec![0.0; k],
+        rloo: vec![0.0; k],
+    };
+    for (i, &a) in actions.iter().enumerate() {
+        let score = grad_log_softmax(logits, a)?;
+        for j in 0..k {
+            out.plain[j] += rewards[i] * score[j] / g;
+            out.same_group[j] += centered[i] * score[j] / g;
+            out.rloo[j] += rloo[i] * score[j] / g;
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,31 @@
+//! The course's mathematics as pure functions: f64 in, `Result` out, no RNG and no I/O
+//! (except the seeded baseline simulation). Names follow the course's reference cases.
+
+mod baselines;
+mod gae;
+mod ppo;
+mod returns;
+mod simulate;
+mod softmax;
+mod tokens;
+
+pub use baselines::{
+    group_gradient_estimates, group_mean_advantages, group_zscore_advantages,
+    leave_one_out_baselines, rloo_advantages, GroupGradients,
+};
+pub use gae::{gae_advantages, td_errors};
+pub use ppo::{
+    clipped_objective, ppo_clipped_terms, ppo_diagnostics, ClippedTerms, DiagnosticsAccumulator,
+    PpoDiagnostics,
+};
+pub use returns::{discounted_score_weights, reward_to_go};
+pub use simulate::{
+    bandit_exact_gradient, bandit_plain_std, simulate_group_baseline_bias, BaselineBias,
+    BANDIT_COMPONENT, BANDIT_LOGITS, BANDIT_SUCCESS, MAX_SAMPLES,
+};
+pub use softmax::{grad_log_softmax, log_softmax, softmax_entropy, stable_softmax};
+pub use tokens::{
+    broadcast_sequence_advantages, masked_token_ppo_objective, masked_token_ppo_terms,
+    response_token_mask, sequence_log_probability, sequence_log_probability_ratio,
+    sequence_probability_ratio, Grid, Reduction, TokenTerms,
+};

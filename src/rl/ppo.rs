@@ -1,0 +1,172 @@
+//! The PPO clipped surrogate and the diagnostics that say how far a policy moved.
+
+use crate::error::{check_clip_epsilon, check_finite, check_len, Error, Result};
+use serde::Serialize;
+
+/// Per-sample terms of the clipped surrogate (objective terms, to be maximised).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClippedTerms {
+    /// r · A.
+    pub unclipped: Vec<f64>,
+    /// clip(r, 1 − ε, 1 + ε) · A.
+    pub clipped: Vec<f64>,
+    /// min(unclipped, clipped): the pessimistic bound PPO maximises.
+    pub pessimistic: Vec<f64>,
+}
+
+/// The clipped PPO term for one sample: min(r·A, clip(r, 1−ε, 1+ε)·A).
+#[inline]
+pub fn clipped_objective(ratio: f64, advantage: f64, clip_epsilon: f64) -> f64 {
+    let unclipped = ratio * advantage;
+    let clipped = ratio.clamp(1.0 - clip_epsilon, 1.0 + clip_epsilon) * advantage;
+    unclipped.min(clipped)
+}
+
+/// Clipped-surrogate terms for positive probability ratios `ratio` and advantages.
+///
+/// ```
+/// let t = pgbook::rl::ppo_clipped_terms(&[1.5, 0.5], &[1.0, -1.0], 0.2).unwrap();
+/// assert_eq!(t.pessimistic, vec![1.2, -0.8]);
+/// ```
+pub fn ppo_clipped_terms(
+    ratio: &[f64],
+    advantage: &[f64],
+    clip_epsilon: f64,
+) -> Result<ClippedTerms> {
+    check_len(
+        "advantage",
+        advantage.len(),
+        ratio.len(),
+        "positive aligned ratios are required",
+    )?;
+    check_finite("ratio", ratio)?;
+    check_finite("advantage", advantage)?;
+    if let Some(i) = ratio.iter().position(|&r| r <= 0.0) {
+        return Err(Error::invalid(
+            "ratio",
+            format!(
+                "positive aligned ratios are required (element {i} is {})",
+                ratio[i]
+            ),
+        ));
+    }
+    check_clip_epsilon(clip_epsilon)?;
+    let (lo, hi) = (1.0 - clip_epsilon, 1.0 + clip_epsilon);
+    let unclipped: Vec<f64> = ratio.iter().zip(advantage).map(|(r, a)| r * a).collect();
+    let clipped: Vec<f64> = ratio
+        .iter()
+        .zip(advantage)
+        .map(|(r, a)| r.clamp(lo, hi) * a)
+        .collect();
+    let pessimistic = unclipped
+        .iter()
+        .zip(&clipped)
+        .map(|(u, c)| u.min(*c))
+        .collect();
+    Ok(ClippedTerms {
+        unclipped,
+        clipped,
+        pessimistic,
+    })
+}
+
+/// How far the new policy moved from the one that collected the data.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PpoDiagnostics {
+    /// Fraction of samples with r outside [1 − ε, 1 + ε], whatever the sign of A.
+    pub ratio_outside_fraction: f64,
+    /// Fraction of samples where clipping changed the pessimistic minimum (zero gradient there).
+    pub active_clip_fraction: f64,
+    /// mean((r − 1) − log r) ≥ 0: the "k3" estimator of KL(old ‖ new) on this batch.
+    pub approx_kl_nonnegative: f64,
+    /// mean(log r); its negative is the naive KL estimate, which can go below zero.
+    pub mean_log_ratio: f64,
+}
+
+/// Diagnostics of one batch from new and old log-probabilities of the taken actions.
+pub fn ppo_diagnostics(
+    new_log_prob: &[f64],
+    old_log_prob: &[f64],
+    advantage: &[f64],
+    clip_epsilon: f64,
+) -> Result<PpoDiagnostics> {
+    let n = new_log_prob.len();
+    check_len(
+        "old_log_prob",
+        old_log_prob.len(),
+        n,
+        "must align with new_log_prob",
+    )?;
+    check_len(
+        "advantage",
+        advantage.len(),
+        n,
+        "must align with new_log_prob",
+    )?;
+    check_finite("new_log_prob", new_log_prob)?;
+    check_finite("old_log_prob", old_log_prob)?;
+    check_finite("advantage", advantage)?;
+    check_clip_epsilon(clip_epsilon)?;
+    if n == 0 {
+        return Err(Error::invalid("new_log_prob", "must be a non-empty vector"));
+    }
+    let mut acc = DiagnosticsAccumulator::default();
+    for i in 0..n {
+        acc.add(
+            new_log_prob[i] - old_log_prob[i],
+            advantage[i],
+            clip_epsilon,
+        );
+    }
+    acc.finish().ok_or_else(|| {
+        Error::invalid(
+            "new_log_prob",
+            "a ratio overflowed: the policies differ too much",
+        )
+    })
+}
+
+/// Streaming form of [`ppo_diagnostics`], used by the trainers over their minibatches.
+#[derive(Debug, Clone, Default)]
+pub struct DiagnosticsAccumulator {
+    count: usize,
+    outside: usize,
+    active: usize,
+    kl_sum: f64,
+    log_ratio_sum: f64,
+}
+
+impl DiagnosticsAccumulator {
+    /// Adds one sample with log-ratio `log_ratio` = new − old and advantage `advantage`.
+    #[inline]
+    pub fn add(&mut self, log_ratio: f64, advantage: f64, clip_epsilon: f64) {
+        let ratio = log_ratio.exp();
+        let unclipped = ratio * advantage;
+        let pessimistic = clipped_objective(ratio, advantage, clip_epsilon);
+        self.count += 1;
+        self.outside += usize::from(ratio < 1.0 - clip_epsilon || ratio > 1.0 + clip_epsilon);
+        self.active += usize::from(pessimistic < unclipped - 1e-15);
+        self.kl_sum += (ratio - 1.0) - log_ratio;
+        self.log_ratio_sum += log_ratio;
+    }
+
+    /// Number of samples added.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// The diagnostics, or `None` if nothing was added or a value is not finite.
+    pub fn finish(&self) -> Option<PpoDiagnostics> {
+        if self.count == 0 {
+            return None;
+        }
+        let n = self.count as f64;
+        let d = PpoDiagnostics {
+            ratio_outside_fraction: self.outside as f64 / n,
+            active_clip_fraction: self.active as f64 / n,
+            approx_kl_nonnegative: self.kl_sum / n,
+            mean_log_ratio: self.log_ratio_sum / n,
+        };
+        (d.approx_kl_nonnegative.is_finite() && d.mean_log_ratio.is_finite()).then_some(d)
+    }
+}

@@ -1,0 +1,54 @@
+//! Softmax policies over a finite set of actions and their score function.
+
+use crate::error::{check_finite, Error, Result};
+
+/// Softmax of `logits`, shifted by the maximum so that no exponent overflows.
+///
+/// ```
+/// let p = pgbook::rl::stable_softmax(&[1000.0, 999.0]).unwrap();
+/// assert!((p[0] - 0.7310585786300049).abs() < 1e-15);
+/// ```
+pub fn stable_softmax(logits: &[f64]) -> Result<Vec<f64>> {
+    if logits.is_empty() {
+        return Err(Error::invalid("logits", "must be a non-empty vector"));
+    }
+    check_finite("logits", logits)?;
+    let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let exp: Vec<f64> = logits.iter().map(|z| (z - max).exp()).collect();
+    let sum: f64 = exp.iter().sum();
+    Ok(exp.into_iter().map(|e| e / sum).collect())
+}
+
+/// Log-softmax, computed as `z - max - ln Σ exp(z - max)` (finite for any finite logits).
+pub fn log_softmax(logits: &[f64]) -> Result<Vec<f64>> {
+    if logits.is_empty() {
+        return Err(Error::invalid("logits", "must be a non-empty vector"));
+    }
+    check_finite("logits", logits)?;
+    let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let log_sum = logits.iter().map(|z| (z - max).exp()).sum::<f64>().ln();
+    Ok(logits.iter().map(|z| z - max - log_sum).collect())
+}
+
+/// The score function ∇_z log softmax(z)[action] = onehot(action) − softmax(z).
+pub fn grad_log_softmax(logits: &[f64], action: usize) -> Result<Vec<f64>> {
+    let mut grad = stable_softmax(logits)?;
+    if action >= grad.len() {
+        return Err(Error::invalid(
+            "action",
+            format!(
+                "is out of range: must be below the number of logits {} (got {action})",
+                grad.len()
+            ),
+        ));
+    }
+    grad.iter_mut().for_each(|g| *g = -*g);
+    grad[action] += 1.0;
+    Ok(grad)
+}
+
+/// Entropy −Σ p log p of the softmax policy, in nats.
+pub fn softmax_entropy(logits: &[f64]) -> Result<f64> {
+    let log_p = log_softmax(logits)?;
+    Ok(-log_p.iter().map(|lp| lp.exp() * lp).sum::<f64>())
+}

@@ -1,0 +1,359 @@
+//! The autoregressive case: response masks after the causal shift, sequence log-probabilities
+//! and ratios, token-level clipped terms and the three loss reductions.
+//!
+//! Layout: `input_ids[b]` holds `T` tokens (prompt, response, PAD…). Predictions are shifted by
+//! one: column `k` of every `[B, T−1]` array belongs to the label `input_ids[b][k+1]`.
+
+use super::ppo::clipped_objective;
+use crate::error::{check_clip_epsilon, check_finite, check_grid, Error, Result};
+use std::fmt;
+use std::str::FromStr;
+
+/// A `[B, T]` array of floats, one row per sequence.
+pub type Grid = Vec<Vec<f64>>;
+
+/// Mask `[B, T−1]` of the labels that are response tokens: at or after the prompt, not PAD, and
+/// not after the first response EOS. The EOS itself is kept when `include_eos` (the model must
+/// learn to stop); PAD is skipped wherever it stands; an EOS inside the prompt is ignored.
+///
+/// ```
+/// let m = pgbook::rl::response_token_mask(&[vec![1, 10, 11, 20, 21, 2, 0]], &[3], 0, 2, true).unwrap();
+/// assert_eq!(m, vec![vec![0.0, 0.0, 1.0, 1.0, 1.0, 0.0]]);
+/// ```
+pub fn response_token_mask(
+    input_ids: &[Vec<i64>],
+    prompt_lengths: &[usize],
+    pad_token_id: i64,
+    eos_token_id: i64,
+    include_eos: bool,
+) -> Result<Grid> {
+    let t = input_ids.first().map_or(0, Vec::len);
+    if input_ids.iter().any(|row| row.len() != t) || prompt_lengths.len() != input_ids.len() {
+        return Err(Error::invalid(
+            "input_ids, prompt_lengths",
+            format!(
+                "input_ids must be [B, T] and prompt_lengths [B] (got {} rows, {} prompt lengths)",
+                input_ids.len(),
+                prompt_lengths.len()
+            ),
+        ));
+    }
+    if t == 0 {
+        return Err(Error::invalid(
+            "input_ids",
+            "rows must hold at least one token",
+        ));
+    }
+    let mut mask = vec![vec![0.0; t - 1]; input_ids.len()];
+    for (b, row) in input_ids.iter().enumerate() {
+        let mut active = true;
+        for pos in 1..t {
+            let token = row[pos];
+            // The PAD test comes before the EOS test, as in the course's reference.
+            if pos < prompt_lengths[b] || token == pad_token_id || !active {
+                continue;
+            }
+            let is_eos = token == eos_token_id;
+            if !is_eos || include_eos {
+                mask[b][pos - 1] = 1.0;
+            }
+            if is_eos {
+                active = false;
+            }
+        }
+    }
+    Ok(mask)
+}
+
+fn check_binary_mask(arg: &str, mask: &[Vec<f64>]) -> Result<()> {
+    for (b, row) in mask.iter().enumerate() {
+        if let Some(k) = row.iter().position(|&m| m != 0.0 && m != 1.0) {
+            return Err(Error::invalid(
+                arg,
+                format!(
+                    "mask must contain only 0 and 1 (row {b}, column {k} holds {})",
+                    row[k]
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_same_shape(
+    arg: &str,
+    shape: (usize, usize),
+    expected: (usize, usize),
+    rule: &str,
+) -> Result<()> {
+    if shape == expected {
+        Ok(())
+    } else {
+        Err(Error::invalid(
+            arg,
+            format!("{rule} (got {shape:?}, expected {expected:?})"),
+        ))
+    }
+}
+
+/// Log-probability of each whole sequence: the row sum of token log-probs (over the mask).
+pub fn sequence_log_probability(
+    token_log_probs: &[Vec<f64>],
+    mask: Option<&[Vec<f64>]>,
+) -> Result<Vec<f64>> {
+    let shape = check_grid("token_log_probs", token_log_probs)?;
+    let Some(mask) = mask else {
+        return Ok(token_log_probs.iter().map(|row| row.iter().sum()).collect());
+    };
+    check_same_shape(
+        "mask",
+        check_grid("mask", mask)?,
+        shape,
+        "mask must match token_log_probs",
+    )?;
+    Ok(token_log_probs
+        .iter()
+        .zip(mask)
+        .map(|(lp, m)| lp.iter().zip(m).map(|(l, m)| l * m).sum())
+        .collect())
+}
+
+/// Spreads one advantage per sequence over its response tokens: A_b · mask[b][t].
+pub fn broadcast_sequence_advantages(
+    sequence_advantages: &[f64],
+    token_mask: &[Vec<f64>],
+) -> Result<Grid> {
+    check_finite("sequence_advantages", sequence_advantages)?;
+    let (b, _) = check_grid("token_mask", token_mask)?;
+    if b != sequence_advantages.len() {
+        return Err(Error::invalid(
+            "sequence_advantages, token_mask",
+            format!(
+                "advantages must be [B] and token_mask [B, T] (got {} advantages, {b} rows)",
+                sequence_advantages.len()
+            ),
+        ));
+    }
+    Ok(token_mask
+        .iter()
+        .zip(sequence_advantages)
+        .map(|(row, a)| row.iter().map(|m| a * m).collect())
+        .collect())
+}
+
+/// Shape checks shared by the token-level functions; returns `(B, T)`.
+fn check_token_inputs(
+    new: &[Vec<f64>],
+    old: &[Vec<f64>],
+    mask: &[Vec<f64>],
+) -> Result<(usize, usize)> {
+    let rule = "new_log_probs, old_log_probs and mask must be aligned [B, T]";
+    let shape = check_grid("new_log_probs", new)?;
+    check_same_shape(
+        "old_log_probs",
+        check_grid("old_log_probs", old)?,
+        shape,
+        rule,
+    )?;
+    check_same_shape("mask", check_grid("mask", mask)?, shape, rule)?;
+    check_binary_mask("mask", mask)?;
+    Ok(shape)
+}
+
+/// Masked log-ratio: new − old where the mask is 1, exactly 0 elsewhere. Masked positions may
+/// hold any finite junk; it never reaches `exp`.
+#[inline]
+fn masked_log_ratio(new: f64, old: f64, mask: f64) -> f64 {
+    if mask == 1.0 {
+        new - old
+    } else {
+        0.0
+    }
+}
+
+/// Token-level clipped-surrogate terms, all `[B, T]`, exactly 0 (ratio exactly 1) off the mask.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TokenTerms {
+    /// exp(masked log-ratio).
+    pub ratio: Grid,
+    /// ratio · A_b on the mask.
+    pub unclipped: Grid,
+    /// clip(ratio, 1 − ε, 1 + ε) · A_b on the mask.
+    pub clipped: Grid,
+    /// min(unclipped, clipped) on the mask.
+    pub pessimistic: Grid,
+}
+
+/// Token-level PPO terms with one advantage per sequence broadcast over its tokens.
+pub fn masked_token_ppo_terms(
+    new_log_probs: &[Vec<f64>],
+    old_log_probs: &[Vec<f64>],
+    advantages: &[f64],
+    mask: &[Vec<f64>],
+    clip_epsilon: f64,
+) -> Result<TokenTerms> {
+    let (b, t) = check_token_inputs(new_log_probs, old_log_probs, mask)?;
+    if advantages.len() != b {
+        return Err(Error::invalid(
+            "advantages",
+            format!("advantages must be [B] (got {}, B = {b})", advantages.len()),
+        ));
+    }
+    check_finite("advantages", advantages)?;
+    check_clip_epsilon(clip_epsilon)?;
+    let (lo, hi) = (1.0 - clip_epsilon, 1.0 + clip_epsilon);
+    let mut out = TokenTerms {
+        ratio: vec![vec![1.0; t]; b],
+        unclipped: vec![vec![0.0; t]; b],
+        clipped: vec![vec![0.0; t]; b],
+        pessimistic: vec![vec![0.0; t]; b],
+    };
+    for i in 0..b {
+        for k in 0..t {
+            if mask[i][k] != 1.0 {
+                continue;
+            }
+            let ratio = masked_log_ratio(new_log_probs[i][k], old_log_probs[i][k], 1.0).exp();
+            let a = advantages[i];
+            out.ratio[i][k] = ratio;
+            out.unclipped[i][k] = ratio * a;
+            out.clipped[i][k] = ratio.clamp(lo, hi) * a;
+            out.pessimistic[i][k] = clipped_objective(ratio, a, clip_epsilon);
+        }
+    }
+    Ok(out)
+}
+
+/// Σ_t of the masked log-ratio per row: log of the sequence probability ratio.
+pub fn sequence_log_probability_ratio(
+    new_log_probs: &[Vec<f64>],
+    old_log_probs: &[Vec<f64>],
+    mask: &[Vec<f64>],
+) -> Result<Vec<f64>> {
+    check_token_inputs(new_log_probs, old_log_probs, mask)?;
+    Ok(new_log_probs
+        .iter()
+        .zip(old_log_probs)
+        .zip(mask)
+        .map(|((n, o), m)| {
+            (0..n.len())
+                .map(|k| masked_log_ratio(n[k], o[k], m[k]))
+                .sum()
+        })
+        .collect())
+}
+
+/// The sequence probability ratio: exp of [`sequence_log_probability_ratio`], the product of
+/// the token ratios. It can overflow to +∞ for long, strongly changed responses — one reason
+/// token-level clipping is used instead.
+pub fn sequence_probability_ratio(
+    new_log_probs: &[Vec<f64>],
+    old_log_probs: &[Vec<f64>],
+    mask: &[Vec<f64>],
+) -> Result<Vec<f64>> {
+    Ok(
+        sequence_log_probability_ratio(new_log_probs, old_log_probs, mask)?
+            .into_iter()
+            .map(f64::exp)
+            .collect(),
+    )
+}
+
+/// How token terms are aggregated into one objective.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reduction {
+    /// Σ_b s_b / Σ_b n_b: every token weighs the same; long answers weigh more.
+    TokenMean,
+    /// mean_b(s_b / n_b): every sequence weighs the same; its tokens share that weight.
+    SequenceMean,
+    /// mean_b(s_b): sums over tokens, so the scale grows with the length.
+    SequenceSumMean,
+}
+
+impl Reduction {
+    /// All three, in the order the lessons present them.
+    pub const ALL: [Reduction; 3] = [
+        Reduction::TokenMean,
+        Reduction::SequenceMean,
+        Reduction::SequenceSumMean,
+    ];
+
+    /// The name used in configs, URLs and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reduction::TokenMean => "token_mean",
+            Reduction::SequenceMean => "sequence_mean",
+            Reduction::SequenceSumMean => "sequence_sum_mean",
+        }
+    }
+
+    /// Reduces row sums `s_b` and response token counts `n_b`.
+    pub fn reduce(self, row_sums: &[f64], row_counts: &[f64]) -> f64 {
+        let b = row_sums.len();
+        if b == 0 {
+            return 0.0;
+        }
+        match self {
+            Reduction::TokenMean => {
+                row_sums.iter().sum::<f64>() / row_counts.iter().sum::<f64>().max(1.0)
+            }
+            Reduction::SequenceMean => {
+                row_sums
+                    .iter()
+                    .zip(row_counts)
+                    .map(|(s, n)| s / n.max(1.0))
+                    .sum::<f64>()
+                    / b as f64
+            }
+            Reduction::SequenceSumMean => row_sums.iter().sum::<f64>() / b as f64,
+        }
+    }
+
+    /// d objective / d (term of a token in row `b`): the weight each token's term gets.
+    pub fn token_weight(self, row_count: f64, total_count: f64, batch: usize) -> f64 {
+        match self {
+            Reduction::TokenMean => 1.0 / total_count.max(1.0),
+            Reduction::SequenceMean => 1.0 / (row_count.max(1.0) * batch as f64),
+            Reduction::SequenceSumMean => 1.0 / batch as f64,
+        }
+    }
+}
+
+impl fmt::Display for Reduction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Reduction {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        Reduction::ALL.into_iter().find(|r| r.name() == s).ok_or_else(|| {
+            Error::invalid(
+                "reduction",
+                format!("unknown reduction '{s}': expected token_mean, sequence_mean or sequence_sum_mean"),
+            )
+        })
+    }
+}
+
+/// The token-level PPO objective (to maximise; the loss is its negative) under `reduction`.
+pub fn masked_token_ppo_objective(
+    new_log_probs: &[Vec<f64>],
+    old_log_probs: &[Vec<f64>],
+    advantages: &[f64],
+    mask: &[Vec<f64>],
+    clip_epsilon: f64,
+    reduction: Reduction,
+) -> Result<f64> {
+    let terms =
+        masked_token_ppo_terms(new_log_probs, old_log_probs, advantages, mask, clip_epsilon)?;
+    let sums: Vec<f64> = terms
+        .pessimistic
+        .iter()
+        .map(|row| row.iter().sum())
+        .collect();
+    let counts: Vec<f64> = mask.iter().map(|row| row.iter().sum()).collect();
+    Ok(reduction.reduce(&sums, &counts))
+}

@@ -1,0 +1,1 @@
+//! Step-able trainers shared by the Web Worker, the CLI and the tests.
