@@ -1,5 +1,7 @@
 //! Bad input gives an `Err` whose message names the argument and the rule — never a panic.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use pgbook::rl::{self, Reduction};
 
 fn message<T: std::fmt::Debug>(r: pgbook::Result<T>) -> String {

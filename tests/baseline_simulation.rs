@@ -1,5 +1,7 @@
 //! The group-baseline experiment against the exact expectations of `baseline_bias_bandit`.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 mod common;
 
 use common::{close, f, load_fixture};

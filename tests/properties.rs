@@ -1,5 +1,7 @@
 //! Properties on random inputs (seeded: every run checks the same 300 cases per property).
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use pgbook::rl::{self, Reduction};
 use pgbook::rng::{self, Rng};
 

@@ -3,6 +3,8 @@
 //! the file holds, so other case files of the same schema can be pointed at with
 //! `PGBOOK_FIXTURES`.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 mod common;
 
 use common::{close, load_fixture};

@@ -1,5 +1,7 @@
 //! The lessons' worked examples, read from `reference_cases.json` → `worked_examples`.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 mod common;
 
 use common::{close, f, load_fixture, vec_f64};

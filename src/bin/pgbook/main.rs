@@ -12,7 +12,7 @@ const USAGE: &str = "\
 pgbook — «Градиенты политики: от REINFORCE к PPO» on the command line
 
 USAGE:
-  pgbook simulate baselines [--group-size 8] [--groups 80000] [--seed 2026] [--json]
+  pgbook simulate baselines [--group-size 8|2,4,8,16] [--groups 80000] [--seed 2026] [--json]
   pgbook help
 ";
 
