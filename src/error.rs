@@ -46,7 +46,9 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-impl<E: std::error::Error + Send + Sync> From<plotters::drawing::DrawingAreaErrorKind<E>> for Error {
+impl<E: std::error::Error + Send + Sync> From<plotters::drawing::DrawingAreaErrorKind<E>>
+    for Error
+{
     fn from(e: plotters::drawing::DrawingAreaErrorKind<E>) -> Self {
         Error::Plot(e.to_string())
     }

@@ -12,17 +12,36 @@ wasm_bindgen_test_configure!(run_in_browser);
 /// A fresh canvas of 720 × 320 CSS pixels attached to the test page.
 fn canvas(id: &str) -> HtmlCanvasElement {
     let document = web_sys::window().unwrap().document().unwrap();
-    let canvas: HtmlCanvasElement = document.create_element("canvas").unwrap().dyn_into().unwrap();
+    let canvas: HtmlCanvasElement = document
+        .create_element("canvas")
+        .unwrap()
+        .dyn_into()
+        .unwrap();
     canvas.set_id(id);
-    canvas.set_attribute("style", "width:720px;height:320px;display:block").unwrap();
+    canvas
+        .set_attribute("style", "width:720px;height:320px;display:block")
+        .unwrap();
     document.body().unwrap().append_child(&canvas).unwrap();
     canvas
 }
 
 /// (fraction of non-white pixels, FNV hash of all pixels).
 fn pixels(canvas: &HtmlCanvasElement) -> (f64, u32) {
-    let ctx: CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
-    let data = ctx.get_image_data(0.0, 0.0, f64::from(canvas.width()), f64::from(canvas.height())).unwrap().data();
+    let ctx: CanvasRenderingContext2d = canvas
+        .get_context("2d")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    let data = ctx
+        .get_image_data(
+            0.0,
+            0.0,
+            f64::from(canvas.width()),
+            f64::from(canvas.height()),
+        )
+        .unwrap()
+        .data();
     let mut hash = 2_166_136_261u32;
     let mut inked = 0usize;
     for px in data.chunks_exact(4) {
@@ -45,7 +64,11 @@ fn clipping_figure_draws_pixels_that_change_with_epsilon() {
     let (_, second) = pixels(&c);
     assert_ne!(first, second, "the figure did not change with ε");
     web::draw_clipping("test-clipping", 0.2).unwrap();
-    assert_eq!(pixels(&c).1, first, "the same ε must redraw the same pixels");
+    assert_eq!(
+        pixels(&c).1,
+        first,
+        "the same ε must redraw the same pixels"
+    );
 }
 
 #[wasm_bindgen_test]

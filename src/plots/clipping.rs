@@ -36,7 +36,8 @@ pub struct FourRows {
 pub fn four_rows(clip_epsilon: f64) -> Result<FourRows> {
     let terms = rl::ppo_clipped_terms(&FOUR_ROWS_RATIO, &FOUR_ROWS_ADVANTAGE, clip_epsilon)?;
     let new_log_prob = FOUR_ROWS_RATIO.map(f64::ln);
-    let diagnostics = rl::ppo_diagnostics(&new_log_prob, &[0.0; 4], &FOUR_ROWS_ADVANTAGE, clip_epsilon)?;
+    let diagnostics =
+        rl::ppo_diagnostics(&new_log_prob, &[0.0; 4], &FOUR_ROWS_ADVANTAGE, clip_epsilon)?;
     let active = [0, 1, 2, 3].map(|i| terms.pessimistic[i] < terms.unclipped[i] - 1e-15);
     let mean_objective = terms.pessimistic.iter().sum::<f64>() / 4.0;
     Ok(FourRows {
@@ -54,7 +55,11 @@ const R_MAX: f64 = 2.0;
 const SAMPLES: usize = 201;
 
 /// Draws both panels (A = +1 left, A = −1 right) into `area`.
-pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, clip_epsilon: f64, theme: Theme) -> Result<FourRows> {
+pub fn draw<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    clip_epsilon: f64,
+    theme: Theme,
+) -> Result<FourRows> {
     let rows = four_rows(clip_epsilon)?;
     area.fill(&WHITE)?;
     let panels = area.split_evenly((1, 2));
@@ -64,11 +69,24 @@ pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, clip_epsilon: f64
     Ok(rows)
 }
 
-fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, rows: &FourRows, advantage: f64, theme: Theme) -> Result<()> {
+fn draw_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    rows: &FourRows,
+    advantage: f64,
+    theme: Theme,
+) -> Result<()> {
     let eps = rows.clip_epsilon;
     let color = if advantage > 0.0 { BLUE } else { RED };
-    let (y_lo, y_hi) = if advantage > 0.0 { (-0.15, 2.1) } else { (-2.1, 0.15) };
-    let caption = if advantage > 0.0 { "A > 0 (A = +1)" } else { "A < 0 (A = −1)" };
+    let (y_lo, y_hi) = if advantage > 0.0 {
+        (-0.15, 2.1)
+    } else {
+        (-2.1, 0.15)
+    };
+    let caption = if advantage > 0.0 {
+        "A > 0 (A = +1)"
+    } else {
+        "A < 0 (A = −1)"
+    };
     let mut chart = ChartBuilder::on(area)
         .caption(caption, theme.font(15.0).color(&INK))
         .margin(theme.px(8.0))
@@ -91,11 +109,23 @@ fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, rows: &FourRows
         .draw()?;
 
     // The flat region, where the minimum picks the clipped term and the gradient is zero.
-    let flat = if advantage > 0.0 { (1.0 + eps, R_MAX) } else { (0.0, 1.0 - eps) };
-    chart.draw_series(std::iter::once(Rectangle::new([(flat.0, y_lo), (flat.1, y_hi)], color.mix(0.12).filled())))?;
+    let flat = if advantage > 0.0 {
+        (1.0 + eps, R_MAX)
+    } else {
+        (0.0, 1.0 - eps)
+    };
+    chart.draw_series(std::iter::once(Rectangle::new(
+        [(flat.0, y_lo), (flat.1, y_hi)],
+        color.mix(0.12).filled(),
+    )))?;
     let guide = GREY.stroke_width(theme.px(1.0));
     for r in [1.0 - eps, 1.0 + eps] {
-        chart.draw_series(DashedLineSeries::new([(r, y_lo), (r, y_hi)], theme.px(4.0), theme.px(4.0), guide))?;
+        chart.draw_series(DashedLineSeries::new(
+            [(r, y_lo), (r, y_hi)],
+            theme.px(4.0),
+            theme.px(4.0),
+            guide,
+        ))?;
     }
 
     // The unclipped term r·A (dashed) and the pessimistic minimum PPO maximises (solid).
@@ -115,15 +145,22 @@ fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, rows: &FourRows
     for i in (0..4).filter(|&i| rows.advantage[i] == advantage) {
         let point = (rows.ratio[i], rows.terms.pessimistic[i]);
         let size = theme.ipx(6.0);
-        let style = if rows.active[i] { color.filled() } else { color.stroke_width(theme.px(2.0)) };
+        let style = if rows.active[i] {
+            color.filled()
+        } else {
+            color.stroke_width(theme.px(2.0))
+        };
         chart.draw_series(std::iter::once(Circle::new(point, size, style)))?;
         chart.draw_series(std::iter::once(Text::new(
             format!("{}", i + 1),
             point,
-            theme.font(12.0).color(&INK).pos(plotters::style::text_anchor::Pos::new(
-                plotters::style::text_anchor::HPos::Left,
-                plotters::style::text_anchor::VPos::Bottom,
-            )),
+            theme
+                .font(12.0)
+                .color(&INK)
+                .pos(plotters::style::text_anchor::Pos::new(
+                    plotters::style::text_anchor::HPos::Left,
+                    plotters::style::text_anchor::VPos::Bottom,
+                )),
         )))?;
     }
     Ok(())
@@ -149,10 +186,14 @@ mod tests {
 
     #[test]
     fn the_svg_changes_with_epsilon_and_rejects_bad_epsilon() {
-        let svg = |eps| crate::plots::to_svg(720, 320, |a| draw(a, eps, Theme::default()).map(|_| ()));
+        let svg =
+            |eps| crate::plots::to_svg(720, 320, |a| draw(a, eps, Theme::default()).map(|_| ()));
         let (a, b) = (svg(0.2).unwrap(), svg(0.3).unwrap());
         assert!(a.contains("отношение вероятностей r"), "axis label missing");
-        assert!(a.contains("A &gt; 0") || a.contains("A > 0"), "caption missing");
+        assert!(
+            a.contains("A &gt; 0") || a.contains("A > 0"),
+            "caption missing"
+        );
         assert!(a.len() > 5_000, "suspiciously small SVG");
         assert_ne!(a, b);
         assert!(svg(1.5).unwrap_err().to_string().contains("clip_epsilon"));

@@ -10,7 +10,11 @@ use crate::Result;
 use plotters::prelude::*;
 
 /// Renders `draw` into an SVG string of `width × height` (natively: tests and the CLI).
-pub fn to_svg(width: u32, height: u32, draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> Result<()>) -> Result<String> {
+pub fn to_svg(
+    width: u32,
+    height: u32,
+    draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> Result<()>,
+) -> Result<String> {
     let mut svg = String::new();
     {
         let area = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();

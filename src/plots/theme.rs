@@ -30,7 +30,11 @@ pub const INK: RGBColor = RGBColor(30, 30, 30);
 impl Theme {
     /// A theme for a canvas with `device_pixel_ratio` (clamped to a sane range).
     pub fn for_dpr(device_pixel_ratio: f64) -> Self {
-        let scale = if device_pixel_ratio.is_finite() { device_pixel_ratio.clamp(0.5, 4.0) } else { 1.0 };
+        let scale = if device_pixel_ratio.is_finite() {
+            device_pixel_ratio.clamp(0.5, 4.0)
+        } else {
+            1.0
+        };
         Theme { scale }
     }
 
@@ -46,6 +50,10 @@ impl Theme {
 
     /// A sans-serif font of `css_px` CSS pixels.
     pub fn font(&self, css_px: f64) -> FontDesc<'static> {
-        FontDesc::new(FontFamily::SansSerif, css_px * self.scale, plotters::style::FontStyle::Normal)
+        FontDesc::new(
+            FontFamily::SansSerif,
+            css_px * self.scale,
+            plotters::style::FontStyle::Normal,
+        )
     }
 }

@@ -22,8 +22,10 @@ fn js_error(e: crate::Error) -> JsError {
 /// returns the four worked rows (terms and diagnostics) for the table beside it.
 #[wasm_bindgen]
 pub fn draw_clipping(canvas_id: &str, clip_epsilon: f64) -> Result<JsValue, JsError> {
-    let rows = canvas::with_canvas(canvas_id, |area, dpr| plots::clipping::draw(area, clip_epsilon, Theme::for_dpr(dpr)))
-        .map_err(js_error)?;
+    let rows = canvas::with_canvas(canvas_id, |area, dpr| {
+        plots::clipping::draw(area, clip_epsilon, Theme::for_dpr(dpr))
+    })
+    .map_err(js_error)?;
     serde_wasm_bindgen::to_value(&rows).map_err(|e| JsError::new(&e.to_string()))
 }
 
