@@ -1,8 +1,11 @@
 //! Every figure as a function generic over the plotters drawing backend: the same code draws
 //! on a `<canvas>` in the browser and to SVG natively (tests, CLI).
 
+pub mod baselines;
 pub mod clipping;
+pub mod gae;
 pub mod theme;
+pub mod tokens;
 
 pub use theme::Theme;
 
