@@ -66,9 +66,14 @@ pub fn draw<DB: DrawingBackend>(
             theme.font(14.0).color(&INK),
         )
         .margin(theme.px(6.0))
-        .x_label_area_size(theme.px(30.0))
+        .x_label_area_size(theme.px(38.0))
         .y_label_area_size(theme.px(44.0))
-        .build_cartesian_2d((2.0..64.0).log_scale(), 0.0..0.26)?;
+        .build_cartesian_2d(
+            (2.0..64.0)
+                .log_scale()
+                .with_key_points(vec![2.0, 4.0, 8.0, 16.0, 32.0, 64.0]),
+            0.0..0.26,
+        )?;
     chart
         .configure_mesh()
         .x_labels(6)
@@ -111,6 +116,7 @@ pub fn draw<DB: DrawingBackend>(
     legend(
         &left,
         theme,
+        (0.62, 0.12),
         &[(BLUE, "без базы"), (RED, "среднее группы"), (GREEN, "RLOO")],
     )?;
 
@@ -127,7 +133,7 @@ pub fn draw<DB: DrawingBackend>(
             theme.font(14.0).color(&INK),
         )
         .margin(theme.px(6.0))
-        .x_label_area_size(theme.px(30.0))
+        .x_label_area_size(theme.px(38.0))
         .y_label_area_size(theme.px(50.0))
         .build_cartesian_2d(-0.6..2.6, 0.02..0.125)?;
     chart
@@ -165,7 +171,7 @@ pub fn draw<DB: DrawingBackend>(
     ))?;
     chart.draw_series(std::iter::once(Text::new(
         "точный градиент",
-        (1.35, exact + 0.0035),
+        (-0.55, exact + 0.006),
         theme.font(11.0).color(&INK),
     )))?;
     chart.draw_series(std::iter::once(Text::new(

@@ -148,7 +148,7 @@ pub fn draw<DB: DrawingBackend>(
             theme.font(14.0).color(&INK),
         )
         .margin(theme.px(6.0))
-        .x_label_area_size(theme.px(28.0))
+        .x_label_area_size(theme.px(36.0))
         .y_label_area_size(theme.px(40.0))
         .build_cartesian_2d(-0.5..11.5, lo..hi)?;
     mesh(&mut chart, theme, "шаг t", "A_t")?;
@@ -165,6 +165,7 @@ pub fn draw<DB: DrawingBackend>(
     legend(
         &top,
         theme,
+        (0.06, 0.58),
         &[
             (BLUE, "terminated + trace_cut"),
             (RED, "один done"),
@@ -181,7 +182,7 @@ pub fn draw<DB: DrawingBackend>(
     let mut chart = ChartBuilder::on(&left)
         .caption("Цели ценности A_t + V_t", theme.font(14.0).color(&INK))
         .margin(theme.px(6.0))
-        .x_label_area_size(theme.px(28.0))
+        .x_label_area_size(theme.px(36.0))
         .y_label_area_size(theme.px(40.0))
         .build_cartesian_2d(-0.5..11.5, lo..hi)?;
     mesh(&mut chart, theme, "шаг t", "цель")?;
@@ -207,7 +208,7 @@ pub fn draw<DB: DrawingBackend>(
     let mut chart = ChartBuilder::on(&right)
         .caption("Веса (γλ)^k", theme.font(14.0).color(&INK))
         .margin(theme.px(6.0))
-        .x_label_area_size(theme.px(28.0))
+        .x_label_area_size(theme.px(36.0))
         .y_label_area_size(theme.px(36.0))
         .build_cartesian_2d(-0.5..11.5, 0.0..1.05)?;
     mesh(&mut chart, theme, "k", "вес")?;
@@ -314,26 +315,29 @@ fn series<DB: DrawingBackend>(
     Ok(())
 }
 
-/// A compact legend in the top-right corner of `area`: colour swatch and label per entry.
+/// A compact legend: colour swatch and label per entry, its top-left corner at the fractions
+/// `anchor` = (x, y) of `area` (so each figure can put it where no data is drawn).
 pub(crate) fn legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     theme: Theme,
+    anchor: (f64, f64),
     entries: &[(RGBColor, &str)],
 ) -> Result<()> {
-    let (w, _) = area.dim_in_pixel();
-    let x0 = w as i32 - theme.ipx(190.0);
+    let (w, h) = area.dim_in_pixel();
+    let x0 = (f64::from(w) * anchor.0) as i32;
+    let y0 = (f64::from(h) * anchor.1) as i32;
     for (i, (color, label)) in entries.iter().enumerate() {
-        let y = theme.ipx(26.0 + 15.0 * i as f64);
+        let y = y0 + theme.ipx(15.0 * i as f64);
         area.draw(&Rectangle::new(
             [
-                (x0, y - theme.ipx(4.0)),
-                (x0 + theme.ipx(14.0), y + theme.ipx(2.0)),
+                (x0, y + theme.ipx(3.0)),
+                (x0 + theme.ipx(14.0), y + theme.ipx(9.0)),
             ],
             color.filled(),
         ))?;
         area.draw(&Text::new(
             label.to_string(),
-            (x0 + theme.ipx(20.0), y - theme.ipx(7.0)),
+            (x0 + theme.ipx(20.0), y),
             theme.font(11.0).color(&INK),
         ))?;
     }

@@ -82,6 +82,7 @@ pub fn draw<DB: DrawingBackend>(
     legend(
         &top,
         theme,
+        (0.70, 0.13),
         &[
             (BLUE, "в маске, внутри 1 ± ε"),
             (RED, "в маске, вне 1 ± ε"),
@@ -133,7 +134,7 @@ pub fn draw<DB: DrawingBackend>(
             )))?;
         }
         let mid = x_of(b, t / 2, t) - 1.0;
-        let caption = format!("строка {}: A = {}", b + 1, tk.advantages[b]);
+        let caption = format!("строка {}: A = {}", b + 1, tk.advantages[b]).replace('-', "−");
         chart.draw_series(std::iter::once(Text::new(
             caption,
             (mid, 2.0),
