@@ -2,6 +2,7 @@
 //! on a `<canvas>` in the browser and to SVG natively (tests, CLI).
 
 pub mod baselines;
+pub mod cartpole;
 pub mod clipping;
 pub mod gae;
 pub mod theme;

@@ -3,9 +3,17 @@
 // on the page is computed here: figures and worked values come from the Rust core.
 import init, * as wasm from '../pkg/pgbook.js';
 import { LESSONS } from './lessons.js';
+import { formatNumber } from './format.js';
+import { setupTrainers } from './trainers.js';
 
 const timings = {};            // figure name -> redraw durations in ms (read by the e2e tests)
 window.pgbookTimings = timings;
+// Main-thread tasks over 50 ms (the e2e tests check that training never causes one).
+window.pgbookLongTasks = [];
+try {
+  new PerformanceObserver((list) => list.getEntries().forEach((e) => window.pgbookLongTasks.push(e.duration)))
+    .observe({ type: 'longtask', buffered: true });
+} catch { /* browsers without the Long Tasks API */ }
 
 // ---------- fatal errors: a failed module load or a panic inside wasm ----------
 function showFatal(message) {
@@ -78,17 +86,6 @@ function link(href, text) {
   return a;
 }
 
-// ---------- numbers in Russian typography ----------
-// Decimal comma, a real minus sign, trailing zeros dropped; lists use semicolons.
-export function formatNumber(x, digits = 3) {
-  if (typeof x === 'boolean') return x ? 'да' : 'нет';
-  if (typeof x !== 'number') return String(x);
-  if (!Number.isFinite(x)) return x > 0 ? '∞' : x < 0 ? '−∞' : 'NaN';
-  let text = Number.isInteger(x) ? String(x) : x.toFixed(digits);
-  if (text.includes('.')) text = text.replace(/0+$/, '').replace(/\.$/, '');
-  if (/^-0(\.0*)?$/.test(text)) text = '0';
-  return text.replace('.', ',').replace('-', '−');
-}
 function formatValue(v, digits) {
   return Array.isArray(v) ? `[${v.map((x) => formatValue(x, digits)).join('; ')}]` : formatNumber(v, digits);
 }
@@ -287,6 +284,7 @@ async function main() {
     }
   }
   wireFigures();
+  setupTrainers(wasm);
   document.documentElement.dataset.ready = '1';
 }
 
