@@ -1,12 +1,11 @@
 //! The GRU sequence policy: verifier rules, batch layout and masks, RLOO, the loss against the
 //! `rl::` objective, gradients, learning, determinism and bad configurations.
 
-use pgbook::plots::draw_sequence_curves;
+use pgbook::plots::{draw_sequence_curves, to_svg, Theme};
 use pgbook::rl::{self, DiagnosticsAccumulator, Reduction};
 use pgbook::train::sequence::task::{self, verify, EOS, PAD};
 use pgbook::train::sequence::{SequenceConfig, SequenceTrainer};
 use pgbook::Error;
-use plotters::prelude::{IntoDrawingArea, SVGBackend};
 
 /// Symbol token ids.
 const A: i64 = 6;
@@ -361,19 +360,14 @@ fn non_finite_parameters_stop_the_run_naming_the_iteration() {
 fn curves_render_to_svg() {
     let mut trainer = SequenceTrainer::new(small(Reduction::TokenMean), 1).unwrap();
     let reports: Vec<_> = (0..4).map(|_| trainer.step().unwrap()).collect();
-    let mut svg = String::new();
-    {
-        let area = SVGBackend::with_string(&mut svg, (640, 360)).into_drawing_area();
-        draw_sequence_curves(&area, &reports).unwrap();
-    }
+    let svg = to_svg(640, 360, |a| {
+        draw_sequence_curves(a, &reports, Theme::default())
+    })
+    .unwrap();
     assert!(svg.starts_with("<svg"));
     assert!(svg.contains("итерация"));
     assert!(svg.contains("средняя награда"));
     // An empty history still draws empty axes.
-    let mut empty = String::new();
-    {
-        let area = SVGBackend::with_string(&mut empty, (320, 200)).into_drawing_area();
-        draw_sequence_curves(&area, &[]).unwrap();
-    }
+    let empty = to_svg(320, 200, |a| draw_sequence_curves(a, &[], Theme::default())).unwrap();
     assert!(empty.contains("</svg>"));
 }

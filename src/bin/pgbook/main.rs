@@ -13,7 +13,7 @@ const USAGE: &str = "\
 pgbook — «Градиенты политики: от REINFORCE к PPO» on the command line
 
 USAGE:
-  pgbook simulate baselines [--group-size 8] [--groups 80000] [--seed 2026] [--json]
+  pgbook simulate baselines [--group-size 8|2,4,8,16] [--groups 80000] [--seed 2026] [--json]
   pgbook train sequence --profile smoke|full [--seed 5 | --seeds 5,6,7] [--reduction token_mean]
                         [--iterations N] [--json] [--svg-dir DIR]
   pgbook help

@@ -1,11 +1,10 @@
 //! `pgbook train sequence`: the tiny GRU policy trained with RLOO and token-level PPO.
 
 use crate::args::Args;
-use pgbook::plots::draw_sequence_curves;
+use pgbook::plots::{draw_sequence_curves, to_svg, Theme};
 use pgbook::rl::Reduction;
 use pgbook::train::sequence::{IterationReport, SequenceConfig, SequenceTrainer};
 use pgbook::{Error, Result};
-use plotters::prelude::{IntoDrawingArea, SVGBackend};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -206,11 +205,9 @@ fn write_svg(
         "sequence_curves_{}_seed{seed}.svg",
         config.reduction.name()
     ));
-    let mut svg = String::new();
-    {
-        let area = SVGBackend::with_string(&mut svg, (800, 450)).into_drawing_area();
-        draw_sequence_curves(&area, reports)?;
-    }
+    let svg = to_svg(800, 450, |area| {
+        draw_sequence_curves(area, reports, Theme::default())
+    })?;
     std::fs::write(&path, svg)
         .map_err(|e| Error::Input(format!("cannot write {}: {e}", path.display())))?;
     Ok(())
