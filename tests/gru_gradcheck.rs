@@ -1,6 +1,8 @@
 //! Finite-difference checks of the GRU's hand-written backpropagation through time: every
 //! parameter, random padded sequences, masked losses.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use pgbook::nn::gru::{log_softmax_backward, Gru, GruBlock, GruShape};
 use pgbook::rng;
 

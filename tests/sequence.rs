@@ -1,6 +1,8 @@
 //! The GRU sequence policy: verifier rules, batch layout and masks, RLOO, the loss against the
 //! `rl::` objective, gradients, learning, determinism and bad configurations.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use pgbook::plots::{draw_sequence_curves, to_svg, Theme};
 use pgbook::rl::{self, DiagnosticsAccumulator, Reduction};
 use pgbook::train::sequence::task::{self, verify, EOS, PAD};
