@@ -31,7 +31,11 @@ fn run(argv: &[String]) -> Result<()> {
     let args = Args::parse(&argv[words.len()..], FLAGS)?;
     match words.as_slice() {
         ["simulate", "baselines"] => simulate::baselines(&args)?,
-        ["train", "sequence"] => sequence::train(&args)?,
+        ["train", "sequence"] => {
+            let job = sequence::parse(&args)?;
+            args.finish()?;
+            return sequence::train(&job);
+        }
         [] | ["help"] => {
             print!("{USAGE}");
             return Ok(());

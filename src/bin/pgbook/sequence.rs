@@ -11,7 +11,17 @@ use std::time::Instant;
 /// Success rate the lesson calls "solved" (together with all greedy answers correct).
 const SOLVED_SUCCESS: f64 = 0.95;
 
-pub fn train(args: &Args) -> Result<()> {
+/// Everything the command line asked for, read before anything runs (so that a mistyped
+/// option fails at once, not after training).
+pub struct Job {
+    config: SequenceConfig,
+    profile: String,
+    seeds: Vec<u64>,
+    json: bool,
+    svg_dir: Option<PathBuf>,
+}
+
+pub fn parse(args: &Args) -> Result<Job> {
     let profile: String = args.get("profile")?.unwrap_or_else(|| "smoke".into());
     let mut config = SequenceConfig::profile(&profile)?;
     if let Some(reduction) = args.get::<Reduction>("reduction")? {
@@ -45,10 +55,25 @@ pub fn train(args: &Args) -> Result<()> {
         (None, Some(seeds)) => seeds,
         (None, None) => vec![5],
     };
-    let json = args.flag("json");
-    let svg_dir = args.get::<PathBuf>("svg-dir")?;
-    for seed in seeds {
-        run(&config, &profile, seed, json, svg_dir.as_ref())?;
+    config.validate()?;
+    Ok(Job {
+        config,
+        profile,
+        seeds,
+        json: args.flag("json"),
+        svg_dir: args.get::<PathBuf>("svg-dir")?,
+    })
+}
+
+pub fn train(job: &Job) -> Result<()> {
+    for &seed in &job.seeds {
+        run(
+            &job.config,
+            &job.profile,
+            seed,
+            job.json,
+            job.svg_dir.as_ref(),
+        )?;
     }
     Ok(())
 }

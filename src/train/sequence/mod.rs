@@ -341,6 +341,13 @@ pub struct SequenceTrainer {
     first_batch: Option<Vec<FirstBatchRow>>,
 }
 
+/// A prompt read by the policy: the state and the first response token's log-probs.
+#[derive(Debug, Clone)]
+struct PromptState {
+    state: Vec<f64>,
+    log_probs: [f64; NUM_ACTIONS],
+}
+
 /// Offset of the evaluation stream's seed: evaluation draws never shift the training stream.
 const EVAL_SEED_OFFSET: u64 = 0x9E37_79B9_7F4A_7C15;
 
@@ -404,23 +411,40 @@ impl SequenceTrainer {
         self.first_batch.as_deref()
     }
 
-    /// Samples (or, with `rng = None`, decodes greedily) one response to prompt `class`.
-    /// Returns the response tokens and the log-prob of each under the current policy.
+    /// The state after reading the prompt `<bos> q<c>` and the log-probs of the first
+    /// response token. They are the same for every response to that prompt, so every rollout
+    /// and evaluation computes them once per prompt.
+    fn read_prompt(policy: &Gru, class: usize) -> Result<PromptState> {
+        let mut state = policy.initial_state();
+        let mut log_probs = [0.0; NUM_ACTIONS];
+        policy.step(task::BOS as usize, &mut state, &mut log_probs)?;
+        policy.step(
+            task::PROMPT_TOKENS[class] as usize,
+            &mut state,
+            &mut log_probs,
+        )?;
+        Ok(PromptState { state, log_probs })
+    }
+
+    /// Samples (or, with `rng = None`, decodes greedily) one response after `prompt`, the
+    /// output of [`Self::read_prompt`]. Returns the response tokens and the log-prob of each
+    /// under the current policy.
     fn generate(
         policy: &Gru,
-        class: usize,
+        prompt: &PromptState,
         max_len: usize,
         mut rng: Option<&mut Rng>,
     ) -> Result<(Vec<i64>, Vec<f64>)> {
-        let mut state = policy.initial_state();
-        let mut log_probs = [0.0; NUM_ACTIONS];
+        let mut state = prompt.state.clone();
+        let mut log_probs = prompt.log_probs;
         let mut probs = [0.0; NUM_ACTIONS];
-        policy.step(task::BOS as usize, &mut state, &mut log_probs)?;
-        let mut token = task::PROMPT_TOKENS[class];
         let mut response = Vec::with_capacity(max_len);
         let mut chosen_log_probs = Vec::with_capacity(max_len);
         for _ in 0..max_len {
-            policy.step(token as usize, &mut state, &mut log_probs)?;
+            // After the first token, read the last one emitted to get the next distribution.
+            if let Some(&token) = response.last() {
+                policy.step(token as usize, &mut state, &mut log_probs)?;
+            }
             let action = match rng.as_deref_mut() {
                 Some(r) => {
                     probs
@@ -438,7 +462,7 @@ impl SequenceTrainer {
                     }
                 }),
             };
-            token = task::action_token(action);
+            let token = task::action_token(action);
             response.push(token);
             chosen_log_probs.push(log_probs[action]);
             if token == task::EOS {
@@ -464,11 +488,12 @@ impl SequenceTrainer {
             old_log_probs: vec![vec![0.0; t - 1]; b],
         };
         for class in 0..NUM_PROMPTS {
+            let prompt = Self::read_prompt(&self.policy, class)?;
             for _ in 0..g {
                 let row = batch.input_ids.len();
                 let (response, log_probs) = Self::generate(
                     &self.policy,
-                    class,
+                    &prompt,
                     self.config.max_response_len,
                     Some(&mut self.rng),
                 )?;
@@ -717,9 +742,10 @@ impl SequenceTrainer {
         let max_len = self.config.max_response_len;
         let (mut reward_sum, mut correct) = (0.0, 0usize);
         for class in 0..NUM_PROMPTS {
+            let prompt = Self::read_prompt(&self.policy, class)?;
             for _ in 0..n {
                 let (response, _) =
-                    Self::generate(&self.policy, class, max_len, Some(&mut self.eval_rng))?;
+                    Self::generate(&self.policy, &prompt, max_len, Some(&mut self.eval_rng))?;
                 let verdict = task::verify(class, &response);
                 reward_sum += verdict.reward;
                 correct += usize::from(verdict.correct);
@@ -739,8 +765,9 @@ impl SequenceTrainer {
         let t = self.config.sequence_len();
         (0..NUM_PROMPTS)
             .map(|class| {
+                let prompt = Self::read_prompt(&self.policy, class)?;
                 let (response, _) =
-                    Self::generate(&self.policy, class, self.config.max_response_len, None)?;
+                    Self::generate(&self.policy, &prompt, self.config.max_response_len, None)?;
                 let verdict = task::verify(class, &response);
                 Ok(GreedyAnswer {
                     prompt_class: class,
