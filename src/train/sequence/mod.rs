@@ -14,12 +14,17 @@
 //!    sampled tokens are frozen: they are the "old policy" of every PPO epoch.
 //! 4. **PPO epochs.** Each epoch takes one full-batch Adam step on the negative token-level
 //!    clipped objective under the chosen [`Reduction`] — the value of
-//!    [`rl::masked_token_ppo_objective`].
+//!    [`rl::masked_token_ppo_objective`] — minus an entropy bonus that is annealed to zero over
+//!    the run (without it a group often agrees on a half-right answer, such as the right
+//!    first symbol and a wrong second one, before the right one is ever sampled; then every
+//!    advantage in the group is zero and nothing more is learned).
 //! 5. **Evaluation** on fresh samples (its own random stream, so evaluating never changes
 //!    the training run) and greedy answers.
 //!
 //! No clocks, threads or I/O: the trainer runs unchanged in a Web Worker, and the same seed
-//! gives a bit-identical run.
+//! gives a bit-identical run on the same platform. (Native builds take `exp`/`tanh` from the
+//! system's libm and wasm from Rust's own, so a native and a browser run of one seed may
+//! drift apart in the last bits.)
 
 pub mod task;
 
@@ -675,6 +680,8 @@ impl SequenceTrainer {
     }
 
     /// One iteration: rollout, RLOO advantages, `ppo_epochs` clipped updates, evaluation.
+    /// Stepping past `iterations` is allowed (the entropy bonus is then 0); [`Self::done`]
+    /// says when the configured run is over.
     pub fn step(&mut self) -> Result<IterationReport> {
         let batch = self.collect_rollout()?;
         if self.first_batch.is_none() {
