@@ -1,10 +1,12 @@
-//! The sequence trainer compiled to wasm32 (run by wasm-bindgen-test in Node, no browser
-//! needed): the core must not touch clocks, threads or files, and the lesson's run must
-//! reach its target there too. Prints the wall time, measured outside the trainer.
+//! The sequence trainer compiled to wasm32 and run in the browser (wasm-bindgen-test, headless
+//! Chromium and Firefox): the core must not touch clocks, threads or files, and the lesson's
+//! run must reach its target there too. Prints the wall time, measured outside the trainer.
 #![cfg(target_arch = "wasm32")]
 
 use pgbook::train::sequence::{SequenceConfig, SequenceTrainer};
 use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 fn full_profile_seed_5_in_wasm() {
