@@ -334,6 +334,16 @@ pub struct LossAndGradient {
 }
 
 /// The trainer: policy, optimiser and random streams of one seeded run.
+///
+/// ```
+/// use pgbook::train::sequence::{SequenceConfig, SequenceTrainer};
+/// let mut trainer = SequenceTrainer::new(SequenceConfig::smoke(), 5)?;
+/// let report = trainer.step()?;
+/// assert_eq!(report.iteration, 1);
+/// let first = trainer.first_batch().unwrap();
+/// assert!(first[0].text.starts_with("<bos> q0"));
+/// # Ok::<(), pgbook::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct SequenceTrainer {
     config: SequenceConfig,
