@@ -5,7 +5,9 @@
 mod common;
 
 use common::{close, f, load_fixture};
-use pgbook::rl::{bandit_exact_gradient, bandit_plain_std, simulate_group_baseline_bias};
+use pgbook::rl::{
+    bandit_exact_gradient, bandit_exact_stds, bandit_plain_std, simulate_group_baseline_bias,
+};
 
 const GROUPS: usize = 40_000;
 
@@ -80,6 +82,20 @@ fn means_and_stds_agree_with_exact_enumeration_for_every_group_size() {
             );
         }
         assert!((bandit_plain_std(g) / f(&e["expected_plain_std"]) - 1.0).abs() < 1e-9);
+        // The closed-form stds agree with the fixture's exact enumeration.
+        let (plain, same, rloo) = bandit_exact_stds(g);
+        assert!(
+            close(plain, f(&e["expected_plain_std"])),
+            "G = {g}: plain {plain}"
+        );
+        assert!(
+            close(same, f(&e["expected_same_group_std"])),
+            "G = {g}: same {same}"
+        );
+        assert!(
+            close(rloo, f(&e["expected_rloo_std"])),
+            "G = {g}: rloo {rloo}"
+        );
     }
 }
 

@@ -23,11 +23,11 @@ export const tests = [
       const outside = await page.textContent('[data-value=outside]');
       const active = await page.textContent('[data-value=active]');
       const kl = await page.textContent('[data-value=kl]');
-      assert(outside === '1' && active === '0.50' && kl === '0.143841', `worked rows: ${outside} ${active} ${kl}`);
+      assert(outside === '1' && active === '0,5' && kl === '0,143841', `worked rows: ${outside} ${active} ${kl}`);
       await setSlider(page, '#clip-eps', 0.45);
       const after = await canvasSignature(page, '#canvas-clipping');
       assert(after.hash !== before.hash, 'canvas did not change with ε');
-      assert(await page.textContent('output[for=clip-eps]') === '0.45', 'slider output not updated');
+      assert(await page.textContent('output[for=clip-eps]') === '0,45', 'slider output not updated');
       // With ε = 0.45 the ratios 0.5 and 1.5 are still outside [0.55, 1.45].
       await setSlider(page, '#clip-eps', 0.5);
       assert(await page.textContent('[data-value=outside]') === '0', 'ε = 0.5 should leave no ratio outside');

@@ -1,9 +1,12 @@
 //! Every figure as a function generic over the plotters drawing backend: the same code draws
 //! on a `<canvas>` in the browser and to SVG natively (tests, CLI).
 
+pub mod baselines;
 pub mod clipping;
+pub mod gae;
 pub mod sequence_curves;
 pub mod theme;
+pub mod tokens;
 
 pub use sequence_curves::draw_sequence_curves;
 pub use theme::Theme;

@@ -78,6 +78,60 @@ function link(href, text) {
   return a;
 }
 
+// ---------- numbers in Russian typography ----------
+// Decimal comma, a real minus sign, trailing zeros dropped; lists use semicolons.
+export function formatNumber(x, digits = 3) {
+  if (typeof x === 'boolean') return x ? 'да' : 'нет';
+  if (typeof x !== 'number') return String(x);
+  if (!Number.isFinite(x)) return x > 0 ? '∞' : x < 0 ? '−∞' : 'NaN';
+  let text = Number.isInteger(x) ? String(x) : x.toFixed(digits);
+  if (text.includes('.')) text = text.replace(/0+$/, '').replace(/\.$/, '');
+  if (/^-0(\.0*)?$/.test(text)) text = '0';
+  return text.replace('.', ',').replace('-', '−');
+}
+function formatValue(v, digits) {
+  return Array.isArray(v) ? `[${v.map((x) => formatValue(x, digits)).join('; ')}]` : formatNumber(v, digits);
+}
+function lookup(obj, path) {
+  return path.split('.').reduce((o, k) => (o == null ? undefined : o[k]), obj);
+}
+
+// ---------- worked examples: every number in the lesson text comes from wasm ----------
+function fillWorked(worked) {
+  document.querySelectorAll('[data-worked]').forEach((el) => {
+    const v = lookup(worked, el.dataset.worked);
+    if (v === undefined) {
+      el.textContent = '?';
+      el.title = `нет значения ${el.dataset.worked}`;
+      console.warn(`worked example has no value at ${el.dataset.worked}`);
+      return;
+    }
+    el.textContent = formatValue(v, Number(el.dataset.digits ?? 3));
+  });
+  document.querySelectorAll('[data-worked-table]').forEach((el) => {
+    const v = lookup(worked, el.dataset.workedTable);
+    if (!Array.isArray(v)) { el.textContent = `нет таблицы ${el.dataset.workedTable}`; return; }
+    el.replaceChildren(numberTable(Array.isArray(v[0]) ? v : [v], Number(el.dataset.digits ?? 3),
+      el.dataset.rowLabels?.split('|'), el.dataset.colLabels?.split('|')));
+  });
+}
+function numberTable(rows, digits, rowLabels, colLabels) {
+  const table = document.createElement('table');
+  table.className = 'numbers';
+  if (colLabels) {
+    const head = table.createTHead().insertRow();
+    if (rowLabels) head.append(document.createElement('th'));
+    for (const c of colLabels) { const th = document.createElement('th'); th.textContent = c; head.append(th); }
+  }
+  const body = table.createTBody();
+  rows.forEach((row, i) => {
+    const tr = body.insertRow();
+    if (rowLabels) { const th = document.createElement('th'); th.scope = 'row'; th.textContent = rowLabels[i] ?? ''; tr.append(th); }
+    for (const x of row) tr.insertCell().textContent = formatNumber(x, digits);
+  });
+  return table;
+}
+
 // ---------- live figures ----------
 // Each figure: which wasm call redraws it and what to do with the values it returns.
 const FIGURES = {
@@ -85,9 +139,17 @@ const FIGURES = {
     draw: (canvasId, p) => wasm.draw_clipping(canvasId, p.eps),
     after: (figure, rows) => fillClippingTable(figure, rows),
   },
+  gae: {
+    draw: (canvasId, p) => wasm.draw_gae(canvasId, p.gamma, p.lambda),
+  },
+  baselines: {
+    draw: (canvasId, p) => wasm.draw_baselines(canvasId, p.group_size),
+  },
+  tokens: {
+    draw: (canvasId, p) => wasm.draw_tokens(canvasId, p.eps),
+    after: (figure, t) => fillTokenReductions(figure, t),
+  },
 };
-
-const fmt = (x, digits = 3) => (Number.isInteger(x) ? String(x) : x.toFixed(digits));
 
 function fillClippingTable(figure, rows) {
   const body = figure.querySelector('[data-role=rows] tbody');
@@ -97,18 +159,25 @@ function fillClippingTable(figure, rows) {
       if (rows.active[i]) tr.className = 'active';
       for (const v of [i + 1, r, rows.advantage[i], rows.terms.unclipped[i], rows.terms.clipped[i],
         rows.terms.pessimistic[i], rows.active[i] ? 'да (градиент 0)' : 'нет']) {
-        const td = document.createElement('td');
-        td.textContent = typeof v === 'number' ? fmt(v) : v;
-        tr.append(td);
+        tr.insertCell().textContent = formatNumber(v);
       }
       return tr;
     }));
   }
   const d = rows.diagnostics;
-  setText(figure, 'outside', fmt(d.ratio_outside_fraction, 2));
-  setText(figure, 'active', fmt(d.active_clip_fraction, 2));
-  setText(figure, 'kl', d.approx_kl_nonnegative.toFixed(6));
-  setText(figure, 'objective', fmt(rows.mean_objective, 4));
+  setText(figure, 'outside', formatNumber(d.ratio_outside_fraction));
+  setText(figure, 'active', formatNumber(d.active_clip_fraction));
+  setText(figure, 'kl', formatNumber(d.approx_kl_nonnegative, 6));
+  setText(figure, 'objective', formatNumber(rows.mean_objective, 4));
+}
+
+function fillTokenReductions(figure, t) {
+  const box = figure.querySelector('[data-role=token-reductions]');
+  if (!box) return;
+  box.replaceChildren(numberTable(
+    [[t.token_mean, t.sequence_mean, t.sequence_sum_mean]], 4,
+    [`ε = ${formatNumber(t.clip_epsilon, 2)}`], ['token_mean', 'sequence_mean', 'sequence_sum_mean'],
+  ));
 }
 function setText(root, role, text) {
   root.querySelectorAll(`[data-value=${role}]`).forEach((el) => { el.textContent = text; });
@@ -138,7 +207,7 @@ function readParams(figure) {
     }
     params[input.dataset.param] = value;
     const out = figure.querySelector(`output[for="${input.id}"]`);
-    if (out) out.textContent = fmt(value, Number(input.step) >= 1 ? 0 : 2);
+    if (out) out.textContent = Number(input.step) >= 1 ? String(value) : value.toFixed(2).replace('.', ',');
   }
   return { params };
 }
@@ -210,6 +279,13 @@ async function main() {
     return;
   }
   window.pgbookWasm = wasm;   // for the self-checks of the end-to-end tests
+  if (document.querySelector('[data-worked], [data-worked-table]')) {
+    try {
+      fillWorked(wasm.worked_examples());
+    } catch (e) {
+      showFatal(`Не удалось вычислить числа примеров: ${e.message ?? e}`);
+    }
+  }
   wireFigures();
   document.documentElement.dataset.ready = '1';
 }
