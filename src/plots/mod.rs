@@ -5,9 +5,11 @@ pub mod baselines;
 pub mod cartpole;
 pub mod clipping;
 pub mod gae;
+pub mod sequence_curves;
 pub mod theme;
 pub mod tokens;
 
+pub use sequence_curves::draw_sequence_curves;
 pub use theme::Theme;
 
 use crate::Result;

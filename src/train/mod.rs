@@ -1,1 +1,3 @@
 //! Step-able trainers shared by the Web Worker, the CLI and the tests.
+
+pub mod sequence;

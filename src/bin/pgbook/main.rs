@@ -2,6 +2,7 @@
 //! stdout, SVG figures on request, and benchmarks.
 
 mod args;
+mod sequence;
 mod simulate;
 
 use args::Args;
@@ -13,6 +14,8 @@ pgbook — «Градиенты политики: от REINFORCE к PPO» on the
 
 USAGE:
   pgbook simulate baselines [--group-size 8|2,4,8,16] [--groups 80000] [--seed 2026] [--json]
+  pgbook train sequence --profile smoke|full [--seed 5 | --seeds 5,6,7] [--reduction token_mean]
+                        [--iterations N] [--json] [--svg-dir DIR]
   pgbook help
 ";
 
@@ -28,6 +31,11 @@ fn run(argv: &[String]) -> Result<()> {
     let args = Args::parse(&argv[words.len()..], FLAGS)?;
     match words.as_slice() {
         ["simulate", "baselines"] => simulate::baselines(&args)?,
+        ["train", "sequence"] => {
+            let job = sequence::parse(&args)?;
+            args.finish()?;
+            return sequence::train(&job);
+        }
         [] | ["help"] => {
             print!("{USAGE}");
             return Ok(());
