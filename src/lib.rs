@@ -15,6 +15,7 @@
 
 pub mod envs;
 pub mod error;
+pub mod math;
 pub mod nn;
 pub mod plots;
 pub mod rl;

@@ -1,5 +1,6 @@
 //! Seeded, portable randomness: the same seed gives the same stream natively and in wasm.
 
+use crate::math;
 use rand::{RngExt, SeedableRng};
 pub use rand_chacha::ChaCha8Rng as Rng;
 
@@ -24,7 +25,7 @@ pub fn uniform_in(rng: &mut Rng, lo: f64, hi: f64) -> f64 {
 pub fn normal(rng: &mut Rng) -> f64 {
     let u1 = 1.0 - uniform(rng); // in (0, 1]: ln never sees 0
     let u2 = uniform(rng);
-    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+    (-2.0 * math::ln(u1)).sqrt() * math::cos(std::f64::consts::TAU * u2)
 }
 
 /// Index drawn from the categorical distribution `probs` (assumed normalised) by inverting the

@@ -3,7 +3,7 @@
 
 use crate::plots::clipping::four_rows;
 use crate::rl::{self, Reduction};
-use crate::Result;
+use crate::{math, Result};
 use serde::Serialize;
 
 /// All worked examples, keyed as the lessons' `data-worked` paths.
@@ -215,7 +215,7 @@ pub fn tokens(clip_epsilon: f64) -> Result<Tokens> {
     };
     Ok(Tokens {
         tokens_per_row: mask.iter().map(|row| row.iter().sum()).collect(),
-        sequence_ratio: sequence_log_ratio.iter().map(|x| x.exp()).collect(),
+        sequence_ratio: sequence_log_ratio.iter().map(|&x| math::exp(x)).collect(),
         sequence_log_ratio,
         token_mean: objective(Reduction::TokenMean)?,
         sequence_mean: objective(Reduction::SequenceMean)?,
@@ -275,7 +275,7 @@ pub fn optimal_baseline(logits: &[f64], q: &[f64]) -> Result<(Vec<f64>, f64, f64
 
 fn bstar() -> Result<BStar> {
     // Logits (ln 4, 0) give probabilities (0.8, 0.2): action 1 is the rare one.
-    let logits = [4f64.ln(), 0.0];
+    let logits = [math::ln(4.0), 0.0];
     let q = vec![1.0, 3.0];
     let (grad_norm_sq, value, b_star) = optimal_baseline(&logits, &q)?;
     Ok(BStar {
@@ -378,7 +378,11 @@ fn gae() -> Result<Gae> {
 
 fn ppo() -> Result<Ppo> {
     let rows = four_rows(0.2)?;
-    let kl_terms = rows.ratio.iter().map(|r| (r - 1.0) - r.ln()).collect();
+    let kl_terms = rows
+        .ratio
+        .iter()
+        .map(|r| (r - 1.0) - math::ln(*r))
+        .collect();
     Ok(Ppo {
         clip_epsilon: rows.clip_epsilon,
         ratio: rows.ratio.to_vec(),

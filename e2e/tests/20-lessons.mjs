@@ -153,7 +153,7 @@ export const tests = [
         await waitReady(page);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         assert(overflow <= 1, `${lesson.file}: page is ${overflow}px wider than the phone screen`);
-        const canvases = await page.$$eval('canvas', (cs) => cs.map((c) => [c.clientWidth, c.width]));
+        const canvases = await page.$$eval('figure.live canvas', (cs) => cs.map((c) => [c.clientWidth, c.width]));
         for (const [css, backing] of canvases) assert(backing === css * 3, `${lesson.file}: canvas not crisp at DPR 3 (${backing} vs ${css}×3)`);
         if (lesson.file === 'lesson-04.html') await page.screenshot({ path: join(ARTIFACTS, 'phone-lesson-04.png'), fullPage: false });
         assert(problems.length === 0, problems.join('\n'));

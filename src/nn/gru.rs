@@ -15,6 +15,7 @@
 //! slice; [`GruShape`] knows where each block starts.
 
 use crate::error::{Error, Result};
+use crate::math;
 use crate::rng::{self, Rng};
 
 /// Sizes of the network: the input vocabulary, the embedding and hidden widths, and the number
@@ -190,7 +191,7 @@ impl Tape {
 
 #[inline]
 fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
+    1.0 / (1.0 + math::exp(-x))
 }
 
 /// `out = W x + b` for a row-major `W` of `out.len()` rows.
@@ -206,7 +207,7 @@ fn affine(w: &[f64], b: &[f64], x: &[f64], out: &mut [f64]) {
 /// In place: `logits ← log_softmax(logits)`, shifted by the maximum so nothing overflows.
 pub fn log_softmax_in_place(logits: &mut [f64]) {
     let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let log_sum = logits.iter().map(|z| (z - max).exp()).sum::<f64>().ln() + max;
+    let log_sum = math::ln(logits.iter().map(|z| math::exp(z - max)).sum::<f64>()) + max;
     logits.iter_mut().for_each(|z| *z -= log_sum);
 }
 
@@ -312,7 +313,7 @@ impl Gru {
         for j in 0..hd {
             let r = sigmoid(gi[j] + gh[j]);
             let z = sigmoid(gi[hd + j] + gh[hd + j]);
-            let n = (gi[2 * hd + j] + r * gh[2 * hd + j]).tanh();
+            let n = math::tanh(gi[2 * hd + j] + r * gh[2 * hd + j]);
             gates[j] = r;
             gates[hd + j] = z;
             gates[2 * hd + j] = n;
@@ -484,6 +485,6 @@ impl Gru {
 pub fn log_softmax_backward(log_probs: &[f64], d_log_probs: &[f64], d_logits: &mut [f64]) {
     let total: f64 = d_log_probs.iter().sum();
     for ((out, &lp), &g) in d_logits.iter_mut().zip(log_probs).zip(d_log_probs) {
-        *out = g - lp.exp() * total;
+        *out = g - math::exp(lp) * total;
     }
 }

@@ -38,8 +38,8 @@ impl Adam {
         debug_assert_eq!(grads.len(), self.m.len());
         self.t += 1;
         let t = f64::from(self.t);
-        let bc1 = 1.0 - self.beta1.powf(t);
-        let bc2 = 1.0 - self.beta2.powf(t);
+        let bc1 = 1.0 - crate::math::pow(self.beta1, t);
+        let bc2 = 1.0 - crate::math::pow(self.beta2, t);
         // PyTorch's form: p -= lr/bc1 · m / (sqrt(v)/sqrt(bc2) + eps).
         let step = lr / bc1;
         let bc2_sqrt = bc2.sqrt();

@@ -49,7 +49,10 @@ pub fn draw<DB: DrawingBackend>(
     let (x1, y1) = to_px(x + cart_w / 2.0, 0.0);
     area.draw(&Rectangle::new([(x0, y0), (x1, y1)], INK.filled()))?;
     let pivot = (x, cart_h);
-    let tip = (x + theta.sin(), cart_h + theta.cos());
+    let tip = (
+        x + crate::math::sin(theta),
+        cart_h + crate::math::cos(theta),
+    );
     let pole_color = if failed { RED } else { BLUE };
     area.draw(&PathElement::new(
         [to_px(pivot.0, pivot.1), to_px(tip.0, tip.1)],

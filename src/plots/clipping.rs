@@ -35,7 +35,7 @@ pub struct FourRows {
 /// Computes the four worked rows at `clip_epsilon`.
 pub fn four_rows(clip_epsilon: f64) -> Result<FourRows> {
     let terms = rl::ppo_clipped_terms(&FOUR_ROWS_RATIO, &FOUR_ROWS_ADVANTAGE, clip_epsilon)?;
-    let new_log_prob = FOUR_ROWS_RATIO.map(f64::ln);
+    let new_log_prob = FOUR_ROWS_RATIO.map(crate::math::ln);
     let diagnostics =
         rl::ppo_diagnostics(&new_log_prob, &[0.0; 4], &FOUR_ROWS_ADVANTAGE, clip_epsilon)?;
     let active = [0, 1, 2, 3].map(|i| terms.pessimistic[i] < terms.unclipped[i] - 1e-15);

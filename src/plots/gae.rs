@@ -361,7 +361,7 @@ mod tests {
         // Episode 1 is untouched by what happens later in the buffer.
         assert_eq!(a.advantages[..4], a.single_done_advantages[..4]);
         assert_eq!(a.weights[0], 1.0);
-        assert!((a.weights[2] - (0.9f64 * 0.95).powi(2)).abs() < 1e-15);
+        assert!((a.weights[2] - (0.9f64 * 0.95) * (0.9 * 0.95)).abs() < 1e-15);
     }
 
     #[test]

@@ -140,7 +140,7 @@ impl DiagnosticsAccumulator {
     /// Adds one sample with log-ratio `log_ratio` = new − old and advantage `advantage`.
     #[inline]
     pub fn add(&mut self, log_ratio: f64, advantage: f64, clip_epsilon: f64) {
-        let ratio = log_ratio.exp();
+        let ratio = crate::math::exp(log_ratio);
         let unclipped = ratio * advantage;
         let pessimistic = clipped_objective(ratio, advantage, clip_epsilon);
         self.count += 1;

@@ -1,6 +1,7 @@
 //! Softmax policies over a finite set of actions and their score function.
 
 use crate::error::{check_finite, Error, Result};
+use crate::math;
 
 /// Softmax of `logits`, shifted by the maximum so that no exponent overflows.
 ///
@@ -14,7 +15,7 @@ pub fn stable_softmax(logits: &[f64]) -> Result<Vec<f64>> {
     }
     check_finite("logits", logits)?;
     let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let exp: Vec<f64> = logits.iter().map(|z| (z - max).exp()).collect();
+    let exp: Vec<f64> = logits.iter().map(|z| math::exp(z - max)).collect();
     let sum: f64 = exp.iter().sum();
     Ok(exp.into_iter().map(|e| e / sum).collect())
 }
@@ -26,7 +27,7 @@ pub fn log_softmax(logits: &[f64]) -> Result<Vec<f64>> {
     }
     check_finite("logits", logits)?;
     let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let log_sum = logits.iter().map(|z| (z - max).exp()).sum::<f64>().ln();
+    let log_sum = math::ln(logits.iter().map(|z| math::exp(z - max)).sum::<f64>());
     Ok(logits.iter().map(|z| z - max - log_sum).collect())
 }
 
@@ -50,5 +51,5 @@ pub fn grad_log_softmax(logits: &[f64], action: usize) -> Result<Vec<f64>> {
 /// Entropy −Σ p log p of the softmax policy, in nats.
 pub fn softmax_entropy(logits: &[f64]) -> Result<f64> {
     let log_p = log_softmax(logits)?;
-    Ok(-log_p.iter().map(|lp| lp.exp() * lp).sum::<f64>())
+    Ok(-log_p.iter().map(|&lp| math::exp(lp) * lp).sum::<f64>())
 }

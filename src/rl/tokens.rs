@@ -213,7 +213,11 @@ pub fn masked_token_ppo_terms(
             if mask[i][k] != 1.0 {
                 continue;
             }
-            let ratio = masked_log_ratio(new_log_probs[i][k], old_log_probs[i][k], 1.0).exp();
+            let ratio = crate::math::exp(masked_log_ratio(
+                new_log_probs[i][k],
+                old_log_probs[i][k],
+                1.0,
+            ));
             let a = advantages[i];
             out.ratio[i][k] = ratio;
             out.unclipped[i][k] = ratio * a;
@@ -254,7 +258,7 @@ pub fn sequence_probability_ratio(
     Ok(
         sequence_log_probability_ratio(new_log_probs, old_log_probs, mask)?
             .into_iter()
-            .map(f64::exp)
+            .map(crate::math::exp)
             .collect(),
     )
 }

@@ -29,6 +29,7 @@
 pub mod task;
 
 use crate::error::{check_clip_epsilon, Error, Result};
+use crate::math;
 use crate::nn::gru::{log_softmax_backward, Gru, GruShape};
 use crate::nn::{clip_grad_norm, Adam};
 use crate::rl::{self, DiagnosticsAccumulator, Grid, Reduction};
@@ -465,7 +466,7 @@ impl SequenceTrainer {
                     probs
                         .iter_mut()
                         .zip(&log_probs)
-                        .for_each(|(p, lp)| *p = lp.exp());
+                        .for_each(|(p, lp)| *p = math::exp(*lp));
                     rng::categorical(r, &probs)
                 }
                 // Greedy: the first of the most probable actions.
@@ -652,7 +653,7 @@ impl SequenceTrainer {
                 let action = Self::label_action(batch, b, k)?;
                 let log_probs = tape.log_probs(b, k);
                 let log_ratio = log_probs[action] - batch.old_log_probs[b][k];
-                let ratio = log_ratio.exp();
+                let ratio = math::exp(log_ratio);
                 let unclipped = ratio * advantage;
                 let pessimistic = rl::clipped_objective(ratio, advantage, eps);
                 sums[b] += pessimistic;
@@ -668,12 +669,12 @@ impl SequenceTrainer {
                     d_log_probs[action] = -weight * unclipped;
                     log_softmax_backward(log_probs, &d_log_probs, d);
                 }
-                let entropy: f64 = -log_probs.iter().map(|lp| lp.exp() * lp).sum::<f64>();
+                let entropy: f64 = -log_probs.iter().map(|&lp| math::exp(lp) * lp).sum::<f64>();
                 entropy_sum += entropy;
                 if entropy_weight > 0.0 {
                     // d(−c·H)/dz_k = c · p_k (log p_k + H).
                     for (dz, lp) in d.iter_mut().zip(log_probs) {
-                        *dz += entropy_weight * lp.exp() * (lp + entropy);
+                        *dz += entropy_weight * math::exp(*lp) * (lp + entropy);
                     }
                 }
             }
