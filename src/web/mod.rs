@@ -4,6 +4,9 @@
 
 mod canvas;
 mod panic;
+mod trainers;
+
+pub use trainers::*;
 
 use crate::plots::{self, Theme};
 use wasm_bindgen::prelude::*;

@@ -1,0 +1,248 @@
+//! Trainer handles for the Web Workers, and the live figures the page draws from their
+//! reports. A worker owns one handle and calls `step()` between its message checks.
+
+use super::{canvas, js_error, to_js, whole_number};
+use crate::plots::{self, Theme};
+use crate::rl::Reduction;
+use crate::train::sequence::{task, IterationReport, SequenceConfig, SequenceTrainer};
+use crate::{Error, Result};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// Reads a JS value into a Rust type, naming what was expected.
+fn from_js<T: serde::de::DeserializeOwned>(what: &str, value: JsValue) -> Result<T> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| Error::Input(format!("{what}: {e}")))
+}
+
+/// A seed typed by the reader: a whole number below 2^53 (JS numbers are exact up to there).
+fn parse_seed(text: &str) -> Result<u64> {
+    let t = text.trim();
+    t.parse::<u64>()
+        .ok()
+        .filter(|&s| s < (1u64 << 53))
+        .ok_or_else(|| {
+            Error::invalid(
+                "seed",
+                format!("must be a whole number from 0 to 2^53 − 1 (got '{t}')"),
+            )
+        })
+}
+
+// ---------------------------------------------------------------- the sequence policy
+
+/// Checked settings of a sequence run.
+#[derive(Serialize)]
+struct SequenceSettings {
+    profile: String,
+    seed: u64,
+    reduction: String,
+}
+
+/// Checks the reader's sequence settings before any worker starts; returns them normalised.
+#[wasm_bindgen]
+pub fn validate_sequence_settings(
+    profile: &str,
+    seed: &str,
+    reduction: &str,
+) -> std::result::Result<JsValue, JsError> {
+    let check = || -> Result<SequenceSettings> {
+        let mut config = SequenceConfig::profile(profile)?;
+        config.reduction = reduction.parse()?;
+        config.validate()?;
+        Ok(SequenceSettings {
+            profile: profile.to_string(),
+            seed: parse_seed(seed)?,
+            reduction: config.reduction.name().into(),
+        })
+    };
+    to_js(&check().map_err(js_error)?)
+}
+
+/// A first-batch row as the page shows it.
+#[derive(Serialize)]
+struct BatchRowView {
+    prompt: String,
+    sequence: String,
+    reward: f64,
+    advantage: f64,
+    mask: Vec<u8>,
+}
+
+/// A greedy answer as the page shows it.
+#[derive(Serialize)]
+struct GreedyView {
+    prompt: String,
+    answer: String,
+    correct_answer: String,
+    reward: f64,
+    correct: bool,
+}
+
+/// One sequence run inside a worker.
+#[wasm_bindgen]
+pub struct SequenceRun {
+    trainer: SequenceTrainer,
+    profile: String,
+    last: Option<IterationReport>,
+    sent_first_batch: bool,
+}
+
+#[wasm_bindgen]
+impl SequenceRun {
+    /// A run of `profile` with `seed` and `reduction`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        profile: &str,
+        seed: f64,
+        reduction: &str,
+    ) -> std::result::Result<SequenceRun, JsError> {
+        let build = || -> Result<SequenceRun> {
+            let mut config = SequenceConfig::profile(profile)?;
+            config.reduction = reduction.parse::<Reduction>()?;
+            let seed = whole_number("seed", seed)? as u64;
+            Ok(SequenceRun {
+                trainer: SequenceTrainer::new(config, seed)?,
+                profile: profile.into(),
+                last: None,
+                sent_first_batch: false,
+            })
+        };
+        build().map_err(js_error)
+    }
+
+    /// What the page needs to show progress.
+    pub fn info(&self) -> std::result::Result<JsValue, JsError> {
+        let c = self.trainer.config();
+        to_js(&serde_json::json!({
+            "profile": self.profile, "seed": self.trainer.seed(), "reduction": c.reduction.name(),
+            "iterations": c.iterations, "group_size": c.group_size, "ppo_epochs": c.ppo_epochs,
+        }))
+    }
+
+    /// Whether the configured iterations are done.
+    pub fn finished(&self) -> bool {
+        self.trainer.done()
+    }
+
+    /// One iteration; its report.
+    pub fn step(&mut self) -> std::result::Result<JsValue, JsError> {
+        let report = self.trainer.step().map_err(js_error)?;
+        let value = to_js(&report)?;
+        self.last = Some(report);
+        Ok(value)
+    }
+
+    /// The greedy answers now, and (once) the first rollout batch.
+    pub fn extra(&mut self) -> std::result::Result<JsValue, JsError> {
+        let prompt = |class: usize| task::token_text(task::PROMPT_TOKENS[class]);
+        let greedy: Vec<GreedyView> = self
+            .trainer
+            .greedy_answers()
+            .map_err(js_error)?
+            .into_iter()
+            .map(|g| GreedyView {
+                prompt: prompt(g.prompt_class),
+                answer: g.text,
+                correct_answer: task::decode(&task::layout_row(
+                    g.prompt_class,
+                    &task::correct_response(g.prompt_class),
+                    0,
+                )),
+                reward: g.reward,
+                correct: g.correct,
+            })
+            .collect();
+        let first_batch: Option<Vec<BatchRowView>> =
+            match (self.sent_first_batch, self.trainer.first_batch()) {
+                (false, Some(rows)) => {
+                    self.sent_first_batch = true;
+                    Some(
+                        rows.iter()
+                            .map(|r| BatchRowView {
+                                prompt: prompt(r.prompt_class),
+                                sequence: r.text.clone(),
+                                reward: r.reward,
+                                advantage: r.advantage,
+                                mask: r.mask.clone(),
+                            })
+                            .collect(),
+                    )
+                }
+                _ => None,
+            };
+        to_js(&serde_json::json!({ "greedy": greedy, "first_batch": first_batch }))
+    }
+
+    /// The final summary (same fields as the CLI's, without the wall time).
+    pub fn summary(&self) -> std::result::Result<JsValue, JsError> {
+        let last = self
+            .last
+            .as_ref()
+            .ok_or_else(|| JsError::new("no iteration has run"))?;
+        to_js(&serde_json::json!({
+            "kind": "summary", "seed": self.trainer.seed(), "profile": self.profile,
+            "reduction": self.trainer.config().reduction.name(),
+            "final_mean_reward": last.eval_mean_reward, "final_success_rate": last.eval_success_rate,
+            "greedy_correct": last.greedy_correct, "prompts": task::NUM_PROMPTS, "iterations": last.iteration,
+        }))
+    }
+}
+
+/// Draws the sequence run's evaluation curves from its reports so far.
+#[wasm_bindgen]
+pub fn draw_sequence_curves(canvas_id: &str, reports: JsValue) -> std::result::Result<(), JsError> {
+    let reports: Vec<IterationReport> = from_js("reports", reports).map_err(js_error)?;
+    canvas::with_canvas(canvas_id, |area, dpr| {
+        plots::sequence_curves::draw_sequence_curves(area, &reports, Theme::for_dpr(dpr))
+    })
+    .map_err(js_error)
+}
+
+/// The reports as CSV, one row per iteration.
+#[wasm_bindgen]
+pub fn sequence_reports_csv(reports: JsValue) -> std::result::Result<String, JsError> {
+    let reports: Vec<IterationReport> = from_js("reports", reports).map_err(js_error)?;
+    let mut out = String::from(
+        "iteration,mean_reward,success_rate,mean_response_length,approx_kl,ratio_outside_fraction,active_clip_fraction,policy_loss,entropy,grad_norm,eval_mean_reward,eval_success_rate,greedy_correct\n",
+    );
+    for r in &reports {
+        out += &format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            r.iteration,
+            r.mean_reward,
+            r.success_rate,
+            r.mean_response_length,
+            r.approx_kl,
+            r.ratio_outside_fraction,
+            r.active_clip_fraction,
+            r.policy_loss,
+            r.entropy,
+            r.grad_norm,
+            r.eval_mean_reward,
+            r.eval_success_rate,
+            r.greedy_correct
+        );
+    }
+    Ok(out)
+}
+
+/// Draws one CartPole frame.
+#[wasm_bindgen]
+pub fn draw_cartpole(
+    canvas_id: &str,
+    x: f64,
+    x_dot: f64,
+    theta: f64,
+    theta_dot: f64,
+    caption: &str,
+) -> std::result::Result<(), JsError> {
+    canvas::with_canvas(canvas_id, |area, dpr| {
+        plots::cartpole::draw(
+            area,
+            [x, x_dot, theta, theta_dot],
+            caption,
+            Theme::for_dpr(dpr),
+        )
+    })
+    .map_err(js_error)
+}
