@@ -18,6 +18,60 @@ pub struct WorkedExamples {
     pub gae: Gae,
     pub ppo: Ppo,
     pub tokens: Tokens,
+    pub verifier: Verifier,
+}
+
+/// Lesson 8: the verifier's rule and what it pays for sample answers to prompt q0.
+#[derive(Debug, Clone, Serialize)]
+pub struct Verifier {
+    pub first_symbol: f64,
+    pub second_symbol: f64,
+    pub stop: f64,
+    pub overlong_penalty: f64,
+    /// The correct answer to q0.
+    pub correct_q0: String,
+    pub examples: Vec<VerifierExample>,
+}
+
+/// One answer and its verdict.
+#[derive(Debug, Clone, Serialize)]
+pub struct VerifierExample {
+    pub answer: String,
+    pub reward: f64,
+    pub correct: bool,
+}
+
+fn verifier() -> Verifier {
+    use crate::train::sequence::task::{self, EOS, FIRST_SYMBOL};
+    let [a, c, b, d] = [0, 2, 1, 3].map(|k| FIRST_SYMBOL + k);
+    let answers: [&[i64]; 7] = [
+        &[a, c, EOS],
+        &[a, b, EOS],
+        &[c, a, EOS],
+        &[a, EOS],
+        &[a, c, d, EOS],
+        &[a, c, d, b],
+        &[EOS],
+    ];
+    let tenths = |t: i32| f64::from(t) / 10.0;
+    Verifier {
+        first_symbol: tenths(task::FIRST_SYMBOL_TENTHS),
+        second_symbol: tenths(task::SECOND_SYMBOL_TENTHS),
+        stop: tenths(task::STOP_TENTHS),
+        overlong_penalty: tenths(task::OVERLONG_TENTHS),
+        correct_q0: task::decode(&task::correct_response(0)),
+        examples: answers
+            .iter()
+            .map(|r| {
+                let v = task::verify(0, r);
+                VerifierExample {
+                    answer: task::decode(r),
+                    reward: v.reward,
+                    correct: v.correct,
+                }
+            })
+            .collect(),
+    }
 }
 
 /// Lesson 1: the score of a softmax policy.
@@ -416,6 +470,7 @@ pub fn worked_examples() -> Result<WorkedExamples> {
         gae: gae()?,
         ppo: ppo()?,
         tokens: tokens(0.2)?,
+        verifier: verifier(),
     })
 }
 
@@ -457,5 +512,9 @@ mod tests {
         assert_eq!(w.tokens.tokens_per_row, vec![3.0, 2.0]);
         assert!(w.simulation.z_same_vs_exact < -30.0);
         assert!(w.simulation.z_rloo.abs() < 4.0 && w.simulation.z_same.abs() < 4.0);
+        let rewards: Vec<f64> = w.verifier.examples.iter().map(|e| e.reward).collect();
+        assert_eq!(rewards, vec![1.0, 0.7, 0.4, 0.3, 0.5, 0.4, 0.0]);
+        assert_eq!(w.verifier.examples[0].answer, "A C <eos>");
+        assert!(w.verifier.examples[0].correct && !w.verifier.examples[1].correct);
     }
 }

@@ -104,11 +104,14 @@ pub struct Verdict {
 }
 
 /// Partial credits and penalty of [`verify`], in tenths (exact integer arithmetic; the reward
-/// is `tenths / 10`).
-const FIRST_SYMBOL_TENTHS: i32 = 3;
-const SECOND_SYMBOL_TENTHS: i32 = 3;
-const STOP_TENTHS: i32 = 4;
-const OVERLONG_TENTHS: i32 = 1;
+/// is `tenths / 10`). Credit for the correct first symbol:
+pub const FIRST_SYMBOL_TENTHS: i32 = 3;
+/// Credit for the correct second symbol, in tenths.
+pub const SECOND_SYMBOL_TENTHS: i32 = 3;
+/// Credit for `<eos>` right after two symbols, in tenths.
+pub const STOP_TENTHS: i32 = 4;
+/// Penalty per symbol beyond the second, in tenths.
+pub const OVERLONG_TENTHS: i32 = 1;
 
 /// The verifier: a dense reward that is not differentiable (it reads sampled tokens).
 ///
