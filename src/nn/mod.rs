@@ -1,5 +1,12 @@
 //! Tiny networks with hand-written backward passes, each checked against finite differences.
 
+pub mod categorical;
+mod init;
+mod mlp;
 mod optim;
+mod tanh;
 
+pub use init::orthogonal;
+pub use mlp::{Mlp, MlpCache};
 pub use optim::{clip_grad_norm, Adam};
+pub use tanh::{fast_tanh, tanh_in_place};

@@ -1,1 +1,4 @@
 //! Step-able trainers shared by the Web Worker, the CLI and the tests.
+
+pub mod curves;
+pub mod ppo;

@@ -2,6 +2,7 @@
 //! stdout, SVG figures on request, and benchmarks.
 
 mod args;
+mod ppo;
 mod simulate;
 
 use args::Args;
@@ -13,6 +14,8 @@ pgbook — «Градиенты политики: от REINFORCE к PPO» on the
 
 USAGE:
   pgbook simulate baselines [--group-size 8] [--groups 80000] [--seed 2026] [--json]
+  pgbook train ppo --profile smoke|full [--seeds 11,37,...] [--threads 2] [--json] [--svg-dir DIR]
+  pgbook bench ppo [--json] [--updates 60] [--repeats 3]
   pgbook help
 ";
 
@@ -28,6 +31,8 @@ fn run(argv: &[String]) -> Result<()> {
     let args = Args::parse(&argv[words.len()..], FLAGS)?;
     match words.as_slice() {
         ["simulate", "baselines"] => simulate::baselines(&args)?,
+        ["train", "ppo"] => ppo::train(&args)?,
+        ["bench", "ppo"] => ppo::bench(&args)?,
         [] | ["help"] => {
             print!("{USAGE}");
             return Ok(());
