@@ -6,6 +6,7 @@
 //! outputs of one input contiguously: the forward product and the weight gradient then run
 //! their inner loop over contiguous outputs, which LLVM vectorises.
 
+use super::gemm::gemm_acc;
 use super::init::orthogonal;
 use super::tanh::tanh_in_place;
 use crate::error::{Error, Result};
@@ -28,6 +29,7 @@ pub struct MlpCache {
     acts: Vec<Vec<f64>>,
     delta: Vec<f64>,
     delta_prev: Vec<f64>,
+    w_t: Vec<f64>,
 }
 
 impl Mlp {
@@ -106,10 +108,12 @@ impl Mlp {
             let (inputs, outputs) = (self.sizes[l], self.sizes[l + 1]);
             let (before, after) = cache.acts.split_at_mut(l + 1);
             let (xin, y) = (&before[l], &mut after[0]);
-            y.resize(batch * outputs, 0.0);
-            for (xr, yr) in xin.chunks_exact(inputs).zip(y.chunks_exact_mut(outputs)) {
-                affine_row(xr, w, b, yr);
+            // y = b + x W, row by row.
+            y.clear();
+            for _ in 0..batch {
+                y.extend_from_slice(b);
             }
+            gemm_acc(batch, outputs, inputs, xin, inputs, 1, w, y);
             if l + 1 < layers {
                 tanh_in_place(y);
             }
@@ -128,6 +132,7 @@ impl Mlp {
             acts,
             delta,
             delta_prev,
+            w_t,
             ..
         } = cache;
         delta.clear();
@@ -139,64 +144,29 @@ impl Mlp {
             let (gw, rest) = grads[off..].split_at_mut(inputs * outputs);
             let gb = &mut rest[..outputs];
             let xin = &acts[l];
-            // dW[i][o] += Σ_b x[b][i] δ[b][o];  db[o] += Σ_b δ[b][o].
-            for (xr, dr) in xin.chunks_exact(inputs).zip(delta.chunks_exact(outputs)) {
-                for (&xi, gwr) in xr.iter().zip(gw.chunks_exact_mut(outputs)) {
-                    axpy(xi, dr, gwr);
-                }
+            // dW += Xᵀ Δ (X read transposed through its strides); db += column sums of Δ.
+            gemm_acc(inputs, outputs, batch, xin, 1, inputs, delta, gw);
+            for dr in delta.chunks_exact(outputs) {
                 gb.iter_mut().zip(dr).for_each(|(g, d)| *g += d);
             }
             if l == 0 {
                 break; // no gradient needed for the input
             }
-            // δ_prev[b][i] = (Σ_o W[i][o] δ[b][o]) · (1 − h[b][i]²), h = tanh output.
-            delta_prev.resize(batch * inputs, 0.0);
-            for ((dr, pr), hr) in delta
-                .chunks_exact(outputs)
-                .zip(delta_prev.chunks_exact_mut(inputs))
-                .zip(xin.chunks_exact(inputs))
-            {
-                for ((p, wr), &h) in pr.iter_mut().zip(w.chunks_exact(outputs)).zip(hr) {
-                    *p = dot(wr, dr) * (1.0 - h * h);
+            // Δ_prev = (Δ Wᵀ) ⊙ (1 − h²), h = tanh output; Wᵀ copied once so that the
+            // product runs over contiguous rows.
+            w_t.resize(inputs * outputs, 0.0);
+            for (i, wr) in w.chunks_exact(outputs).enumerate() {
+                for (o, &v) in wr.iter().enumerate() {
+                    w_t[o * inputs + i] = v;
                 }
+            }
+            delta_prev.clear();
+            delta_prev.resize(batch * inputs, 0.0);
+            gemm_acc(batch, inputs, outputs, delta, outputs, 1, w_t, delta_prev);
+            for (p, &h) in delta_prev.iter_mut().zip(xin.iter()) {
+                *p *= 1.0 - h * h;
             }
             std::mem::swap(delta, delta_prev);
         }
     }
-}
-
-/// y = b + x W for one row (W row-major by input).
-#[inline]
-fn affine_row(x: &[f64], w: &[f64], b: &[f64], y: &mut [f64]) {
-    let outputs = b.len();
-    y.copy_from_slice(b);
-    for (&xi, wr) in x.iter().zip(w.chunks_exact(outputs)) {
-        axpy(xi, wr, y);
-    }
-}
-
-/// y += a x.
-#[inline(always)]
-fn axpy(a: f64, x: &[f64], y: &mut [f64]) {
-    for (yi, xi) in y.iter_mut().zip(x) {
-        *yi += a * xi;
-    }
-}
-
-/// Σ a_i b_i with eight independent partial sums (a reduction LLVM will not reorder itself).
-#[inline(always)]
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    let mut acc = [0.0; 8];
-    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let (ra, rb) = (ca.remainder(), cb.remainder());
-    for (x, y) in ca.zip(cb) {
-        for k in 0..8 {
-            acc[k] += x[k] * y[k];
-        }
-    }
-    let mut s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
-    for (x, y) in ra.iter().zip(rb) {
-        s += x * y;
-    }
-    s
 }

@@ -1,6 +1,7 @@
 //! Tiny networks with hand-written backward passes, each checked against finite differences.
 
 pub mod categorical;
+mod gemm;
 mod init;
 mod mlp;
 mod optim;

@@ -85,9 +85,28 @@ fn odd_taylor(a: f64) -> f64 {
     a * p
 }
 
-/// Applies [`fast_tanh`] to every element in place.
-#[inline]
+/// Applies [`fast_tanh`] to every element in place (4 lanes at a time where AVX2 is
+/// available; no fused operations, so the result is the same on every path).
 pub fn tanh_in_place(xs: &mut [f64]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if super::gemm::has_avx2_fma() {
+            // SAFETY: the CPU supports the features the function is compiled for.
+            unsafe { tanh_avx2(xs) };
+            return;
+        }
+    }
+    tanh_loop(xs);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn tanh_avx2(xs: &mut [f64]) {
+    tanh_loop(xs);
+}
+
+#[inline(always)]
+fn tanh_loop(xs: &mut [f64]) {
     for x in xs {
         *x = fast_tanh(*x);
     }
@@ -118,5 +137,12 @@ mod tests {
         assert_eq!(fast_tanh(40.0), 1.0);
         assert_eq!(fast_tanh(-1e300), -1.0);
         assert!(fast_tanh(f64::NAN).is_nan());
+        // The vectorised slice version gives the same bits as the scalar function.
+        let xs: Vec<f64> = (0..1001).map(|i| (i as f64 - 500.0) * 0.031).collect();
+        let mut ys = xs.clone();
+        tanh_in_place(&mut ys);
+        for (x, y) in xs.iter().zip(&ys) {
+            assert_eq!(y.to_bits(), fast_tanh(*x).to_bits());
+        }
     }
 }
