@@ -67,6 +67,7 @@ pub fn dynamics(state: [f64; 4], action: usize) -> [f64; 4] {
 
 /// Whether a state is terminal (tested on the f64 state, after the step).
 #[inline]
+#[allow(clippy::manual_range_contains)] // Gymnasium's four comparisons, verbatim
 pub fn is_terminal(state: &[f64; 4]) -> bool {
     let (x, theta) = (state[0], state[2]);
     x < -X_THRESHOLD || x > X_THRESHOLD || theta < -THETA_THRESHOLD || theta > THETA_THRESHOLD
@@ -99,6 +100,11 @@ impl CartPole {
     /// An episode starting from a given state (e.g. a recorded one).
     pub fn from_state(state: [f64; 4]) -> Self {
         CartPole { state, steps: 0 }
+    }
+
+    /// An episode resumed at `state` after `steps` steps (e.g. just before the time limit).
+    pub fn from_state_at(state: [f64; 4], steps: u32) -> Self {
+        CartPole { state, steps }
     }
 
     /// Starts a new episode: state uniform in [−0.05, 0.05]^4; returns the observation.

@@ -34,6 +34,7 @@ const MR: usize = 4;
 const NR: usize = 8;
 
 /// `c[r·n + j] += Σ_k a[r·a_rs + k·a_ks] · b[k·n + j]` for r < m, j < n.
+#[allow(clippy::too_many_arguments)] // BLAS-style: shapes and strides
 pub fn gemm_acc(
     m: usize,
     n: usize,

@@ -8,7 +8,7 @@
 
 const LOG2E: f64 = std::f64::consts::LOG2_E;
 // ln 2 split so that n · LN2_HI is exact for |n| < 2^11 (Cody–Waite reduction).
-const LN2_HI: f64 = 6.931_471_803_691_238_2e-1;
+const LN2_HI: f64 = 6.931_471_803_691_238e-1;
 const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
 // 1.5 · 2^52: adding it rounds to an integer and leaves that integer in the low mantissa bits.
 const ROUND_MAGIC: f64 = 6_755_399_441_055_744.0;

@@ -10,6 +10,9 @@ fn plot_err(e: impl std::fmt::Display) -> Error {
     Error::Input(format!("drawing the PPO diagnostics failed: {e}"))
 }
 
+/// A line: its legend label, colour and how to read it from a report.
+type Series = (&'static str, RGBColor, fn(&UpdateReport) -> f64);
+
 /// Draws the three diagnostics of `history` (one run, seed `seed`) against the update number.
 pub fn draw_ppo_diagnostics<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -52,7 +55,7 @@ pub fn draw_ppo_diagnostics<DB: DrawingBackend>(
         .light_line_style(WHITE)
         .draw()
         .map_err(plot_err)?;
-    let series: [(&str, RGBColor, fn(&UpdateReport) -> f64); 3] = [
+    let series: [Series; 3] = [
         (
             "неотрицательная приближённая KL",
             RGBColor(31, 119, 180),

@@ -15,6 +15,7 @@ pgbook — «Градиенты политики: от REINFORCE к PPO» on the
 USAGE:
   pgbook simulate baselines [--group-size 8] [--groups 80000] [--seed 2026] [--json]
   pgbook train ppo --profile smoke|full [--seeds 11,37,...] [--threads 2] [--json] [--svg-dir DIR]
+                   [--set '{\"update_epochs\": 10}']   (override config fields)
   pgbook bench ppo [--json] [--updates 60] [--repeats 3]
   pgbook help
 ";

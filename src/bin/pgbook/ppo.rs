@@ -26,7 +26,10 @@ struct Run {
 
 pub fn train(args: &Args) -> Result<()> {
     let profile: String = args.get("profile")?.unwrap_or_else(|| "smoke".to_string());
-    let config = PpoConfig::profile(&profile)?;
+    let mut config = PpoConfig::profile(&profile)?;
+    if let Some(raw) = args.get::<String>("set")? {
+        config = with_overrides(&config, &raw)?;
+    }
     let seeds: Vec<u64> = args
         .list("seeds")?
         .unwrap_or_else(|| PpoConfig::default_seeds(&profile));
@@ -80,6 +83,27 @@ pub fn train(args: &Args) -> Result<()> {
         write_svgs(&dir, &profile, &runs)?;
     }
     Ok(())
+}
+
+/// The profile with some fields replaced from a JSON object, e.g. `{"update_epochs": 10}`.
+fn with_overrides(config: &PpoConfig, raw: &str) -> Result<PpoConfig> {
+    let bad = |e: serde_json::Error| Error::Input(format!("option --set: {e}"));
+    let overrides: Value = serde_json::from_str(raw).map_err(bad)?;
+    let Value::Object(overrides) = overrides else {
+        return Err(Error::Input("option --set: expected a JSON object".into()));
+    };
+    let mut merged = serde_json::to_value(config).map_err(bad)?;
+    if let Value::Object(map) = &mut merged {
+        for (k, v) in overrides {
+            if !map.contains_key(&k) {
+                return Err(Error::Input(format!("option --set: no config field '{k}'")));
+            }
+            map.insert(k, v);
+        }
+    }
+    let config: PpoConfig = serde_json::from_value(merged).map_err(bad)?;
+    config.validate()?;
+    Ok(config)
 }
 
 /// Runs every seed, `threads` at a time; each run is independent and deterministic.
