@@ -90,12 +90,23 @@ fn odd_taylor(a: f64) -> f64 {
 pub fn tanh_in_place(xs: &mut [f64]) {
     #[cfg(target_arch = "x86_64")]
     {
+        if super::gemm::has_avx512() {
+            // SAFETY: the CPU supports the features the function is compiled for.
+            unsafe { tanh_avx512(xs) };
+            return;
+        }
         if super::gemm::has_avx2_fma() {
             // SAFETY: the CPU supports the features the function is compiled for.
             unsafe { tanh_avx2(xs) };
             return;
         }
     }
+    tanh_loop(xs);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2")]
+unsafe fn tanh_avx512(xs: &mut [f64]) {
     tanh_loop(xs);
 }
 
