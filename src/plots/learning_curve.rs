@@ -37,6 +37,8 @@ pub fn draw_learning_curve<DB: DrawingBackend>(
         .configure_mesh()
         .x_labels(6)
         .y_labels(6)
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}"))
         .x_desc("переходы среды")
         .y_desc("возврат (жадная оценка)")
         .light_line_style(WHITE)

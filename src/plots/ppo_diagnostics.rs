@@ -51,6 +51,7 @@ pub fn draw_ppo_diagnostics<DB: DrawingBackend>(
         .configure_mesh()
         .x_labels(6)
         .y_labels(6)
+        .x_label_formatter(&|x| format!("{x:.0}"))
         .x_desc("обновление PPO")
         .light_line_style(WHITE)
         .draw()

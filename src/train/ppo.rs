@@ -85,10 +85,11 @@ impl PpoConfig {
         }
     }
 
-    /// The `smoke` profile: the full configuration over a short run, evaluated every 2 updates.
+    /// The `smoke` profile: the full configuration over a short run (120 updates = 30,720
+    /// transitions, about a second), evaluated every 2 updates.
     pub fn smoke() -> Self {
         PpoConfig {
-            num_updates: 80,
+            num_updates: 120,
             evaluation_every: 2,
             ..Self::full()
         }

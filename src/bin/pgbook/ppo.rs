@@ -7,6 +7,7 @@ use pgbook::train::curves::aggregate;
 use pgbook::train::ppo::{solved_from_env_steps, Evaluation, PpoConfig, PpoTrainer, UpdateReport};
 use pgbook::{Error, Result};
 use plotters::prelude::*;
+use serde::Serialize;
 use serde_json::{json, Value};
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -15,6 +16,23 @@ use std::time::Instant;
 
 /// "Solved" in CartPole-v1: an evaluation mean of at least 475.
 const SOLVED: f64 = 475.0;
+
+/// The per-seed JSON line, fields in the documented order.
+#[derive(Serialize)]
+struct Summary {
+    kind: &'static str,
+    seed: u64,
+    final_evaluation_mean: Option<f64>,
+    final_evaluation_std: Option<f64>,
+    env_steps: u64,
+    solved_from_env_steps: Option<u64>,
+    wall_s: f64,
+    env_steps_per_s: f64,
+}
+
+fn to_json<T: Serialize>(value: &T) -> Result<String> {
+    serde_json::to_string(value).map_err(|e| Error::Input(format!("cannot write JSON: {e}")))
+}
 
 /// One seed's finished run.
 struct Run {
@@ -52,18 +70,18 @@ pub fn train(args: &Args) -> Result<()> {
     for run in &runs {
         let last = run.evaluations.last();
         let env_steps = run.history.last().map_or(0, |r| r.env_steps);
-        let summary = json!({
-            "kind": "summary",
-            "seed": run.seed,
-            "final_evaluation_mean": last.map(|e| e.mean),
-            "final_evaluation_std": last.map(|e| e.std),
-            "env_steps": env_steps,
-            "solved_from_env_steps": solved_from_env_steps(&run.evaluations, SOLVED),
-            "wall_s": run.wall_s,
-            "env_steps_per_s": env_steps as f64 / run.wall_s,
-        });
         if json {
-            println!("{summary}");
+            let summary = Summary {
+                kind: "summary",
+                seed: run.seed,
+                final_evaluation_mean: last.map(|e| e.mean),
+                final_evaluation_std: last.map(|e| e.std),
+                env_steps,
+                solved_from_env_steps: solved_from_env_steps(&run.evaluations, SOLVED),
+                wall_s: run.wall_s,
+                env_steps_per_s: env_steps as f64 / run.wall_s,
+            };
+            println!("{}", to_json(&summary)?);
         } else {
             println!(
                 "seed {:>4} | final evaluation {:7.2} ± {:6.2} | solved from {:>8} | {:6.2} s",
@@ -136,13 +154,10 @@ fn run_one(config: &PpoConfig, seed: u64, json: bool) -> Result<Run> {
     while !trainer.is_finished() {
         let report = trainer.step()?;
         if json {
-            let mut line = json!({"kind": "update", "seed": seed});
-            if let (Value::Object(map), Ok(Value::Object(fields))) =
-                (&mut line, serde_json::to_value(&report))
-            {
-                map.extend(fields);
-            }
-            println!("{line}");
+            // `{"kind":"update","seed":S,` then the report's fields in declaration order.
+            let fields = to_json(&report)?;
+            let rest = fields.strip_prefix('{').unwrap_or(&fields);
+            println!("{{\"kind\":\"update\",\"seed\":{seed},{rest}");
         }
         history.push(report);
     }
