@@ -2,9 +2,10 @@
 //!
 //! libm's `tanh` costs ≈ 19 ns per call here and the PPO networks evaluate ≈ 1,300 of them per
 //! environment step, more than all matrix products together. This version is branch-free
-//! straight-line arithmetic (a Cody–Waite exp with a degree-13 polynomial, then
-//! (1 − e)/(1 + e)), blended with an odd Taylor polynomial near zero where 1 − e would cancel.
-//! Accuracy (tested): absolute error ≤ 4e-16 everywhere, relative error ≤ 2e-15.
+//! straight-line arithmetic: a Cody–Waite reduction e = exp(−2|x|) = 2^n (1 + q) with
+//! q = expm1(r) from a degree-13 polynomial, then tanh = (1 − e)/(1 + e) arranged so that
+//! nothing cancels near zero.
+//! Accuracy (tested against libm on a dense grid): absolute error ≤ 3e-16, relative ≤ 1e-15.
 
 const LOG2E: f64 = std::f64::consts::LOG2_E;
 // ln 2 split so that n · LN2_HI is exact for |n| < 2^11 (Cody–Waite reduction).
@@ -14,35 +15,32 @@ const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
 const ROUND_MAGIC: f64 = 6_755_399_441_055_744.0;
 // tanh(19.1) rounds to 1.0 in f64; clamping keeps exp's argument in range.
 const CLAMP: f64 = 19.1;
-// Below this |x| the odd Taylor series to x^13 is exact to f64 rounding.
-const SMALL: f64 = 0.125;
 
 /// tanh(x), accurate to a few units in the last place, vectorisable.
 #[inline(always)]
 pub fn fast_tanh(x: f64) -> f64 {
     // Not `min`: it would turn NaN into CLAMP and hide a divergence.
     let a = if x.abs() > CLAMP { CLAMP } else { x.abs() };
-    // e = exp(−2a) ∈ (0, 1].
+    // tanh(a) = (1 − e)/(1 + e) with e = exp(−2a) = 2^n (1 + q), q = expm1(r).
     let y = -2.0 * a;
     let t = y * LOG2E + ROUND_MAGIC;
     let n = t - ROUND_MAGIC;
     let r = (y - n * LN2_HI) - n * LN2_LO; // |r| ≤ ln2/2
-    let p = exp_poly(r);
+    let q = expm1_poly(r);
     // 2^n from the integer the magic addition left in t's low bits (n ∈ [−56, 0]).
     let k = (t.to_bits() as i64).wrapping_sub(ROUND_MAGIC.to_bits() as i64);
-    let scale = f64::from_bits(((k + 1023) as u64) << 52);
-    let e = p * scale;
-    let big = (1.0 - e) / (1.0 + e);
-    let small = odd_taylor(a);
-    let v = if a < SMALL { small } else { big };
+    let s = f64::from_bits(((k + 1023) as u64) << 52);
+    // 1 − e = (1 − s) − q·s: for small a, n = 0 and this is −q, computed without the
+    // cancellation of 1 − exp(−2a); for n < 0, 1 − s ≥ ½ and nothing cancels either.
+    let v = ((1.0 - s) - q * s) / ((1.0 + s) + q * s);
     v.copysign(x)
 }
 
-/// exp(r) for |r| ≤ ln2/2: Taylor to r^13 (truncation error < 1e-19).
+/// expm1(r) = r + r²/2! + … + r^13/13! for |r| ≤ ln2/2 (truncation error < 1e-19), as
+/// r · P(r) so that small r keeps full relative precision.
 #[inline(always)]
-fn exp_poly(r: f64) -> f64 {
-    const C: [f64; 14] = [
-        1.0,
+fn expm1_poly(r: f64) -> f64 {
+    const C: [f64; 13] = [
         1.0,
         1.0 / 2.0,
         1.0 / 6.0,
@@ -57,32 +55,11 @@ fn exp_poly(r: f64) -> f64 {
         1.0 / 479_001_600.0,
         1.0 / 6_227_020_800.0,
     ];
-    let mut p = C[13];
-    for c in C[..13].iter().rev() {
+    let mut p = C[12];
+    for c in C[..12].iter().rev() {
         p = p * r + c;
     }
-    p
-}
-
-/// tanh(a) for 0 ≤ a < 0.125 by its odd Taylor series to a^13.
-#[inline(always)]
-fn odd_taylor(a: f64) -> f64 {
-    // Coefficients 2^{2n}(2^{2n} − 1)B_{2n}/(2n)!.
-    const C: [f64; 7] = [
-        1.0,
-        -1.0 / 3.0,
-        2.0 / 15.0,
-        -17.0 / 315.0,
-        62.0 / 2835.0,
-        -1382.0 / 155_925.0,
-        21844.0 / 6_081_075.0,
-    ];
-    let z = a * a;
-    let mut p = C[6];
-    for c in C[..6].iter().rev() {
-        p = p * z + c;
-    }
-    a * p
+    r * p
 }
 
 /// Applies [`fast_tanh`] to every element in place (4 lanes at a time where AVX2 is
@@ -142,8 +119,9 @@ mod tests {
             }
             x += 0.000_37;
         }
-        assert!(max_abs <= 4e-16, "max abs error {max_abs:e}");
-        assert!(max_rel <= 2e-15, "max rel error {max_rel:e}");
+        eprintln!("fast_tanh vs libm: max abs error {max_abs:e}, max rel error {max_rel:e}");
+        assert!(max_abs <= 3e-16, "max abs error {max_abs:e}");
+        assert!(max_rel <= 1e-15, "max rel error {max_rel:e}");
         assert_eq!(fast_tanh(0.0), 0.0);
         assert_eq!(fast_tanh(40.0), 1.0);
         assert_eq!(fast_tanh(-1e300), -1.0);
