@@ -31,7 +31,7 @@ if [ "$have" != "$want" ]; then
   # No --locked: its lockfile pins a crate version the registry here lacks.
   cargo install wasm-bindgen-cli --version "$want" --force
 fi
-[ "$mode" = serve ] && exit 0
+if [ "$mode" = serve ]; then scripts/vendor.sh; exit 0; fi
 
 # 3. Browsers and their drivers from Debian.
 need_apt=()
@@ -57,9 +57,6 @@ if ! command -v wasm-pack >/dev/null; then
   cargo install wasm-pack --locked
 fi
 
-# 6. npm packages for the end-to-end page tests (playwright-core only drives Debian's Chromium).
-if [ ! -d e2e/node_modules/playwright-core ] || [ e2e/package-lock.json -nt e2e/node_modules/.package-lock.json ]; then
-  say "npm ci in e2e/"
-  (cd e2e && npm ci --no-audit --no-fund --loglevel=error)
-fi
+# 6. npm packages: playwright-core (drives Debian's Chromium, downloads nothing) and KaTeX.
+scripts/vendor.sh
 say "ready (tools in $tools)"

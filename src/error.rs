@@ -13,6 +13,8 @@ pub enum Error {
     Diverged { context: String },
     /// Reading or parsing an external input (a file, a JSON message, a URL setting).
     Input(String),
+    /// A drawing backend failed (canvas or SVG).
+    Plot(String),
 }
 
 /// The crate's result type.
@@ -37,11 +39,20 @@ impl fmt::Display for Error {
             }
             Error::Diverged { context } => write!(f, "training diverged: {context}"),
             Error::Input(msg) => write!(f, "{msg}"),
+            Error::Plot(msg) => write!(f, "drawing failed: {msg}"),
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+impl<E: std::error::Error + Send + Sync> From<plotters::drawing::DrawingAreaErrorKind<E>>
+    for Error
+{
+    fn from(e: plotters::drawing::DrawingAreaErrorKind<E>) -> Self {
+        Error::Plot(e.to_string())
+    }
+}
 
 /// Every element of `xs` must be finite.
 pub(crate) fn check_finite(arg: &str, xs: &[f64]) -> Result<()> {

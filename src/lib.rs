@@ -10,6 +10,7 @@
 //! - [`train`]: step-able trainers (PPO on CartPole, the GRU sequence policy) and curves.
 //! - [`plots`]: every figure, generic over the plotters drawing backend (canvas or SVG).
 //! - [`rng`]: seeded portable randomness.
+//! - [`worked`]: the lessons' worked examples, computed.
 //! - `web` (wasm32 only): the wasm-bindgen boundary.
 
 pub mod envs;
@@ -19,6 +20,7 @@ pub mod plots;
 pub mod rl;
 pub mod rng;
 pub mod train;
+pub mod worked;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;

@@ -2,11 +2,13 @@
 
 pub mod categorical;
 mod gemm;
+pub mod gru;
 mod init;
 mod mlp;
 mod optim;
 mod tanh;
 
+pub use gru::{Gru, GruBlock, GruShape, Tape};
 pub use init::orthogonal;
 pub use mlp::{Mlp, MlpCache};
 pub use optim::{clip_grad_norm, Adam};

@@ -1,4 +1,33 @@
-//! Figures, each a function generic over the drawing backend.
+//! Every figure as a function generic over the plotters drawing backend: the same code draws
+//! on a `<canvas>` in the browser and to SVG natively (tests, CLI).
 
+pub mod baselines;
+pub mod cartpole;
+pub mod clipping;
+pub mod gae;
 pub mod learning_curve;
 pub mod ppo_diagnostics;
+pub mod sequence_curves;
+pub mod theme;
+pub mod tokens;
+
+pub use sequence_curves::draw_sequence_curves;
+pub use theme::Theme;
+
+use crate::Result;
+use plotters::prelude::*;
+
+/// Renders `draw` into an SVG string of `width × height` (natively: tests and the CLI).
+pub fn to_svg(
+    width: u32,
+    height: u32,
+    draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> Result<()>,
+) -> Result<String> {
+    let mut svg = String::new();
+    {
+        let area = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        draw(&area)?;
+        area.present()?;
+    }
+    Ok(svg)
+}

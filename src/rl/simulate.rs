@@ -55,15 +55,39 @@ fn bandit_policy() -> [f64; 3] {
 /// Exact per-group standard deviation of the plain estimator:
 /// sqrt((Σ_a p_a q_a s_a² − exact²) / G), with s_a = 1[a = 0] − p_0.
 pub fn bandit_plain_std(group_size: usize) -> f64 {
+    bandit_exact_stds(group_size).0
+}
+
+/// Exact standard deviations of the three per-group estimators (plain, same-group, RLOO) for
+/// groups of `group_size` ≥ 2, from the moments of one sample (R, s) with s the score
+/// component. With E[s] = 0, the same-group estimate U = a ΣX − b Σ_{i≠j} R_i s_j, where
+/// X = R s, a = (G−1)/G² and b = 1/G², has
+///   E[U²] = a²(G E[X²] + G(G−1) μ_X²) − 2ab G(G−1) μ_R E[R s²]
+///         + b²(G(G−1)(E[R²] E[s²] + μ_X²) + G(G−1)(G−2) μ_R² E[s²]),
+/// and RLOO = G/(G−1) · U.
+pub fn bandit_exact_stds(group_size: usize) -> (f64, f64, f64) {
     let p = bandit_policy();
-    let exact = bandit_exact_gradient()[BANDIT_COMPONENT];
-    let second: f64 = (0..3)
-        .map(|a| {
-            let s = f64::from(u8::from(a == BANDIT_COMPONENT)) - p[BANDIT_COMPONENT];
-            p[a] * BANDIT_SUCCESS[a] * s * s
-        })
-        .sum();
-    ((second - exact * exact) / group_size as f64).sqrt()
+    let (mut mu_x, mut e_x2, mut mu_r, mut e_r2, mut e_s2, mut e_rs2) =
+        (0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+    for a in 0..3 {
+        let s = f64::from(u8::from(a == BANDIT_COMPONENT)) - p[BANDIT_COMPONENT];
+        let q = BANDIT_SUCCESS[a]; // R is Bernoulli(q): E[R] = E[R²] = q.
+        mu_x += p[a] * q * s;
+        e_x2 += p[a] * q * s * s;
+        mu_r += p[a] * q;
+        e_r2 += p[a] * q;
+        e_s2 += p[a] * s * s;
+        e_rs2 += p[a] * q * s * s;
+    }
+    let g = group_size as f64;
+    let plain = ((e_x2 - mu_x * mu_x) / g).sqrt();
+    let (a, b) = ((g - 1.0) / (g * g), 1.0 / (g * g));
+    let pairs = g * (g - 1.0);
+    let e_u2 = a * a * (g * e_x2 + pairs * mu_x * mu_x) - 2.0 * a * b * pairs * mu_r * e_rs2
+        + b * b * (pairs * (e_r2 * e_s2 + mu_x * mu_x) + pairs * (g - 2.0) * mu_r * mu_r * e_s2);
+    let mean_u = (g - 1.0) / g * mu_x;
+    let same = (e_u2 - mean_u * mean_u).max(0.0).sqrt();
+    (plain, same, same * g / (g - 1.0))
 }
 
 /// Samples `groups` groups of `group_size` actions with a ChaCha8 stream seeded by `seed` and

@@ -2,3 +2,4 @@
 
 pub mod curves;
 pub mod ppo;
+pub mod sequence;

@@ -1,1 +1,99 @@
-//! The wasm-bindgen boundary (wasm32 only): coarse entry points, nothing else.
+//! The wasm-bindgen boundary (wasm32 only): coarse entry points — one call per redraw — and
+//! nothing else. Errors become JS exceptions with the crate's message; the page shows them
+//! next to the figure. Panics are reported to the page by the hook installed at start.
+
+mod canvas;
+mod panic;
+
+use crate::plots::{self, Theme};
+use wasm_bindgen::prelude::*;
+
+/// Runs once when the module is instantiated (page or worker).
+#[wasm_bindgen(start)]
+pub fn start() {
+    panic::install_hook();
+}
+
+fn js_error(e: crate::Error) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+/// Plain JS objects (not Maps) so the page can read fields by name.
+fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// A JS number that must be a whole number ≥ 0 (sliders and URLs deliver f64).
+fn whole_number(arg: &str, x: f64) -> crate::Result<usize> {
+    if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x <= 1e9 {
+        Ok(x as usize)
+    } else {
+        Err(crate::Error::invalid(
+            arg,
+            format!("must be a whole number (got {x})"),
+        ))
+    }
+}
+
+/// Redraws the PPO clipping figure on the canvas `canvas_id` for clip range `clip_epsilon`;
+/// returns the four worked rows (terms and diagnostics) for the table beside it.
+#[wasm_bindgen]
+pub fn draw_clipping(canvas_id: &str, clip_epsilon: f64) -> Result<JsValue, JsError> {
+    let rows = canvas::with_canvas(canvas_id, |area, dpr| {
+        plots::clipping::draw(area, clip_epsilon, Theme::for_dpr(dpr))
+    })
+    .map_err(js_error)?;
+    serde_wasm_bindgen::to_value(&rows).map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// Redraws the GAE figure for discount `gamma` and trace decay `lambda`.
+#[wasm_bindgen]
+pub fn draw_gae(canvas_id: &str, gamma: f64, lambda: f64) -> Result<JsValue, JsError> {
+    let a = canvas::with_canvas(canvas_id, |area, dpr| {
+        plots::gae::draw(area, gamma, lambda, Theme::for_dpr(dpr))
+    })
+    .map_err(js_error)?;
+    to_js(&a)
+}
+
+/// Redraws the baseline-variance figure for groups of `group_size` (a whole number, 2–64).
+#[wasm_bindgen]
+pub fn draw_baselines(canvas_id: &str, group_size: f64) -> Result<JsValue, JsError> {
+    let g = whole_number("group_size", group_size).map_err(js_error)?;
+    let f = canvas::with_canvas(canvas_id, |area, dpr| {
+        plots::baselines::draw(area, g, Theme::for_dpr(dpr))
+    })
+    .map_err(js_error)?;
+    to_js(&f)
+}
+
+/// Redraws the token figure at clip range `clip_epsilon`; returns the example's numbers.
+#[wasm_bindgen]
+pub fn draw_tokens(canvas_id: &str, clip_epsilon: f64) -> Result<JsValue, JsError> {
+    let t = canvas::with_canvas(canvas_id, |area, dpr| {
+        plots::tokens::draw(area, clip_epsilon, Theme::for_dpr(dpr))
+    })
+    .map_err(js_error)?;
+    to_js(&t)
+}
+
+/// Every worked example of the lessons (the page fills `data-worked` elements from it).
+#[wasm_bindgen]
+pub fn worked_examples() -> Result<JsValue, JsError> {
+    to_js(&crate::worked::worked_examples().map_err(js_error)?)
+}
+
+/// The four worked rows alone (no drawing), for the lesson text.
+#[wasm_bindgen]
+pub fn clipping_rows(clip_epsilon: f64) -> Result<JsValue, JsError> {
+    let rows = plots::clipping::four_rows(clip_epsilon).map_err(js_error)?;
+    to_js(&rows)
+}
+
+/// Deliberately panics: the page's self-check that a panic inside wasm reaches the reader.
+#[wasm_bindgen]
+pub fn self_test_panic() {
+    panic!("self-test: a deliberate panic inside the wasm module");
+}

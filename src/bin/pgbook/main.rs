@@ -3,6 +3,7 @@
 
 mod args;
 mod ppo;
+mod sequence;
 mod simulate;
 
 use args::Args;
@@ -13,10 +14,12 @@ const USAGE: &str = "\
 pgbook — «Градиенты политики: от REINFORCE к PPO» on the command line
 
 USAGE:
-  pgbook simulate baselines [--group-size 8] [--groups 80000] [--seed 2026] [--json]
+  pgbook simulate baselines [--group-size 8|2,4,8,16] [--groups 80000] [--seed 2026] [--json]
   pgbook train ppo --profile smoke|full [--seeds 11,37,...] [--threads 2] [--json] [--svg-dir DIR]
                    [--set '{\"update_epochs\": 10}']   (override config fields)
   pgbook bench ppo [--json] [--updates 60] [--repeats 3]
+  pgbook train sequence --profile smoke|full [--seed 5 | --seeds 5,6,7] [--reduction token_mean]
+                        [--iterations N] [--json] [--svg-dir DIR]
   pgbook help
 ";
 
@@ -34,6 +37,11 @@ fn run(argv: &[String]) -> Result<()> {
         ["simulate", "baselines"] => simulate::baselines(&args)?,
         ["train", "ppo"] => ppo::train(&args)?,
         ["bench", "ppo"] => ppo::bench(&args)?,
+        ["train", "sequence"] => {
+            let job = sequence::parse(&args)?;
+            args.finish()?;
+            return sequence::train(&job);
+        }
         [] | ["help"] => {
             print!("{USAGE}");
             return Ok(());

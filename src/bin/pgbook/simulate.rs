@@ -4,11 +4,22 @@ use crate::args::Args;
 use pgbook::rl::simulate_group_baseline_bias;
 use pgbook::Result;
 
+/// `--group-size` takes one size or a comma-separated list (one report, or JSON line, each).
 pub fn baselines(args: &Args) -> Result<()> {
-    let group_size = args.get("group-size")?.unwrap_or(8);
+    let group_sizes: Vec<usize> = args.list("group-size")?.unwrap_or_else(|| vec![8]);
     let groups = args.get("groups")?.unwrap_or(80_000);
     let seed = args.get("seed")?.unwrap_or(2026);
     let json = args.flag("json");
+    for (i, group_size) in group_sizes.into_iter().enumerate() {
+        if i > 0 && !json {
+            println!("\n");
+        }
+        report(group_size, groups, seed, json)?;
+    }
+    Ok(())
+}
+
+fn report(group_size: usize, groups: usize, seed: u64, json: bool) -> Result<()> {
     let r = simulate_group_baseline_bias(group_size, groups, seed)?;
     if json {
         let value = serde_json::json!({

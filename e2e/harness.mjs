@@ -1,0 +1,88 @@
+// A small end-to-end harness: starts the textbook's own server on a free loopback port,
+// drives Debian's Chromium through playwright-core (which downloads nothing), and fails a test
+// on any console error, page error, or request to anything but 127.0.0.1.
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const ARTIFACTS = join(ROOT, 'e2e', 'artifacts');
+mkdirSync(ARTIFACTS, { recursive: true });
+
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+];
+
+export async function startServer() {
+  const server = spawn('python3', [join(ROOT, 'scripts', 'serve.py')], {
+    env: { ...process.env, PGBOOK_PORT: '0', PGBOOK_QUIET: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('server did not start in 10 s')), 10_000);
+    server.stdout.on('data', (chunk) => {
+      const m = String(chunk).match(/http:\/\/127\.0\.0\.1:\d+\//);
+      if (m) { clearTimeout(timer); resolve(m[0]); }
+    });
+    server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return { url, stop: () => server.kill() };
+}
+
+export async function launch() {
+  return chromium.launch({ executablePath: process.env.PGBOOK_CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+// A page that records what must never happen: console errors, page errors, outside requests.
+export async function openPage(browser, url, { viewport = { width: 1100, height: 900 }, deviceScaleFactor = 2 } = {}) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  await context.route('**/*', (route) => {
+    const u = new URL(route.request().url());
+    if (u.protocol === 'data:' || u.protocol === 'blob:' || u.hostname === '127.0.0.1') return route.continue();
+    problems.push(`request outside 127.0.0.1: ${route.request().url()}`);
+    return route.abort();
+  });
+  page.on('worker', (worker) => {
+    worker.on('console', (msg) => { if (msg.type() === 'error') problems.push(`worker console error: ${msg.text()}`); });
+  });
+  await page.goto(url);
+  return { page, context, problems, expectProblems: (pattern) => {
+    // Some tests provoke an error on purpose: drop exactly the expected ones.
+    for (let i = problems.length - 1; i >= 0; i--) if (pattern.test(problems[i])) problems.splice(i, 1);
+  } };
+}
+
+export async function waitReady(page) {
+  await page.waitForFunction(() => document.documentElement.dataset.ready === '1', null, { timeout: 20_000 });
+}
+
+// Hash of a canvas's pixels, to tell a redraw from none.
+export async function canvasSignature(page, selector) {
+  return page.$eval(selector, (c) => {
+    const ctx = c.getContext('2d');
+    const data = ctx.getImageData(0, 0, c.width, c.height).data;
+    let h = 2166136261 >>> 0, inked = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const v = data[i] ^ (data[i + 1] << 8) ^ (data[i + 2] << 16);
+      h = Math.imul(h ^ v, 16777619) >>> 0;
+      if (data[i] < 240 || data[i + 1] < 240 || data[i + 2] < 240) inked++;
+    }
+    return { hash: h, inked: inked / (data.length / 4), width: c.width, height: c.height, cssWidth: c.clientWidth };
+  });
+}
+
+export function percentile(xs, p) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+}
+
+export function assert(cond, message) {
+  if (!cond) throw new Error(message);
+}

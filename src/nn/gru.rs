@@ -1,0 +1,489 @@
+//! A tiny autoregressive GRU policy: token embedding → GRU cell → linear head over the actions,
+//! with backpropagation through time written out by hand (and checked against finite
+//! differences in `tests/gru_gradcheck.rs`).
+//!
+//! The cell follows PyTorch's `nn.GRU` convention, gates stacked in the order r, z, n:
+//!
+//! ```text
+//! r  = σ(W_ir e + b_ir + W_hr h + b_hr)
+//! z  = σ(W_iz e + b_iz + W_hz h + b_hz)
+//! n  = tanh(W_in e + b_in + r ⊙ (W_hn h + b_hn))
+//! h' = (1 − z) ⊙ n + z ⊙ h
+//! ```
+//!
+//! All parameters live in one flat `Vec<f64>` so that Adam and gradient clipping see a single
+//! slice; [`GruShape`] knows where each block starts.
+
+use crate::error::{Error, Result};
+use crate::rng::{self, Rng};
+
+/// Sizes of the network: the input vocabulary, the embedding and hidden widths, and the number
+/// of output logits (the actions the policy can emit, which may be fewer than the vocabulary).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct GruShape {
+    /// Number of input token ids (embedding rows).
+    pub vocab: usize,
+    /// Embedding width E.
+    pub embed: usize,
+    /// Hidden width H.
+    pub hidden: usize,
+    /// Number of output logits A.
+    pub outputs: usize,
+}
+
+/// The parameter blocks in their order inside the flat vector.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GruBlock {
+    /// Embedding table `[V, E]`.
+    Embedding,
+    /// Input-to-hidden weights `[3H, E]` (gates r, z, n).
+    WeightIh,
+    /// Hidden-to-hidden weights `[3H, H]`.
+    WeightHh,
+    /// Input-side biases `[3H]`.
+    BiasIh,
+    /// Hidden-side biases `[3H]`.
+    BiasHh,
+    /// Head weights `[A, H]`.
+    WeightOut,
+    /// Head biases `[A]`.
+    BiasOut,
+}
+
+impl GruBlock {
+    /// Every block, in storage order.
+    pub const ALL: [GruBlock; 7] = [
+        GruBlock::Embedding,
+        GruBlock::WeightIh,
+        GruBlock::WeightHh,
+        GruBlock::BiasIh,
+        GruBlock::BiasHh,
+        GruBlock::WeightOut,
+        GruBlock::BiasOut,
+    ];
+}
+
+impl GruShape {
+    /// Number of parameters in `block`.
+    pub fn block_len(&self, block: GruBlock) -> usize {
+        let (v, e, h, a) = (self.vocab, self.embed, self.hidden, self.outputs);
+        match block {
+            GruBlock::Embedding => v * e,
+            GruBlock::WeightIh => 3 * h * e,
+            GruBlock::WeightHh => 3 * h * h,
+            GruBlock::BiasIh | GruBlock::BiasHh => 3 * h,
+            GruBlock::WeightOut => a * h,
+            GruBlock::BiasOut => a,
+        }
+    }
+
+    /// The range of `block` inside the flat parameter vector.
+    pub fn block_range(&self, block: GruBlock) -> std::ops::Range<usize> {
+        let start: usize = GruBlock::ALL
+            .iter()
+            .take_while(|b| **b != block)
+            .map(|b| self.block_len(*b))
+            .sum();
+        start..start + self.block_len(block)
+    }
+
+    /// Total number of parameters.
+    pub fn num_params(&self) -> usize {
+        GruBlock::ALL.iter().map(|b| self.block_len(*b)).sum()
+    }
+
+    fn validate(&self) -> Result<()> {
+        for (name, value) in [
+            ("vocab", self.vocab),
+            ("embed", self.embed),
+            ("hidden", self.hidden),
+            ("outputs", self.outputs),
+        ] {
+            if value == 0 {
+                return Err(Error::invalid(name, "GRU sizes must be at least 1"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Start offsets of each block, computed once.
+#[derive(Debug, Clone, Copy)]
+struct Offsets {
+    emb: usize,
+    w_ih: usize,
+    w_hh: usize,
+    b_ih: usize,
+    b_hh: usize,
+    w_out: usize,
+    b_out: usize,
+}
+
+impl Offsets {
+    fn new(shape: &GruShape) -> Self {
+        let at = |b| shape.block_range(b).start;
+        Offsets {
+            emb: at(GruBlock::Embedding),
+            w_ih: at(GruBlock::WeightIh),
+            w_hh: at(GruBlock::WeightHh),
+            b_ih: at(GruBlock::BiasIh),
+            b_hh: at(GruBlock::BiasHh),
+            w_out: at(GruBlock::WeightOut),
+            b_out: at(GruBlock::BiasOut),
+        }
+    }
+}
+
+/// The network: its shape and flat parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gru {
+    shape: GruShape,
+    /// All parameters, blocks in [`GruBlock::ALL`] order.
+    pub params: Vec<f64>,
+}
+
+/// What one cell step leaves behind for the backward pass.
+#[derive(Debug, Clone)]
+struct StepCache {
+    /// Gate activations r, z, n (`3H`).
+    gates: Vec<f64>,
+    /// W_hn h + b_hn (`H`), the term the reset gate multiplies.
+    hn: Vec<f64>,
+}
+
+/// Everything [`Gru::forward`] computes that [`Gru::backward`] needs: hidden states, gate
+/// activations and log-probabilities for `B` sequences of `S` input tokens.
+#[derive(Debug, Clone)]
+pub struct Tape {
+    batch: usize,
+    steps: usize,
+    inputs: Vec<usize>,
+    /// `[B, S + 1, H]`: the state before step 0 (zeros) and after every step.
+    hidden: Vec<f64>,
+    /// `[B, S, 3H]` gate activations r, z, n.
+    gates: Vec<f64>,
+    /// `[B, S, H]` W_hn h + b_hn.
+    hn: Vec<f64>,
+    /// `[B, S, A]` log-softmax of the logits.
+    log_probs: Vec<f64>,
+    outputs: usize,
+}
+
+impl Tape {
+    /// Number of sequences.
+    pub fn batch(&self) -> usize {
+        self.batch
+    }
+
+    /// Number of input steps per sequence.
+    pub fn steps(&self) -> usize {
+        self.steps
+    }
+
+    /// Log-probabilities of the `A` outputs after input step `t` of sequence `b`.
+    pub fn log_probs(&self, b: usize, t: usize) -> &[f64] {
+        let a = self.outputs;
+        let i = (b * self.steps + t) * a;
+        &self.log_probs[i..i + a]
+    }
+}
+
+#[inline]
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// `out = W x + b` for a row-major `W` of `out.len()` rows.
+#[inline]
+fn affine(w: &[f64], b: &[f64], x: &[f64], out: &mut [f64]) {
+    let n = x.len();
+    for (i, o) in out.iter_mut().enumerate() {
+        let row = &w[i * n..(i + 1) * n];
+        *o = b[i] + row.iter().zip(x).map(|(w, x)| w * x).sum::<f64>();
+    }
+}
+
+/// In place: `logits ← log_softmax(logits)`, shifted by the maximum so nothing overflows.
+pub fn log_softmax_in_place(logits: &mut [f64]) {
+    let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let log_sum = logits.iter().map(|z| (z - max).exp()).sum::<f64>().ln() + max;
+    logits.iter_mut().for_each(|z| *z -= log_sum);
+}
+
+impl Gru {
+    /// A network with PyTorch's GRU initialisation U(−1/√H, 1/√H) for the cell, N(0, 1)
+    /// embeddings, and a head scaled down by `head_scale` so that the first policy is close to
+    /// uniform (every answer gets explored).
+    pub fn new(shape: GruShape, head_scale: f64, rng: &mut Rng) -> Result<Self> {
+        shape.validate()?;
+        let mut params = vec![0.0; shape.num_params()];
+        let bound = 1.0 / (shape.hidden as f64).sqrt();
+        for block in GruBlock::ALL {
+            for p in &mut params[shape.block_range(block)] {
+                *p = match block {
+                    GruBlock::Embedding => rng::normal(rng),
+                    GruBlock::WeightOut | GruBlock::BiasOut => {
+                        head_scale * rng::uniform_in(rng, -bound, bound)
+                    }
+                    _ => rng::uniform_in(rng, -bound, bound),
+                };
+            }
+        }
+        Ok(Gru { shape, params })
+    }
+
+    /// A network with the given parameters (length must match the shape).
+    pub fn from_params(shape: GruShape, params: Vec<f64>) -> Result<Self> {
+        shape.validate()?;
+        if params.len() != shape.num_params() {
+            return Err(Error::invalid(
+                "params",
+                format!(
+                    "must hold {} parameters for this shape (got {})",
+                    shape.num_params(),
+                    params.len()
+                ),
+            ));
+        }
+        Ok(Gru { shape, params })
+    }
+
+    /// The network's sizes.
+    pub fn shape(&self) -> GruShape {
+        self.shape
+    }
+
+    /// The zero state every sequence starts from.
+    pub fn initial_state(&self) -> Vec<f64> {
+        vec![0.0; self.shape.hidden]
+    }
+
+    /// One cell step: reads `token`, turns `state` into the next state in place and writes the
+    /// log-probabilities of the next output into `log_probs` (`A` values). Used for sampling;
+    /// [`Gru::forward`] runs the same arithmetic, so both give bit-identical log-probs.
+    pub fn step(&self, token: usize, state: &mut [f64], log_probs: &mut [f64]) -> Result<()> {
+        self.check_token(token)?;
+        let mut cache = StepCache {
+            gates: vec![0.0; 3 * self.shape.hidden],
+            hn: vec![0.0; self.shape.hidden],
+        };
+        let mut next = vec![0.0; self.shape.hidden];
+        self.cell(token, state, &mut next, &mut cache.gates, &mut cache.hn);
+        state.copy_from_slice(&next);
+        self.head(state, log_probs);
+        Ok(())
+    }
+
+    fn check_token(&self, token: usize) -> Result<()> {
+        if token < self.shape.vocab {
+            Ok(())
+        } else {
+            Err(Error::invalid(
+                "token",
+                format!(
+                    "must be below the vocabulary size {} (got {token})",
+                    self.shape.vocab
+                ),
+            ))
+        }
+    }
+
+    /// The GRU cell: `h_next` from `token` and `h`, keeping gates and `W_hn h + b_hn`.
+    fn cell(&self, token: usize, h: &[f64], h_next: &mut [f64], gates: &mut [f64], hn: &mut [f64]) {
+        let (e, hd) = (self.shape.embed, self.shape.hidden);
+        let o = Offsets::new(&self.shape);
+        let p = &self.params;
+        let x = &p[o.emb + token * e..o.emb + (token + 1) * e];
+        // Pre-activations from the input and from the state, all three gates at once.
+        let mut gi = vec![0.0; 3 * hd];
+        let mut gh = vec![0.0; 3 * hd];
+        affine(
+            &p[o.w_ih..o.w_ih + 3 * hd * e],
+            &p[o.b_ih..o.b_ih + 3 * hd],
+            x,
+            &mut gi,
+        );
+        affine(
+            &p[o.w_hh..o.w_hh + 3 * hd * hd],
+            &p[o.b_hh..o.b_hh + 3 * hd],
+            h,
+            &mut gh,
+        );
+        for j in 0..hd {
+            let r = sigmoid(gi[j] + gh[j]);
+            let z = sigmoid(gi[hd + j] + gh[hd + j]);
+            let n = (gi[2 * hd + j] + r * gh[2 * hd + j]).tanh();
+            gates[j] = r;
+            gates[hd + j] = z;
+            gates[2 * hd + j] = n;
+            hn[j] = gh[2 * hd + j];
+            h_next[j] = (1.0 - z) * n + z * h[j];
+        }
+    }
+
+    /// The head: log-softmax of `W_out h + b_out`.
+    fn head(&self, h: &[f64], log_probs: &mut [f64]) {
+        let (hd, a) = (self.shape.hidden, self.shape.outputs);
+        let o = Offsets::new(&self.shape);
+        affine(
+            &self.params[o.w_out..o.w_out + a * hd],
+            &self.params[o.b_out..o.b_out + a],
+            h,
+            log_probs,
+        );
+        log_softmax_in_place(log_probs);
+    }
+
+    /// Runs `B` sequences of equal length `S` (`inputs[b][t]` is the token read at step `t`)
+    /// from the zero state and records everything the backward pass needs.
+    pub fn forward(&self, inputs: &[Vec<usize>]) -> Result<Tape> {
+        let batch = inputs.len();
+        let steps = inputs.first().map_or(0, Vec::len);
+        if inputs.iter().any(|row| row.len() != steps) {
+            return Err(Error::invalid(
+                "inputs",
+                "must be a rectangular [B, S] array of token ids",
+            ));
+        }
+        let (hd, a) = (self.shape.hidden, self.shape.outputs);
+        let mut tape = Tape {
+            batch,
+            steps,
+            inputs: Vec::with_capacity(batch * steps),
+            hidden: vec![0.0; batch * (steps + 1) * hd],
+            gates: vec![0.0; batch * steps * 3 * hd],
+            hn: vec![0.0; batch * steps * hd],
+            log_probs: vec![0.0; batch * steps * a],
+            outputs: a,
+        };
+        for (b, row) in inputs.iter().enumerate() {
+            for (t, &token) in row.iter().enumerate() {
+                self.check_token(token)?;
+                tape.inputs.push(token);
+                let hs = (b * (steps + 1) + t) * hd;
+                let (before, after) = tape.hidden.split_at_mut(hs + hd);
+                let g = (b * steps + t) * 3 * hd;
+                let n = (b * steps + t) * hd;
+                self.cell(
+                    token,
+                    &before[hs..hs + hd],
+                    &mut after[..hd],
+                    &mut tape.gates[g..g + 3 * hd],
+                    &mut tape.hn[n..n + hd],
+                );
+                let l = (b * steps + t) * a;
+                self.head(&after[..hd], &mut tape.log_probs[l..l + a]);
+            }
+        }
+        Ok(tape)
+    }
+
+    /// Backpropagation through time. `d_logits` is `[B, S, A]`: the gradient of a scalar loss
+    /// with respect to every logit (for a loss on log-probabilities the caller applies the
+    /// log-softmax Jacobian). Returns the gradient for every parameter, flat like `params`.
+    /// Rows are walked back only from their last step with a non-zero gradient: later steps
+    /// (padding) cannot influence earlier ones.
+    pub fn backward(&self, tape: &Tape, d_logits: &[f64]) -> Result<Vec<f64>> {
+        let (e, hd, a) = (self.shape.embed, self.shape.hidden, self.shape.outputs);
+        let (batch, steps) = (tape.batch, tape.steps);
+        if d_logits.len() != batch * steps * a {
+            return Err(Error::invalid(
+                "d_logits",
+                format!(
+                    "must be [B, S, A] = {} values (got {})",
+                    batch * steps * a,
+                    d_logits.len()
+                ),
+            ));
+        }
+        let o = Offsets::new(&self.shape);
+        let p = &self.params;
+        let mut grad = vec![0.0; self.params.len()];
+        let mut dh = vec![0.0; hd];
+        let mut d_pre_i = vec![0.0; 3 * hd]; // d loss / d (W_ih e + b_ih)
+        let mut d_pre_h = vec![0.0; 3 * hd]; // d loss / d (W_hh h + b_hh)
+        for b in 0..batch {
+            let row = &d_logits[b * steps * a..(b + 1) * steps * a];
+            let Some(last) = (0..steps)
+                .rev()
+                .find(|&t| row[t * a..(t + 1) * a].iter().any(|&d| d != 0.0))
+            else {
+                continue;
+            };
+            dh.iter_mut().for_each(|x| *x = 0.0);
+            for t in (0..=last).rev() {
+                let h_prev_at = (b * (steps + 1) + t) * hd;
+                let h_prev = &tape.hidden[h_prev_at..h_prev_at + hd];
+                let h = &tape.hidden[h_prev_at + hd..h_prev_at + 2 * hd];
+                // Head: logits = W_out h + b_out.
+                let dl = &row[t * a..(t + 1) * a];
+                for (k, &d) in dl.iter().enumerate() {
+                    if d == 0.0 {
+                        continue;
+                    }
+                    grad[o.b_out + k] += d;
+                    let w = &p[o.w_out + k * hd..o.w_out + (k + 1) * hd];
+                    let gw = &mut grad[o.w_out + k * hd..o.w_out + (k + 1) * hd];
+                    for j in 0..hd {
+                        gw[j] += d * h[j];
+                        dh[j] += d * w[j];
+                    }
+                }
+                // Cell: h' = (1 − z) n + z h_prev.
+                let g = (b * steps + t) * 3 * hd;
+                let gates = &tape.gates[g..g + 3 * hd];
+                let hn = &tape.hn[(b * steps + t) * hd..(b * steps + t + 1) * hd];
+                for j in 0..hd {
+                    let (r, z, n) = (gates[j], gates[hd + j], gates[2 * hd + j]);
+                    let dn = dh[j] * (1.0 - z);
+                    let dz = dh[j] * (h_prev[j] - n);
+                    let da_n = dn * (1.0 - n * n);
+                    let dr = da_n * hn[j];
+                    d_pre_i[j] = dr * r * (1.0 - r);
+                    d_pre_i[hd + j] = dz * z * (1.0 - z);
+                    d_pre_i[2 * hd + j] = da_n;
+                    d_pre_h[j] = d_pre_i[j];
+                    d_pre_h[hd + j] = d_pre_i[hd + j];
+                    d_pre_h[2 * hd + j] = da_n * r;
+                    // The direct path through z ⊙ h_prev; the matrix path is added below.
+                    dh[j] *= z;
+                }
+                // Input side: W_ih, b_ih and the embedding row of the token read.
+                let token = tape.inputs[b * steps + t];
+                let x = &p[o.emb + token * e..o.emb + (token + 1) * e];
+                let mut dx = vec![0.0; e];
+                for (i, &d) in d_pre_i.iter().enumerate() {
+                    grad[o.b_ih + i] += d;
+                    let w = &p[o.w_ih + i * e..o.w_ih + (i + 1) * e];
+                    let gw = &mut grad[o.w_ih + i * e..o.w_ih + (i + 1) * e];
+                    for k in 0..e {
+                        gw[k] += d * x[k];
+                        dx[k] += d * w[k];
+                    }
+                }
+                let ge = &mut grad[o.emb + token * e..o.emb + (token + 1) * e];
+                ge.iter_mut().zip(&dx).for_each(|(g, d)| *g += d);
+                // State side: W_hh, b_hh and the gradient flowing to the previous state.
+                for (i, &d) in d_pre_h.iter().enumerate() {
+                    grad[o.b_hh + i] += d;
+                    let w = &p[o.w_hh + i * hd..o.w_hh + (i + 1) * hd];
+                    let gw = &mut grad[o.w_hh + i * hd..o.w_hh + (i + 1) * hd];
+                    for j in 0..hd {
+                        gw[j] += d * h_prev[j];
+                        dh[j] += d * w[j];
+                    }
+                }
+            }
+        }
+        Ok(grad)
+    }
+}
+
+/// Turns the gradient with respect to log-probabilities into the gradient with respect to
+/// the logits: d/dz_k = g_k − softmax_k · Σ_j g_j (the log-softmax Jacobian).
+pub fn log_softmax_backward(log_probs: &[f64], d_log_probs: &[f64], d_logits: &mut [f64]) {
+    let total: f64 = d_log_probs.iter().sum();
+    for ((out, &lp), &g) in d_logits.iter_mut().zip(log_probs).zip(d_log_probs) {
+        *out = g - lp.exp() * total;
+    }
+}

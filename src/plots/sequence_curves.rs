@@ -1,0 +1,72 @@
+//! Lesson 8's learning curves: the evaluation mean reward and the fraction of fully correct
+//! answers per iteration of the GRU sequence policy.
+
+use super::theme::{Theme, BLUE, GREY, INK, RED};
+use crate::train::sequence::IterationReport;
+use crate::Result;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// Draws both curves against the iteration on one pair of axes (both live on roughly
+/// [−0.2, 1]). Labels are Russian and few: the canvas backend lays out every label separately.
+/// An empty history draws empty axes (the page shows them before the first iteration).
+pub fn draw_sequence_curves<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    reports: &[IterationReport],
+    theme: Theme,
+) -> Result<()> {
+    area.fill(&WHITE)?;
+    let last = reports.last().map_or(1, |r| r.iteration.max(1));
+    // The reward can dip below zero (overlong answers are penalised); keep 0 and 1 in view.
+    let lowest = reports
+        .iter()
+        .map(|r| r.eval_mean_reward)
+        .fold(0.0_f64, f64::min);
+    let y_min = (lowest - 0.05).min(-0.05);
+    let mut chart = ChartBuilder::on(area)
+        .caption(
+            "Проверка после каждой итерации",
+            theme.font(15.0).color(&INK),
+        )
+        .margin(theme.px(8.0))
+        .x_label_area_size(theme.px(36.0))
+        .y_label_area_size(theme.px(44.0))
+        .build_cartesian_2d(0.0..last as f64, y_min..1.05)?;
+    chart
+        .configure_mesh()
+        .x_labels(6)
+        .y_labels(6)
+        .light_line_style(WHITE)
+        .bold_line_style(RGBColor(235, 235, 235).stroke_width(theme.px(1.0)))
+        .axis_style(GREY.stroke_width(theme.px(1.0)))
+        .label_style(theme.font(12.0).color(&INK))
+        .axis_desc_style(theme.font(13.0).color(&INK))
+        .x_desc("итерация")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.1}"))
+        .draw()?;
+    let reward: Vec<f64> = reports.iter().map(|r| r.eval_mean_reward).collect();
+    let success: Vec<f64> = reports.iter().map(|r| r.eval_success_rate).collect();
+    let series = [
+        ("средняя награда", BLUE, reward),
+        ("доля правильных ответов", RED, success),
+    ];
+    let width = theme.px(2.0);
+    for (label, color, values) in series {
+        let points = reports.iter().map(|r| r.iteration as f64).zip(values);
+        chart
+            .draw_series(LineSeries::new(points, color.stroke_width(width)))?
+            .label(label)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(width))
+            });
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .label_font(theme.font(12.0).color(&INK))
+        .background_style(WHITE.mix(0.85))
+        .border_style(GREY.mix(0.5))
+        .draw()?;
+    Ok(())
+}

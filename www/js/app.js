@@ -1,0 +1,291 @@
+// Page wiring: loads the wasm core, renders formulas, connects sliders to figures, keeps slider
+// settings in the URL, and shows every error next to the thing that failed. No number shown
+// on the page is computed here: figures and worked values come from the Rust core.
+import init, * as wasm from '../pkg/pgbook.js';
+import { LESSONS } from './lessons.js';
+import { formatNumber } from './format.js';
+import { setupTrainers } from './trainers.js';
+
+const timings = {};            // figure name -> redraw durations in ms (read by the e2e tests)
+window.pgbookTimings = timings;
+// Main-thread tasks over 50 ms (the e2e tests check that training never causes one).
+window.pgbookLongTasks = [];
+try {
+  new PerformanceObserver((list) => list.getEntries().forEach((e) => window.pgbookLongTasks.push(e.duration)))
+    .observe({ type: 'longtask', buffered: true });
+} catch { /* browsers without the Long Tasks API */ }
+
+// ---------- fatal errors: a failed module load or a panic inside wasm ----------
+function showFatal(message) {
+  let bar = document.querySelector('.fatal');
+  if (!bar) {
+    bar = document.createElement('div');
+    bar.className = 'fatal';
+    bar.setAttribute('role', 'alert');
+    document.body.prepend(bar);
+  }
+  bar.textContent = message;
+  const reload = document.createElement('button');
+  reload.textContent = 'Перезагрузить страницу';
+  reload.addEventListener('click', () => location.reload());
+  bar.append(reload);
+}
+// The Rust panic hook calls this; after a panic the module's state cannot be trusted.
+globalThis.pgbookPanic = (message) => {
+  showFatal(`Внутренняя ошибка модуля WebAssembly: ${message}. Рисунки остановлены.`);
+  document.querySelectorAll('figure.live').forEach((f) => f.classList.add('failed'));
+  panicked = true;
+};
+let panicked = false;
+
+// ---------- formulas ----------
+export function renderMath(root = document) {
+  if (!window.katex) return;
+  root.querySelectorAll('.math, .math-display').forEach((el) => {
+    if (el.dataset.rendered) return;
+    const tex = el.textContent;
+    window.katex.render(tex, el, {
+      output: 'mathml', displayMode: el.classList.contains('math-display'), throwOnError: false,
+    });
+    el.dataset.rendered = '1';
+  });
+}
+
+// ---------- navigation ----------
+function renderNavigation() {
+  const here = location.pathname.split('/').pop() || 'index.html';
+  const toc = document.querySelector('nav.toc ol');
+  if (toc) {
+    for (const [i, lesson] of LESSONS.entries()) {
+      const li = document.createElement('li');
+      const a = document.createElement('a');
+      a.href = lesson.file;
+      a.textContent = lesson.title;
+      li.value = lessonNumber(lesson, i);
+      li.append(a);
+      toc.append(li);
+    }
+  }
+  const pager = document.querySelector('nav.pager');
+  const index = LESSONS.findIndex((l) => l.file === here);
+  if (pager && index >= 0) {
+    const prev = LESSONS[index - 1];
+    const next = LESSONS[index + 1];
+    pager.append(link(prev ? prev.file : 'index.html', prev ? `← ${prev.title}` : '← Оглавление'));
+    pager.append(link(next ? next.file : 'index.html', next ? `${next.title} →` : 'Оглавление →'));
+  }
+}
+function lessonNumber(lesson, i) {
+  const m = lesson.file.match(/(\d+)/);
+  return m ? Number(m[1]) : i + 1;
+}
+function link(href, text) {
+  const a = document.createElement('a');
+  a.href = href;
+  a.textContent = text;
+  return a;
+}
+
+function formatValue(v, digits) {
+  return Array.isArray(v) ? `[${v.map((x) => formatValue(x, digits)).join('; ')}]` : formatNumber(v, digits);
+}
+function lookup(obj, path) {
+  return path.split('.').reduce((o, k) => (o == null ? undefined : o[k]), obj);
+}
+
+// ---------- worked examples: every number in the lesson text comes from wasm ----------
+function fillWorked(worked) {
+  document.querySelectorAll('[data-worked]').forEach((el) => {
+    const v = lookup(worked, el.dataset.worked);
+    if (v === undefined) {
+      el.textContent = '?';
+      el.title = `нет значения ${el.dataset.worked}`;
+      console.warn(`worked example has no value at ${el.dataset.worked}`);
+      return;
+    }
+    el.textContent = formatValue(v, Number(el.dataset.digits ?? 3));
+  });
+  document.querySelectorAll('[data-worked-table]').forEach((el) => {
+    const v = lookup(worked, el.dataset.workedTable);
+    if (!Array.isArray(v)) { el.textContent = `нет таблицы ${el.dataset.workedTable}`; return; }
+    el.replaceChildren(numberTable(Array.isArray(v[0]) ? v : [v], Number(el.dataset.digits ?? 3),
+      el.dataset.rowLabels?.split('|'), el.dataset.colLabels?.split('|')));
+  });
+}
+function numberTable(rows, digits, rowLabels, colLabels) {
+  const table = document.createElement('table');
+  table.className = 'numbers';
+  if (colLabels) {
+    const head = table.createTHead().insertRow();
+    if (rowLabels) head.append(document.createElement('th'));
+    for (const c of colLabels) { const th = document.createElement('th'); th.textContent = c; head.append(th); }
+  }
+  const body = table.createTBody();
+  rows.forEach((row, i) => {
+    const tr = body.insertRow();
+    if (rowLabels) { const th = document.createElement('th'); th.scope = 'row'; th.textContent = rowLabels[i] ?? ''; tr.append(th); }
+    for (const x of row) tr.insertCell().textContent = formatNumber(x, digits);
+  });
+  return table;
+}
+
+// ---------- live figures ----------
+// Each figure: which wasm call redraws it and what to do with the values it returns.
+const FIGURES = {
+  clipping: {
+    draw: (canvasId, p) => wasm.draw_clipping(canvasId, p.eps),
+    after: (figure, rows) => fillClippingTable(figure, rows),
+  },
+  gae: {
+    draw: (canvasId, p) => wasm.draw_gae(canvasId, p.gamma, p.lambda),
+  },
+  baselines: {
+    draw: (canvasId, p) => wasm.draw_baselines(canvasId, p.group_size),
+  },
+  tokens: {
+    draw: (canvasId, p) => wasm.draw_tokens(canvasId, p.eps),
+    after: (figure, t) => fillTokenReductions(figure, t),
+  },
+};
+
+function fillClippingTable(figure, rows) {
+  const body = figure.querySelector('[data-role=rows] tbody');
+  if (body) {
+    body.replaceChildren(...rows.ratio.map((r, i) => {
+      const tr = document.createElement('tr');
+      if (rows.active[i]) tr.className = 'active';
+      for (const v of [i + 1, r, rows.advantage[i], rows.terms.unclipped[i], rows.terms.clipped[i],
+        rows.terms.pessimistic[i], rows.active[i] ? 'да (градиент 0)' : 'нет']) {
+        tr.insertCell().textContent = formatNumber(v);
+      }
+      return tr;
+    }));
+  }
+  const d = rows.diagnostics;
+  setText(figure, 'outside', formatNumber(d.ratio_outside_fraction));
+  setText(figure, 'active', formatNumber(d.active_clip_fraction));
+  setText(figure, 'kl', formatNumber(d.approx_kl_nonnegative, 6));
+  setText(figure, 'objective', formatNumber(rows.mean_objective, 4));
+}
+
+function fillTokenReductions(figure, t) {
+  const box = figure.querySelector('[data-role=token-reductions]');
+  if (!box) return;
+  box.replaceChildren(numberTable(
+    [[t.token_mean, t.sequence_mean, t.sequence_sum_mean]], 4,
+    [`ε = ${formatNumber(t.clip_epsilon, 2)}`], ['token_mean', 'sequence_mean', 'sequence_sum_mean'],
+  ));
+}
+function setText(root, role, text) {
+  root.querySelectorAll(`[data-value=${role}]`).forEach((el) => { el.textContent = text; });
+}
+
+function figureError(figure, message) {
+  const box = figure.querySelector('.figure-error');
+  if (message) {
+    box.textContent = message;
+    box.hidden = false;
+    figure.classList.add('failed');
+  } else {
+    box.hidden = true;
+    figure.classList.remove('failed');
+  }
+}
+
+// Reads every slider of a figure; returns {params} or {error} for a value outside its range.
+function readParams(figure) {
+  const params = {};
+  for (const input of figure.querySelectorAll('input[data-param]')) {
+    const value = Number(input.dataset.forced ?? input.value);
+    const [min, max] = [Number(input.min), Number(input.max)];
+    const label = input.dataset.label || input.dataset.param;
+    if (!Number.isFinite(value) || value < min || value > max) {
+      return { error: `Значение ${label} = ${input.dataset.forced ?? input.value} вне допустимого диапазона ${min}–${max}. Передвиньте ползунок, чтобы продолжить.` };
+    }
+    params[input.dataset.param] = value;
+    const out = figure.querySelector(`output[for="${input.id}"]`);
+    if (out) out.textContent = Number(input.step) >= 1 ? String(value) : value.toFixed(2).replace('.', ',');
+  }
+  return { params };
+}
+
+function redraw(figure) {
+  if (panicked) return;
+  const spec = FIGURES[figure.dataset.figure];
+  const { params, error } = readParams(figure);
+  if (error) { figureError(figure, error); return; }
+  const canvas = figure.querySelector('canvas');
+  const t0 = performance.now();
+  try {
+    const result = spec.draw(canvas.id, params);
+    (timings[figure.dataset.figure] ??= []).push(performance.now() - t0);
+    spec.after?.(figure, result);
+    figureError(figure, null);
+  } catch (e) {
+    if (!panicked) figureError(figure, `Не удалось построить рисунок: ${e.message ?? e}`);
+  }
+}
+
+// Slider settings live in the URL (debounced: browsers throttle rapid history updates).
+let urlTimer = 0;
+function saveToUrl() {
+  clearTimeout(urlTimer);
+  urlTimer = setTimeout(() => {
+    const q = new URLSearchParams(location.search);
+    document.querySelectorAll('input[data-param][data-url]').forEach((input) => q.set(input.dataset.url, input.value));
+    history.replaceState(null, '', `${location.pathname}?${q}${location.hash}`);
+  }, 250);
+}
+
+function wireFigures() {
+  const q = new URLSearchParams(location.search);
+  document.querySelectorAll('figure.live[data-figure]').forEach((figure) => {
+    if (!FIGURES[figure.dataset.figure]) {
+      figureError(figure, `Неизвестный рисунок «${figure.dataset.figure}».`);
+      return;
+    }
+    figure.querySelectorAll('input[data-param]').forEach((input) => {
+      // A value from a shared link is checked as given, not silently clamped by the slider.
+      if (input.dataset.url && q.has(input.dataset.url)) {
+        input.dataset.forced = q.get(input.dataset.url);
+        input.value = q.get(input.dataset.url);
+      }
+      input.addEventListener('input', () => {
+        delete input.dataset.forced;
+        redraw(figure);
+        saveToUrl();
+      });
+    });
+    redraw(figure);
+  });
+  // Canvas backing stores follow the CSS size: redraw on resize.
+  let resizeTimer = 0;
+  addEventListener('resize', () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => document.querySelectorAll('figure.live[data-figure]').forEach(redraw), 100);
+  });
+}
+
+async function main() {
+  renderNavigation();
+  renderMath();
+  try {
+    await init();
+  } catch (e) {
+    showFatal(`Не удалось загрузить модуль WebAssembly: ${e.message ?? e}`);
+    return;
+  }
+  window.pgbookWasm = wasm;   // for the self-checks of the end-to-end tests
+  if (document.querySelector('[data-worked], [data-worked-table]')) {
+    try {
+      fillWorked(wasm.worked_examples());
+    } catch (e) {
+      showFatal(`Не удалось вычислить числа примеров: ${e.message ?? e}`);
+    }
+  }
+  wireFigures();
+  setupTrainers(wasm);
+  document.documentElement.dataset.ready = '1';
+}
+
+main();

@@ -1,0 +1,12 @@
+// The table of contents: one entry per lesson page, in reading order.
+export const LESSONS = [
+  { file: 'lesson-01.html', title: 'Логарифмическая производная и REINFORCE' },
+  { file: 'lesson-02.html', title: 'Траектории, накопленная награда и дисконт' },
+  { file: 'lesson-03.html', title: 'Опорные уровни: от константы до RLOO' },
+  { file: 'lesson-04.html', title: 'GAE и две маски' },
+  { file: 'lesson-05.html', title: 'PPO: отношение вероятностей и клиппирование' },
+  { file: 'lesson-06.html', title: 'Полный PPO на CartPole' },
+  { file: 'lesson-07.html', title: 'Авторегрессионные ответы: сдвиг, маска, редукция' },
+  { file: 'lesson-08.html', title: 'Маленький эксперимент: RLOO и PPO для последовательностей' },
+  { file: 'lesson-09.html', title: 'Выводы и упражнения' },
+];

@@ -1,0 +1,90 @@
+// A trainer in a Web Worker: the page's main thread never runs a training step.
+// Protocol (page → worker): start {kind, settings}, pause, resume, stop, fail (self-check).
+// (worker → page): ready, started {info}, update {report, extra}, finished {summary},
+// paused, stopped, error {message}, panic {message}.
+import init, * as wasm from '../pkg/pgbook.js';
+
+let run = null;          // the wasm trainer handle
+let kind = null;         // 'ppo' | 'sequence'
+let state = 'idle';      // idle | running | paused | stopped | finished | failed
+const SLICE_MS = 30;     // work per slice before the worker looks at its messages again
+
+// A panic inside wasm arrives here through the Rust panic hook.
+self.pgbookPanic = (message) => {
+  state = 'failed';
+  postMessage({ type: 'panic', message });
+};
+
+// Yields to the worker's event loop without setTimeout's 4 ms clamping.
+const channel = new MessageChannel();
+let wake = null;
+channel.port1.onmessage = () => { const w = wake; wake = null; w?.(); };
+const yieldToEvents = () => new Promise((resolve) => { wake = resolve; channel.port2.postMessage(null); });
+
+function fail(e) {
+  if (state === 'failed') return; // the panic message is already on its way
+  state = 'failed';
+  postMessage({ type: 'error', message: String(e?.message ?? e) });
+}
+
+async function loop() {
+  while (state === 'running') {
+    const t0 = performance.now();
+    try {
+      while (state === 'running' && performance.now() - t0 < SLICE_MS) {
+        if (run.finished()) {
+          state = 'finished';
+          postMessage({ type: 'finished', summary: run.summary() });
+          return;
+        }
+        const report = run.step();
+        postMessage({ type: 'update', report, extra: run.extra() });
+      }
+    } catch (e) {
+      fail(e);
+      return;
+    }
+    await yieldToEvents();
+  }
+}
+
+onmessage = async (event) => {
+  const msg = event.data;
+  try {
+    switch (msg.type) {
+      case 'start':
+        kind = msg.kind;
+        run = kind === 'ppo'
+          ? new wasm.PpoRun(msg.settings.profile, msg.settings.seed)
+          : new wasm.SequenceRun(msg.settings.profile, msg.settings.seed, msg.settings.reduction);
+        state = 'running';
+        postMessage({ type: 'started', info: run.info() });
+        loop();
+        break;
+      case 'pause':
+        if (state === 'running') { state = 'paused'; postMessage({ type: 'paused' }); }
+        break;
+      case 'resume':
+        if (state === 'paused') { state = 'running'; loop(); }
+        break;
+      case 'stop':
+        if (state === 'running' || state === 'paused') { state = 'stopped'; postMessage({ type: 'stopped' }); }
+        break;
+      case 'fail':
+        // The page's self-check: a deliberate panic inside the wasm module of this worker.
+        wasm.self_test_panic();
+        break;
+      default:
+        postMessage({ type: 'error', message: `unknown message ${msg.type}` });
+    }
+  } catch (e) {
+    fail(e);
+  }
+};
+
+try {
+  await init();
+  postMessage({ type: 'ready' });
+} catch (e) {
+  postMessage({ type: 'error', message: `the wasm module did not load in the worker: ${e?.message ?? e}` });
+}
