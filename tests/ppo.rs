@@ -1,11 +1,12 @@
 //! The PPO trainer end to end: configuration errors, determinism, learning, and the figures.
 
 use pgbook::envs::cartpole::THETA_THRESHOLD;
-use pgbook::plots::{learning_curve::draw_learning_curve, ppo_diagnostics::draw_ppo_diagnostics};
+use pgbook::plots::{
+    learning_curve::draw_learning_curve, ppo_diagnostics::draw_ppo_diagnostics, to_svg, Theme,
+};
 use pgbook::train::curves::aggregate;
 use pgbook::train::ppo::{PpoConfig, PpoTrainer, UpdateReport};
 use pgbook::Error;
-use plotters::prelude::*;
 
 fn short(updates: usize) -> PpoConfig {
     PpoConfig {
@@ -289,12 +290,10 @@ fn figures_render_to_svg_with_russian_labels() {
     assert_eq!(curve.env_steps, vec![0, 512, 1024]);
     assert_eq!(curve.runs.len(), 3);
 
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (900, 500)).into_drawing_area();
-        draw_learning_curve(&root, &curve, "smoke").unwrap();
-        root.present().unwrap();
-    }
+    let svg = to_svg(900, 500, |area| {
+        draw_learning_curve(area, &curve, "smoke", Theme::default())
+    })
+    .unwrap();
     for label in [
         "переходы среды",
         "медиана",
@@ -308,12 +307,10 @@ fn figures_render_to_svg_with_russian_labels() {
     assert!(svg.contains("<polygon"));
     assert!(svg.matches("<polyline").count() >= 4);
 
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (900, 480)).into_drawing_area();
-        draw_ppo_diagnostics(&root, &runs[0].0, 3).unwrap();
-        root.present().unwrap();
-    }
+    let svg = to_svg(900, 480, |area| {
+        draw_ppo_diagnostics(area, &runs[0].0, 3, Theme::default())
+    })
+    .unwrap();
     for label in [
         "обновление PPO",
         "приближённая KL",
@@ -322,13 +319,14 @@ fn figures_render_to_svg_with_russian_labels() {
     ] {
         assert!(svg.contains(label), "diagnostics lack '{label}'");
     }
-    let root_err = {
-        let mut s = String::new();
-        let root = SVGBackend::with_string(&mut s, (100, 100)).into_drawing_area();
-        draw_ppo_diagnostics(&root, &[], 3).is_err()
-    };
-    assert!(
-        root_err,
-        "an empty history is an error, not an empty figure"
-    );
+    // Before the first update the page draws empty axes.
+    let empty = to_svg(300, 200, |area| {
+        draw_ppo_diagnostics(area, &[], 3, Theme::default())
+    });
+    assert!(empty.is_ok());
+    let no_points = aggregate(&[vec![]]).unwrap();
+    let empty = to_svg(300, 200, |area| {
+        draw_learning_curve(area, &no_points, "full", Theme::default())
+    });
+    assert!(empty.is_ok());
 }

@@ -1,96 +1,97 @@
 //! The PPO learning curve: median evaluation return over seeds, the interquartile band, a thin
 //! line per seed and the dashed 500 ceiling, against environment transitions.
 
-use crate::error::{Error, Result};
+use super::theme::{Theme, BLUE, GREY, INK};
 use crate::train::curves::Curve;
+use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-fn plot_err(e: impl std::fmt::Display) -> Error {
-    Error::Input(format!("drawing the learning curve failed: {e}"))
-}
-
-/// Draws `curve` (from [`crate::train::curves::aggregate`]) on `area`; `profile` names the run
-/// in the title.
+/// Draws `curve` (from [`crate::train::curves::aggregate`]; one run works too) on `area`;
+/// `profile` names the run in the title. An empty curve draws empty axes (the page shows them
+/// before the first evaluation). Labels are Russian and few: the canvas backend lays out every
+/// label separately.
 pub fn draw_learning_curve<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     curve: &Curve,
     profile: &str,
+    theme: Theme,
 ) -> Result<()> {
-    if curve.env_steps.is_empty() {
-        return Err(Error::invalid("curve", "has no evaluation points"));
-    }
     let xs: Vec<f64> = curve.env_steps.iter().map(|&s| s as f64).collect();
     let x_max = xs.last().copied().unwrap_or(1.0).max(1.0);
-    area.fill(&WHITE).map_err(plot_err)?;
+    area.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(area)
         .caption(
             format!("PPO на CartPole — профиль {profile}"),
-            ("sans-serif", 20),
+            theme.font(15.0).color(&INK),
         )
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(55)
-        .build_cartesian_2d(0.0..x_max, 0.0..520.0)
-        .map_err(plot_err)?;
+        .margin(theme.px(8.0))
+        .x_label_area_size(theme.px(36.0))
+        .y_label_area_size(theme.px(44.0))
+        .build_cartesian_2d(0.0..x_max, 0.0..520.0)?;
     chart
         .configure_mesh()
         .x_labels(6)
         .y_labels(6)
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{y:.0}"))
+        .light_line_style(WHITE)
+        .bold_line_style(RGBColor(235, 235, 235).stroke_width(theme.px(1.0)))
+        .axis_style(GREY.stroke_width(theme.px(1.0)))
+        .label_style(theme.font(12.0).color(&INK))
+        .axis_desc_style(theme.font(13.0).color(&INK))
         .x_desc("переходы среды")
         .y_desc("возврат (жадная оценка)")
-        .light_line_style(WHITE)
-        .draw()
-        .map_err(plot_err)?;
-    let blue = RGBColor(31, 119, 180);
-    // Interquartile band: the q75 line out and the q25 line back.
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .draw()?;
+    // Interquartile band: along q75, back along q25.
     let band: Vec<(f64, f64)> = xs
         .iter()
         .zip(&curve.q75)
         .map(|(&x, &y)| (x, y))
         .chain(xs.iter().zip(&curve.q25).rev().map(|(&x, &y)| (x, y)))
         .collect();
+    let sample = theme.px(18.0) as i32;
+    let half = theme.ipx(5.0);
     chart
-        .draw_series(std::iter::once(Polygon::new(band, blue.mix(0.2).filled())))
-        .map_err(plot_err)?
+        .draw_series(std::iter::once(Polygon::new(band, BLUE.mix(0.2).filled())))?
         .label("межквартильный диапазон")
         .legend(move |(x, y)| {
-            Rectangle::new([(x, y - 5), (x + 16, y + 5)], blue.mix(0.2).filled())
+            Rectangle::new(
+                [(x, y - half), (x + sample, y + half)],
+                BLUE.mix(0.2).filled(),
+            )
         });
     for run in &curve.runs {
-        chart
-            .draw_series(LineSeries::new(
-                xs.iter().copied().zip(run.iter().copied()),
-                blue.mix(0.35).stroke_width(1),
-            ))
-            .map_err(plot_err)?;
+        let points = xs.iter().copied().zip(run.iter().copied());
+        chart.draw_series(LineSeries::new(
+            points,
+            BLUE.mix(0.35).stroke_width(theme.px(1.0)),
+        ))?;
     }
+    let width = theme.px(2.5);
+    let median = xs.iter().copied().zip(curve.median.iter().copied());
     chart
-        .draw_series(LineSeries::new(
-            xs.iter().copied().zip(curve.median.iter().copied()),
-            blue.stroke_width(3),
-        ))
-        .map_err(plot_err)?
+        .draw_series(LineSeries::new(median, BLUE.stroke_width(width)))?
         .label("медиана по начальным значениям")
-        .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], blue.stroke_width(3)));
+        .legend(move |(x, y)| {
+            PathElement::new([(x, y), (x + sample, y)], BLUE.stroke_width(width))
+        });
+    let thin = theme.px(1.0);
     chart
         .draw_series(DashedLineSeries::new(
             [(0.0, 500.0), (x_max, 500.0)],
-            8,
-            5,
-            BLACK.stroke_width(1),
-        ))
-        .map_err(plot_err)?
+            theme.px(8.0),
+            theme.px(5.0),
+            INK.stroke_width(thin),
+        ))?
         .label("потолок 500 (лимит времени)")
-        .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], BLACK));
+        .legend(move |(x, y)| PathElement::new([(x, y), (x + sample, y)], INK.stroke_width(thin)));
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::LowerRight)
+        .label_font(theme.font(12.0).color(&INK))
         .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.4))
-        .draw()
-        .map_err(plot_err)?;
+        .border_style(GREY.mix(0.5))
+        .draw()?;
     Ok(())
 }

@@ -1,94 +1,84 @@
 //! Local optimisation diagnostics of one PPO run per update: the non-negative approx KL, the
 //! active clip fraction and the fraction of ratios outside [1 − ε, 1 + ε].
 
-use crate::error::{Error, Result};
+use super::theme::{Theme, BLUE, GREEN, GREY, INK, RED};
 use crate::train::ppo::UpdateReport;
+use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-
-fn plot_err(e: impl std::fmt::Display) -> Error {
-    Error::Input(format!("drawing the PPO diagnostics failed: {e}"))
-}
 
 /// A line: its legend label, colour and how to read it from a report.
 type Series = (&'static str, RGBColor, fn(&UpdateReport) -> f64);
 
+const SERIES: [Series; 3] = [
+    ("неотрицательная приближённая KL", BLUE, |r| r.approx_kl),
+    (
+        "доля активного клиппирования",
+        RED,
+        |r| r.active_clip_fraction,
+    ),
+    (
+        "доля отношений вне интервала",
+        GREEN,
+        |r| r.ratio_outside_fraction,
+    ),
+];
+
 /// Draws the three diagnostics of `history` (one run, seed `seed`) against the update number.
+/// An empty history draws empty axes.
 pub fn draw_ppo_diagnostics<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     history: &[UpdateReport],
     seed: u64,
+    theme: Theme,
 ) -> Result<()> {
-    if history.is_empty() {
-        return Err(Error::invalid("history", "has no updates"));
-    }
-    let x_max = history.iter().map(|r| r.update).max().unwrap_or(1) as f64;
+    let x_max = history.last().map_or(1, |r| r.update.max(1)) as f64;
     let y_max = history
         .iter()
-        .flat_map(|r| {
-            [
-                r.approx_kl,
-                r.active_clip_fraction,
-                r.ratio_outside_fraction,
-            ]
-        })
+        .flat_map(|r| SERIES.map(|(_, _, get)| get(r)))
         .filter(|v| v.is_finite())
         .fold(0.0f64, f64::max)
         .max(1e-3)
         * 1.08;
-    area.fill(&WHITE).map_err(plot_err)?;
+    area.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(area)
         .caption(
             format!("Локальная диагностика PPO, начальное значение {seed}"),
-            ("sans-serif", 20),
+            theme.font(15.0).color(&INK),
         )
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(55)
-        .build_cartesian_2d(0.0..x_max.max(1.0), 0.0..y_max)
-        .map_err(plot_err)?;
+        .margin(theme.px(8.0))
+        .x_label_area_size(theme.px(36.0))
+        .y_label_area_size(theme.px(44.0))
+        .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
     chart
         .configure_mesh()
         .x_labels(6)
         .y_labels(6)
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .x_desc("обновление PPO")
         .light_line_style(WHITE)
-        .draw()
-        .map_err(plot_err)?;
-    let series: [Series; 3] = [
-        (
-            "неотрицательная приближённая KL",
-            RGBColor(31, 119, 180),
-            |r| r.approx_kl,
-        ),
-        (
-            "доля активного клиппирования",
-            RGBColor(255, 127, 14),
-            |r| r.active_clip_fraction,
-        ),
-        (
-            "доля отношений вне интервала",
-            RGBColor(44, 160, 44),
-            |r| r.ratio_outside_fraction,
-        ),
-    ];
-    for (label, color, get) in series {
+        .bold_line_style(RGBColor(235, 235, 235).stroke_width(theme.px(1.0)))
+        .axis_style(GREY.stroke_width(theme.px(1.0)))
+        .label_style(theme.font(12.0).color(&INK))
+        .axis_desc_style(theme.font(13.0).color(&INK))
+        .x_desc("обновление PPO")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .draw()?;
+    let width = theme.px(1.5);
+    let sample = theme.px(18.0) as i32;
+    for (label, color, get) in SERIES {
+        let points = history.iter().map(|r| (r.update as f64, get(r)));
         chart
-            .draw_series(LineSeries::new(
-                history.iter().map(|r| (r.update as f64, get(r))),
-                color.stroke_width(2),
-            ))
-            .map_err(plot_err)?
+            .draw_series(LineSeries::new(points, color.stroke_width(width)))?
             .label(label)
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], color.stroke_width(2)));
+            .legend(move |(x, y)| {
+                PathElement::new([(x, y), (x + sample, y)], color.stroke_width(width))
+            });
     }
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)
+        .label_font(theme.font(12.0).color(&INK))
         .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.4))
-        .draw()
-        .map_err(plot_err)?;
+        .border_style(GREY.mix(0.5))
+        .draw()?;
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! (the library itself never reads a clock, so that it runs unchanged in a Web Worker).
 
 use crate::args::Args;
-use pgbook::plots;
+use pgbook::plots::{self, Theme};
 use pgbook::train::curves::aggregate;
 use pgbook::train::ppo::{solved_from_env_steps, Evaluation, PpoConfig, PpoTrainer, UpdateReport};
 use pgbook::{Error, Result};
@@ -176,14 +176,19 @@ fn write_svgs(dir: &str, profile: &str, runs: &[Run]) -> Result<()> {
     let path = format!("{dir}/ppo_{profile}_learning_curve.svg");
     {
         let root = SVGBackend::new(&path, (900, 500)).into_drawing_area();
-        plots::learning_curve::draw_learning_curve(&root, &curve, profile)?;
+        plots::learning_curve::draw_learning_curve(&root, &curve, profile, Theme::default())?;
         root.present()
             .map_err(|e| Error::Input(format!("cannot write {path}: {e}")))?;
     }
     if let Some(first) = runs.first() {
         let path = format!("{dir}/ppo_{profile}_diagnostics_seed{}.svg", first.seed);
         let root = SVGBackend::new(&path, (900, 480)).into_drawing_area();
-        plots::ppo_diagnostics::draw_ppo_diagnostics(&root, &first.history, first.seed)?;
+        plots::ppo_diagnostics::draw_ppo_diagnostics(
+            &root,
+            &first.history,
+            first.seed,
+            Theme::default(),
+        )?;
         root.present()
             .map_err(|e| Error::Input(format!("cannot write {path}: {e}")))?;
     }
