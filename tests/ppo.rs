@@ -247,6 +247,10 @@ fn the_trainer_counts_steps_and_refuses_to_run_past_the_end() {
     assert_eq!(steps, vec![0, 512, 768]);
     assert!(tr.is_finished());
     assert!(tr.step().is_err());
+    let summary = tr.summary();
+    assert_eq!(summary.env_steps, tr.config().total_env_steps());
+    assert_eq!(summary.env_steps, 768);
+    assert_eq!(summary.final_evaluation_mean, tr.evaluations()[2].mean);
     // The greedy episode for an animation: states from reset to the end.
     let states = tr.greedy_episode(5);
     assert!(states.len() >= 2 && states.len() <= 501);

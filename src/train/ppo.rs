@@ -147,6 +147,11 @@ impl PpoConfig {
         self.num_envs * self.num_steps
     }
 
+    /// Transitions of the whole run (for a progress bar).
+    pub fn total_env_steps(&self) -> u64 {
+        (self.num_updates * self.batch_size()) as u64
+    }
+
     /// Checks every field; the error names the first offending one.
     pub fn validate(&self) -> Result<()> {
         let positive = [
@@ -228,6 +233,24 @@ impl PpoConfig {
         }
         Ok(())
     }
+}
+
+/// CartPole-v1's "solved" level of an evaluation mean.
+pub const SOLVED_THRESHOLD: f64 = 475.0;
+
+/// The end-of-run numbers of one seed (also meaningful mid-run: "so far").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSummary {
+    /// The run's seed.
+    pub seed: u64,
+    /// Mean return of the latest evaluation.
+    pub final_evaluation_mean: f64,
+    /// Its population standard deviation.
+    pub final_evaluation_std: f64,
+    /// Training transitions collected.
+    pub env_steps: u64,
+    /// The first evaluation from which every later one is ≥ [`SOLVED_THRESHOLD`].
+    pub solved_from_env_steps: Option<u64>,
 }
 
 /// One greedy evaluation of the current policy.
@@ -562,6 +585,22 @@ impl PpoTrainer {
     /// Every evaluation so far, the untrained policy's first.
     pub fn evaluations(&self) -> &[Evaluation] {
         &self.evaluations
+    }
+
+    /// The latest evaluation, the transitions so far and when the run became stably solved.
+    pub fn summary(&self) -> RunSummary {
+        // `new` evaluates the untrained policy, so there is always a latest evaluation.
+        let (mean, std) = self
+            .evaluations
+            .last()
+            .map_or((0.0, 0.0), |e| (e.mean, e.std));
+        RunSummary {
+            seed: self.seed,
+            final_evaluation_mean: mean,
+            final_evaluation_std: std,
+            env_steps: self.env_steps,
+            solved_from_env_steps: solved_from_env_steps(&self.evaluations, SOLVED_THRESHOLD),
+        }
     }
 
     /// The actor network (logits of the two actions).

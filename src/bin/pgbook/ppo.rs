@@ -4,7 +4,7 @@
 use crate::args::Args;
 use pgbook::plots::{self, Theme};
 use pgbook::train::curves::aggregate;
-use pgbook::train::ppo::{solved_from_env_steps, Evaluation, PpoConfig, PpoTrainer, UpdateReport};
+use pgbook::train::ppo::{Evaluation, PpoConfig, PpoTrainer, RunSummary, UpdateReport};
 use pgbook::{Error, Result};
 use plotters::prelude::*;
 use serde::Serialize;
@@ -14,18 +14,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-/// "Solved" in CartPole-v1: an evaluation mean of at least 475.
-const SOLVED: f64 = 475.0;
-
-/// The per-seed JSON line, fields in the documented order.
+/// The per-seed JSON line: `kind`, the core summary, then the CLI's timings.
 #[derive(Serialize)]
 struct Summary {
     kind: &'static str,
-    seed: u64,
-    final_evaluation_mean: Option<f64>,
-    final_evaluation_std: Option<f64>,
-    env_steps: u64,
-    solved_from_env_steps: Option<u64>,
+    #[serde(flatten)]
+    run: RunSummary,
     wall_s: f64,
     env_steps_per_s: f64,
 }
@@ -37,6 +31,7 @@ fn to_json<T: Serialize>(value: &T) -> Result<String> {
 /// One seed's finished run.
 struct Run {
     seed: u64,
+    summary: RunSummary,
     history: Vec<UpdateReport>,
     evaluations: Vec<Evaluation>,
     wall_s: f64,
@@ -68,29 +63,22 @@ pub fn train(args: &Args) -> Result<()> {
     let runs = run_seeds(&config, &seeds, threads, json)?;
     let total_s = started.elapsed().as_secs_f64();
     for run in &runs {
-        let last = run.evaluations.last();
-        let env_steps = run.history.last().map_or(0, |r| r.env_steps);
+        let s = &run.summary;
         if json {
-            let summary = Summary {
+            let line = Summary {
                 kind: "summary",
-                seed: run.seed,
-                final_evaluation_mean: last.map(|e| e.mean),
-                final_evaluation_std: last.map(|e| e.std),
-                env_steps,
-                solved_from_env_steps: solved_from_env_steps(&run.evaluations, SOLVED),
+                run: s.clone(),
                 wall_s: run.wall_s,
-                env_steps_per_s: env_steps as f64 / run.wall_s,
+                env_steps_per_s: s.env_steps as f64 / run.wall_s,
             };
-            println!("{}", to_json(&summary)?);
+            println!("{}", to_json(&line)?);
         } else {
+            let solved = s
+                .solved_from_env_steps
+                .map_or("never".to_string(), |v| v.to_string());
             println!(
-                "seed {:>4} | final evaluation {:7.2} ± {:6.2} | solved from {:>8} | {:6.2} s",
-                run.seed,
-                last.map_or(f64::NAN, |e| e.mean),
-                last.map_or(f64::NAN, |e| e.std),
-                solved_from_env_steps(&run.evaluations, SOLVED)
-                    .map_or("never".to_string(), |s| s.to_string()),
-                run.wall_s
+                "seed {:>4} | final evaluation {:7.2} ± {:6.2} | solved from {solved:>8} | {:6.2} s",
+                run.seed, s.final_evaluation_mean, s.final_evaluation_std, run.wall_s
             );
         }
     }
@@ -163,6 +151,7 @@ fn run_one(config: &PpoConfig, seed: u64, json: bool) -> Result<Run> {
     }
     Ok(Run {
         seed,
+        summary: trainer.summary(),
         history,
         evaluations: trainer.evaluations().to_vec(),
         wall_s: started.elapsed().as_secs_f64(),
