@@ -27,163 +27,48 @@ fn invalid_arg(config: PpoConfig) -> String {
 #[test]
 fn bad_configs_are_rejected_with_the_field_named() {
     let base = PpoConfig::smoke();
+    let with = |change: fn(&mut PpoConfig)| {
+        let mut c = base.clone();
+        change(&mut c);
+        c
+    };
     let cases: Vec<(PpoConfig, &str)> = vec![
+        (with(|c| c.num_envs = 0), "num_envs"),
+        (with(|c| c.num_envs = usize::MAX), "num_envs"),
+        (with(|c| c.num_steps = 0), "num_steps"),
         (
-            PpoConfig {
-                num_envs: 0,
-                ..base.clone()
-            },
-            "num_envs",
-        ),
-        (
-            PpoConfig {
-                num_steps: 0,
-                ..base.clone()
-            },
+            with(|c| (c.num_envs, c.num_steps) = (4096, 1 << 20)),
             "num_steps",
         ),
-        (
-            PpoConfig {
-                minibatch_size: 257,
-                ..base.clone()
-            },
-            "minibatch_size",
-        ),
-        (
-            PpoConfig {
-                minibatch_size: 0,
-                ..base.clone()
-            },
-            "minibatch_size",
-        ),
-        (
-            PpoConfig {
-                learning_rate: 0.0,
-                ..base.clone()
-            },
-            "learning_rate",
-        ),
-        (
-            PpoConfig {
-                learning_rate: -1e-3,
-                ..base.clone()
-            },
-            "learning_rate",
-        ),
-        (
-            PpoConfig {
-                learning_rate: f64::NAN,
-                ..base.clone()
-            },
-            "learning_rate",
-        ),
-        (
-            PpoConfig {
-                gamma: f64::NAN,
-                ..base.clone()
-            },
-            "gamma",
-        ),
-        (
-            PpoConfig {
-                gamma: 1.5,
-                ..base.clone()
-            },
-            "gamma",
-        ),
-        (
-            PpoConfig {
-                gae_lambda: f64::INFINITY,
-                ..base.clone()
-            },
-            "gae_lambda",
-        ),
-        (
-            PpoConfig {
-                clip_coef: f64::NAN,
-                ..base.clone()
-            },
-            "clip_coef",
-        ),
-        (
-            PpoConfig {
-                clip_coef: 1.0,
-                ..base.clone()
-            },
-            "clip_coef",
-        ),
-        (
-            PpoConfig {
-                ent_coef: f64::NAN,
-                ..base.clone()
-            },
-            "ent_coef",
-        ),
-        (
-            PpoConfig {
-                vf_coef: -0.5,
-                ..base.clone()
-            },
-            "vf_coef",
-        ),
-        (
-            PpoConfig {
-                max_grad_norm: f64::NAN,
-                ..base.clone()
-            },
-            "max_grad_norm",
-        ),
-        (
-            PpoConfig {
-                max_grad_norm: 0.0,
-                ..base.clone()
-            },
-            "max_grad_norm",
-        ),
-        (
-            PpoConfig {
-                hidden_sizes: vec![64, 0],
-                ..base.clone()
-            },
-            "hidden_sizes",
-        ),
-        (
-            PpoConfig {
-                update_epochs: 0,
-                ..base.clone()
-            },
-            "update_epochs",
-        ),
-        (
-            PpoConfig {
-                num_updates: 0,
-                ..base.clone()
-            },
-            "num_updates",
-        ),
-        (
-            PpoConfig {
-                evaluation_episodes: 0,
-                ..base.clone()
-            },
-            "evaluation_episodes",
-        ),
+        (with(|c| c.minibatch_size = 257), "minibatch_size"),
+        (with(|c| c.minibatch_size = 0), "minibatch_size"),
+        (with(|c| c.learning_rate = 0.0), "learning_rate"),
+        (with(|c| c.learning_rate = -1e-3), "learning_rate"),
+        (with(|c| c.learning_rate = f64::NAN), "learning_rate"),
+        (with(|c| c.gamma = f64::NAN), "gamma"),
+        (with(|c| c.gamma = 1.5), "gamma"),
+        (with(|c| c.gae_lambda = f64::INFINITY), "gae_lambda"),
+        (with(|c| c.clip_coef = f64::NAN), "clip_coef"),
+        (with(|c| c.clip_coef = 1.0), "clip_coef"),
+        (with(|c| c.ent_coef = f64::NAN), "ent_coef"),
+        (with(|c| c.vf_coef = -0.5), "vf_coef"),
+        (with(|c| c.max_grad_norm = f64::NAN), "max_grad_norm"),
+        (with(|c| c.max_grad_norm = 0.0), "max_grad_norm"),
+        (with(|c| c.hidden_sizes = vec![64, 0]), "hidden_sizes"),
+        (with(|c| c.hidden_sizes = vec![]), "hidden_sizes"),
+        (with(|c| c.update_epochs = 0), "update_epochs"),
+        (with(|c| c.num_updates = 0), "num_updates"),
+        (with(|c| c.evaluation_episodes = 0), "evaluation_episodes"),
     ];
     for (config, field) in cases {
         assert_eq!(invalid_arg(config), field);
     }
     assert!(PpoConfig::profile("huge").is_err());
     // The error reads as a sentence naming the rule.
-    let msg = PpoTrainer::new(
-        PpoConfig {
-            minibatch_size: 1000,
-            ..base
-        },
-        1,
-    )
-    .err()
-    .map(|e| e.to_string())
-    .unwrap_or_default();
+    let msg = PpoTrainer::new(with(|c| c.minibatch_size = 1000), 1)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
     assert!(
         msg.contains("minibatch_size") && msg.contains("256"),
         "{msg}"

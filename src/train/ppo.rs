@@ -167,6 +167,32 @@ impl PpoConfig {
                 return Err(Error::invalid(name, "must be at least 1 (got 0)"));
             }
         }
+        // Bounds far above any sensible run keep every size product from overflowing.
+        let limits = [
+            ("num_envs", self.num_envs, 1 << 12),
+            ("num_steps", self.num_steps, 1 << 20),
+            ("num_updates", self.num_updates, 1 << 24),
+            ("update_epochs", self.update_epochs, 1 << 12),
+            ("evaluation_episodes", self.evaluation_episodes, 1 << 12),
+        ];
+        for (name, v, max) in limits {
+            if v > max {
+                return Err(Error::invalid(
+                    name,
+                    format!("must be at most {max} (got {v})"),
+                ));
+            }
+        }
+        if self.batch_size() > 1 << 24 {
+            return Err(Error::invalid(
+                "num_steps",
+                format!(
+                    "num_envs·num_steps must be at most {} (got {})",
+                    1 << 24,
+                    self.batch_size()
+                ),
+            ));
+        }
         if self.minibatch_size > self.batch_size() {
             return Err(Error::invalid(
                 "minibatch_size",
@@ -222,11 +248,12 @@ impl PpoConfig {
         check("vf_coef", self.vf_coef >= 0.0, "must be ≥ 0", self.vf_coef)?;
         let m = self.max_grad_norm;
         check("max_grad_norm", m > 0.0, "must be positive", m)?;
-        if self.hidden_sizes.is_empty() || self.hidden_sizes.contains(&0) {
+        let bad_width = |&w: &usize| w == 0 || w > 4096;
+        if self.hidden_sizes.is_empty() || self.hidden_sizes.iter().any(bad_width) {
             return Err(Error::invalid(
                 "hidden_sizes",
                 format!(
-                    "need at least one hidden layer, all widths ≥ 1 (got {:?})",
+                    "need at least one hidden layer, widths 1 to 4096 (got {:?})",
                     self.hidden_sizes
                 ),
             ));
