@@ -235,16 +235,38 @@ mod tests {
                 } else {
                     (a.clone(), k, 1)
                 };
+                // The dispatching entry point, and the portable path (what wasm runs) directly.
                 let mut c = vec![1.0; m * n];
                 gemm_acc(m, n, k, &a_store, rs, ks, &b, &mut c);
+                let mut plain = vec![1.0; m * n];
+                gemm_impl::<Plain, 8>(m, n, k, &a_store, rs, ks, &b, &mut plain);
                 for r in 0..m {
                     for j in 0..n {
                         let want: f64 =
                             1.0 + (0..k).map(|kk| a[r * k + kk] * b[kk * n + j]).sum::<f64>();
                         assert!((c[r * n + j] - want).abs() < 1e-12, "{m}x{n}x{k}");
+                        assert!((plain[r * n + j] - want).abs() < 1e-12, "{m}x{n}x{k}");
                     }
                 }
             }
         }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_and_avx512_tiles_give_identical_bits() {
+        if !has_avx512() {
+            return; // nothing to compare on this CPU
+        }
+        let (m, n, k) = (13, 70, 33);
+        let a: Vec<f64> = (0..m * k).map(|i| (i as f64 * 0.37).sin()).collect();
+        let b: Vec<f64> = (0..k * n).map(|i| (i as f64 * 0.11).cos()).collect();
+        let (mut c2, mut c5) = (vec![0.5; m * n], vec![0.5; m * n]);
+        // SAFETY: both feature sets were just detected.
+        unsafe {
+            gemm_avx2(m, n, k, &a, k, 1, &b, &mut c2);
+            gemm_avx512(m, n, k, &a, k, 1, &b, &mut c5);
+        }
+        assert!(c2.iter().zip(&c5).all(|(x, y)| x.to_bits() == y.to_bits()));
     }
 }
