@@ -80,6 +80,20 @@ pub fn observe(state: &[f64; 4]) -> [f32; 4] {
 }
 
 /// One CartPole-v1 environment: state plus step counter.
+///
+/// ```
+/// use pgbook::envs::CartPole;
+/// let mut env = CartPole::new(&mut pgbook::rng::seeded(0));
+/// let mut total = 0.0;
+/// loop {
+///     let t = env.step(0); // always push left: the pole falls within a few dozen steps
+///     total += t.reward;
+///     if t.terminated || t.truncated {
+///         break;
+///     }
+/// }
+/// assert!(total >= 1.0 && total < 100.0);
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CartPole {
     state: [f64; 4],

@@ -508,6 +508,20 @@ struct Gathered {
 }
 
 /// A PPO run on CartPole-v1 that advances one update per [`PpoTrainer::step`].
+///
+/// ```
+/// use pgbook::train::ppo::{PpoConfig, PpoTrainer};
+/// let config = PpoConfig { num_updates: 4, ..PpoConfig::smoke() };
+/// let mut trainer = PpoTrainer::new(config, 11)?;
+/// while !trainer.is_finished() {
+///     let report = trainer.step()?;
+///     assert!(report.approx_kl >= 0.0);
+/// }
+/// assert_eq!(trainer.env_steps(), 4 * 256);
+/// let frames = trainer.greedy_episode(7); // CartPole states for an animation
+/// assert!(frames.len() >= 2);
+/// # Ok::<(), pgbook::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct PpoTrainer {
     config: PpoConfig,
