@@ -865,7 +865,9 @@ impl PpoTrainer {
                     ro.next_values[k - 1] = values[e];
                 }
                 let row = &logits[e * NUM_ACTIONS..(e + 1) * NUM_ACTIONS];
-                categorical::log_prob_entropy(row, 0, &mut probs);
+                // Sample a ~ π(·|s), then store log π_old(a|s) computed exactly as the loss
+                // recomputes it (so the first minibatch sees ratios of exactly 1).
+                categorical::log_prob_entropy(row, 0, &mut probs); // fills `probs`
                 let action = rng::categorical(&mut self.rng, &probs);
                 let (log_prob, _) = categorical::log_prob_entropy(row, action, &mut probs);
                 ro.obs[k * OBS_DIM..(k + 1) * OBS_DIM]
@@ -885,14 +887,12 @@ impl PpoTrainer {
                     // observation, which the reset below is about to replace.
                     truncated_obs.push((k, obs_f64(&self.envs[e])));
                 }
-                let next = if tr.terminated || tr.truncated {
+                if tr.terminated || tr.truncated {
                     finished.push(self.running_returns[e]);
                     self.running_returns[e] = 0.0;
                     self.envs[e].reset(&mut self.rng);
-                    obs_f64(&self.envs[e])
-                } else {
-                    obs_f64(&self.envs[e])
-                };
+                }
+                let next = obs_f64(&self.envs[e]);
                 self.obs[e * OBS_DIM..(e + 1) * OBS_DIM].copy_from_slice(&next);
             }
             for (k, o) in &truncated_obs {
@@ -1141,5 +1141,48 @@ mod tests {
         assert_eq!(solved_from_env_steps(&evs, 475.0), Some(30));
         assert_eq!(solved_from_env_steps(&evs[..3], 475.0), None);
         assert_eq!(solved_from_env_steps(&[], 475.0), None);
+    }
+
+    #[test]
+    fn stored_old_log_probs_and_values_match_the_loss_exactly_before_the_update() {
+        // Row results do not depend on the batch they are computed in, so the ratio of the
+        // first minibatch is exactly 1 and the value error is exactly 0.
+        let mut tr = PpoTrainer::new(tiny(), 9).unwrap();
+        tr.collect_rollout();
+        let ro = &tr.rollout;
+        let zeros = vec![0.0; ro.actions.len()];
+        let mb = Minibatch {
+            obs: &ro.obs,
+            actions: &ro.actions,
+            old_log_probs: &ro.log_probs,
+            old_values: &ro.values,
+            advantages: &zeros,
+            returns: &ro.values,
+        };
+        let coef = LossCoefficients {
+            clip_epsilon: 0.2,
+            value_clip: None,
+            ent_coef: 0.0,
+            vf_coef: 0.5,
+        };
+        let mut grads = (
+            vec![0.0; tr.actor.params().len()],
+            vec![0.0; tr.critic.params().len()],
+        );
+        let mut diag = DiagnosticsAccumulator::default();
+        let parts = ppo_loss_and_gradients(
+            &tr.actor,
+            &tr.critic,
+            &mb,
+            &coef,
+            &mut LossWorkspace::default(),
+            &mut grads.0,
+            &mut grads.1,
+            Some(&mut diag),
+        );
+        let d = diag.finish().unwrap();
+        assert_eq!(d.mean_log_ratio, 0.0);
+        assert_eq!(d.approx_kl_nonnegative, 0.0);
+        assert_eq!(parts.value_loss, 0.0);
     }
 }
