@@ -1,7 +1,7 @@
 //! The categorical policy head: log-probabilities and entropy of softmax(logits) and their
 //! gradients with respect to the logits.
 
-/// log softmax(z)[a], softmax(z) and entropy for one row of logits; `probs` receives softmax(z).
+/// `log softmax(z)[a]`, softmax(z) and entropy for one row of logits; `probs` receives softmax(z).
 #[inline]
 pub fn log_prob_entropy(logits: &[f64], action: usize, probs: &mut [f64]) -> (f64, f64) {
     let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
