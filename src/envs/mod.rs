@@ -1,1 +1,5 @@
 //! Environments.
+
+pub mod cartpole;
+
+pub use cartpole::CartPole;

@@ -1,7 +1,15 @@
 //! Tiny networks with hand-written backward passes, each checked against finite differences.
 
+pub mod categorical;
+mod gemm;
 pub mod gru;
+mod init;
+mod mlp;
 mod optim;
+mod tanh;
 
 pub use gru::{Gru, GruBlock, GruShape, Tape};
+pub use init::orthogonal;
+pub use mlp::{Mlp, MlpCache};
 pub use optim::{clip_grad_norm, Adam};
+pub use tanh::{fast_tanh, tanh_in_place};

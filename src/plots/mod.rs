@@ -5,6 +5,8 @@ pub mod baselines;
 pub mod cartpole;
 pub mod clipping;
 pub mod gae;
+pub mod learning_curve;
+pub mod ppo_diagnostics;
 pub mod sequence_curves;
 pub mod theme;
 pub mod tokens;

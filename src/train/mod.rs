@@ -1,3 +1,5 @@
 //! Step-able trainers shared by the Web Worker, the CLI and the tests.
 
+pub mod curves;
+pub mod ppo;
 pub mod sequence;

@@ -2,6 +2,7 @@
 //! stdout, SVG figures on request, and benchmarks.
 
 mod args;
+mod ppo;
 mod sequence;
 mod simulate;
 
@@ -14,6 +15,9 @@ pgbook — «Градиенты политики: от REINFORCE к PPO» on the
 
 USAGE:
   pgbook simulate baselines [--group-size 8|2,4,8,16] [--groups 80000] [--seed 2026] [--json]
+  pgbook train ppo --profile smoke|full [--seeds 11,37,...] [--threads 2] [--json] [--svg-dir DIR]
+                   [--set '{\"update_epochs\": 10}']   (override config fields)
+  pgbook bench ppo [--json] [--updates 60] [--repeats 3]
   pgbook train sequence --profile smoke|full [--seed 5 | --seeds 5,6,7] [--reduction token_mean]
                         [--iterations N] [--json] [--svg-dir DIR]
   pgbook help
@@ -31,6 +35,8 @@ fn run(argv: &[String]) -> Result<()> {
     let args = Args::parse(&argv[words.len()..], FLAGS)?;
     match words.as_slice() {
         ["simulate", "baselines"] => simulate::baselines(&args)?,
+        ["train", "ppo"] => ppo::train(&args)?,
+        ["bench", "ppo"] => ppo::bench(&args)?,
         ["train", "sequence"] => {
             let job = sequence::parse(&args)?;
             args.finish()?;

@@ -1,0 +1,172 @@
+//! A multilayer perceptron with tanh hidden layers and a linear output, over minibatches, with
+//! a hand-written backward pass.
+//!
+//! Parameters live in one flat vector (layer by layer: weights `[inputs][outputs]`, then
+//! biases) so that Adam and gradient clipping see a plain slice. The weight layout puts the
+//! outputs of one input contiguously: the forward product and the weight gradient then run
+//! their inner loop over contiguous outputs, which LLVM vectorises.
+
+use super::gemm::gemm_acc;
+use super::init::orthogonal;
+use super::tanh::tanh_in_place;
+use crate::error::{Error, Result};
+use crate::rng::Rng;
+
+/// A tanh MLP `sizes[0] → sizes[1] → … → sizes[L]` (tanh after every layer but the last).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mlp {
+    sizes: Vec<usize>,
+    /// Start of each layer's weights in `params`; its biases follow the weights.
+    offsets: Vec<usize>,
+    params: Vec<f64>,
+}
+
+/// Activations of one forward pass, kept for the backward pass, plus scratch space.
+#[derive(Debug, Clone, Default)]
+pub struct MlpCache {
+    batch: usize,
+    /// `acts[0]` is the input; `acts[l]` the output of layer l (tanh'ed except the last).
+    acts: Vec<Vec<f64>>,
+    delta: Vec<f64>,
+    delta_prev: Vec<f64>,
+    w_t: Vec<f64>,
+}
+
+impl Mlp {
+    /// Orthogonally initialised network: hidden layers with gain `hidden_gain` (√2 for PPO),
+    /// the output layer with `output_gain` (0.01 actor, 1.0 critic); biases zero.
+    pub fn new(sizes: &[usize], hidden_gain: f64, output_gain: f64, rng: &mut Rng) -> Result<Self> {
+        if sizes.len() < 2 || sizes.contains(&0) {
+            return Err(Error::invalid(
+                "sizes",
+                format!("need at least input and output sizes, all positive (got {sizes:?})"),
+            ));
+        }
+        let layers = sizes.len() - 1;
+        let mut offsets = Vec::with_capacity(layers);
+        let mut params = Vec::new();
+        for l in 0..layers {
+            let gain = if l + 1 == layers {
+                output_gain
+            } else {
+                hidden_gain
+            };
+            offsets.push(params.len());
+            params.extend(orthogonal(sizes[l], sizes[l + 1], gain, rng));
+            params.extend(std::iter::repeat_n(0.0, sizes[l + 1]));
+        }
+        Ok(Mlp {
+            sizes: sizes.to_vec(),
+            offsets,
+            params,
+        })
+    }
+
+    /// Layer sizes, input first.
+    pub fn sizes(&self) -> &[usize] {
+        &self.sizes
+    }
+
+    /// Input width.
+    pub fn input_dim(&self) -> usize {
+        self.sizes[0]
+    }
+
+    /// Output width.
+    pub fn output_dim(&self) -> usize {
+        self.sizes[self.sizes.len() - 1]
+    }
+
+    /// All parameters, flat.
+    pub fn params(&self) -> &[f64] {
+        &self.params
+    }
+
+    /// All parameters, flat and mutable (for the optimiser and finite differences).
+    pub fn params_mut(&mut self) -> &mut [f64] {
+        &mut self.params
+    }
+
+    fn layer(&self, l: usize) -> (&[f64], &[f64]) {
+        let (i, o) = (self.sizes[l], self.sizes[l + 1]);
+        let w = &self.params[self.offsets[l]..self.offsets[l] + i * o];
+        let b = &self.params[self.offsets[l] + i * o..self.offsets[l] + i * o + o];
+        (w, b)
+    }
+
+    /// Forward pass of `batch` rows of `x` (`batch × input_dim`, row-major); returns the output
+    /// rows (`batch × output_dim`) and keeps the activations in `cache` for [`Mlp::backward`].
+    pub fn forward<'c>(&self, x: &[f64], batch: usize, cache: &'c mut MlpCache) -> &'c [f64] {
+        debug_assert_eq!(x.len(), batch * self.input_dim());
+        let layers = self.sizes.len() - 1;
+        cache.batch = batch;
+        cache.acts.resize_with(layers + 1, Vec::new);
+        cache.acts[0].clear();
+        cache.acts[0].extend_from_slice(x);
+        for l in 0..layers {
+            let (w, b) = self.layer(l);
+            let (inputs, outputs) = (self.sizes[l], self.sizes[l + 1]);
+            let (before, after) = cache.acts.split_at_mut(l + 1);
+            let (xin, y) = (&before[l], &mut after[0]);
+            // y = b + x W, row by row.
+            y.clear();
+            for _ in 0..batch {
+                y.extend_from_slice(b);
+            }
+            gemm_acc(batch, outputs, inputs, xin, inputs, 1, w, y);
+            if l + 1 < layers {
+                tanh_in_place(y);
+            }
+        }
+        &cache.acts[layers]
+    }
+
+    /// Backward pass: given dLoss/dOutput `d_out` for the rows of the last forward pass,
+    /// **adds** dLoss/dParams into `grads` (same layout as [`Mlp::params`]).
+    pub fn backward(&self, cache: &mut MlpCache, d_out: &[f64], grads: &mut [f64]) {
+        let layers = self.sizes.len() - 1;
+        let batch = cache.batch;
+        debug_assert_eq!(d_out.len(), batch * self.output_dim());
+        debug_assert_eq!(grads.len(), self.params.len());
+        let MlpCache {
+            acts,
+            delta,
+            delta_prev,
+            w_t,
+            ..
+        } = cache;
+        delta.clear();
+        delta.extend_from_slice(d_out);
+        for l in (0..layers).rev() {
+            let (inputs, outputs) = (self.sizes[l], self.sizes[l + 1]);
+            let (w, _) = self.layer(l);
+            let off = self.offsets[l];
+            let (gw, rest) = grads[off..].split_at_mut(inputs * outputs);
+            let gb = &mut rest[..outputs];
+            let xin = &acts[l];
+            // dW += Xᵀ Δ (X read transposed through its strides); db += column sums of Δ.
+            gemm_acc(inputs, outputs, batch, xin, 1, inputs, delta, gw);
+            for dr in delta.chunks_exact(outputs) {
+                gb.iter_mut().zip(dr).for_each(|(g, d)| *g += d);
+            }
+            if l == 0 {
+                break; // no gradient needed for the input
+            }
+            // Δ_prev = (Δ Wᵀ) ⊙ (1 − h²), h = tanh output; Wᵀ copied once so that the
+            // product runs over contiguous rows.
+            w_t.resize(inputs * outputs, 0.0);
+            for (i, wr) in w.chunks_exact(outputs).enumerate() {
+                for (o, &v) in wr.iter().enumerate() {
+                    w_t[o * inputs + i] = v;
+                }
+            }
+            delta_prev.clear();
+            delta_prev.resize(batch * inputs, 0.0);
+            gemm_acc(batch, inputs, outputs, delta, outputs, 1, w_t, delta_prev);
+            for (p, &h) in delta_prev.iter_mut().zip(xin.iter()) {
+                *p *= 1.0 - h * h;
+            }
+            std::mem::swap(delta, delta_prev);
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! The PPO learning curve: median evaluation return over seeds, the interquartile band, a thin
+//! line per seed and the dashed 500 ceiling, against environment transitions.
+
+use super::theme::{Theme, BLUE, GREY, INK};
+use crate::train::curves::Curve;
+use crate::Result;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// Draws `curve` (from [`crate::train::curves::aggregate`]; one run works too) on `area`;
+/// `profile` names the run in the title. An empty curve draws empty axes (the page shows them
+/// before the first evaluation). Labels are Russian and few: the canvas backend lays out every
+/// label separately.
+pub fn draw_learning_curve<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    curve: &Curve,
+    profile: &str,
+    theme: Theme,
+) -> Result<()> {
+    let xs: Vec<f64> = curve.env_steps.iter().map(|&s| s as f64).collect();
+    let x_max = xs.last().copied().unwrap_or(1.0).max(1.0);
+    area.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(area)
+        .caption(
+            format!("PPO на CartPole — профиль {profile}"),
+            theme.font(15.0).color(&INK),
+        )
+        .margin(theme.px(8.0))
+        .x_label_area_size(theme.px(36.0))
+        .y_label_area_size(theme.px(44.0))
+        .build_cartesian_2d(0.0..x_max, 0.0..520.0)?;
+    chart
+        .configure_mesh()
+        .x_labels(6)
+        .y_labels(6)
+        .light_line_style(WHITE)
+        .bold_line_style(RGBColor(235, 235, 235).stroke_width(theme.px(1.0)))
+        .axis_style(GREY.stroke_width(theme.px(1.0)))
+        .label_style(theme.font(12.0).color(&INK))
+        .axis_desc_style(theme.font(13.0).color(&INK))
+        .x_desc("переходы среды")
+        .y_desc("возврат (жадная оценка)")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .draw()?;
+    // Interquartile band: along q75, back along q25.
+    let band: Vec<(f64, f64)> = xs
+        .iter()
+        .zip(&curve.q75)
+        .map(|(&x, &y)| (x, y))
+        .chain(xs.iter().zip(&curve.q25).rev().map(|(&x, &y)| (x, y)))
+        .collect();
+    let sample = theme.px(18.0) as i32;
+    let half = theme.ipx(5.0);
+    chart
+        .draw_series(std::iter::once(Polygon::new(band, BLUE.mix(0.2).filled())))?
+        .label("межквартильный диапазон")
+        .legend(move |(x, y)| {
+            Rectangle::new(
+                [(x, y - half), (x + sample, y + half)],
+                BLUE.mix(0.2).filled(),
+            )
+        });
+    for run in &curve.runs {
+        let points = xs.iter().copied().zip(run.iter().copied());
+        chart.draw_series(LineSeries::new(
+            points,
+            BLUE.mix(0.35).stroke_width(theme.px(1.0)),
+        ))?;
+    }
+    let width = theme.px(2.5);
+    let median = xs.iter().copied().zip(curve.median.iter().copied());
+    chart
+        .draw_series(LineSeries::new(median, BLUE.stroke_width(width)))?
+        .label("медиана по начальным значениям")
+        .legend(move |(x, y)| {
+            PathElement::new([(x, y), (x + sample, y)], BLUE.stroke_width(width))
+        });
+    let thin = theme.px(1.0);
+    chart
+        .draw_series(DashedLineSeries::new(
+            [(0.0, 500.0), (x_max, 500.0)],
+            theme.px(8.0),
+            theme.px(5.0),
+            INK.stroke_width(thin),
+        ))?
+        .label("потолок 500 (лимит времени)")
+        .legend(move |(x, y)| PathElement::new([(x, y), (x + sample, y)], INK.stroke_width(thin)));
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .label_font(theme.font(12.0).color(&INK))
+        .background_style(WHITE.mix(0.85))
+        .border_style(GREY.mix(0.5))
+        .draw()?;
+    Ok(())
+}
