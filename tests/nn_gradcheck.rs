@@ -1,6 +1,7 @@
 //! Every parameter gradient of the full PPO loss (clipped policy loss, clipped value loss,
 //! entropy bonus) against central finite differences, in f64.
 
+use pgbook::math;
 use pgbook::nn::{fast_tanh, Mlp, MlpCache};
 use pgbook::rl::DiagnosticsAccumulator;
 use pgbook::rng::{normal, seeded, uniform};
@@ -43,11 +44,12 @@ fn case(actor: &Mlp, critic: &Mlp, n: usize, eps: f64, seed: u64) -> Case {
         let a = usize::from(uniform(&mut rng) < 0.5);
         let row = &logits[2 * i..2 * i + 2];
         let max = row[0].max(row[1]);
-        let lse = max + ((row[0] - max).exp() + (row[1] - max).exp()).ln();
+        let lse = max + math::ln(math::exp(row[0] - max) + math::exp(row[1] - max));
         let log_prob = row[a] - lse;
         let shift: f64 = shifts[i % shifts.len()];
         assert!(
-            (shift.exp() - (1.0 - eps)).abs() > 0.02 && (shift.exp() - (1.0 + eps)).abs() > 0.02
+            (math::exp(shift) - (1.0 - eps)).abs() > 0.02
+                && (math::exp(shift) - (1.0 + eps)).abs() > 0.02
         );
         c.actions.push(a);
         c.old_log_probs.push(log_prob - shift);

@@ -6,6 +6,7 @@
 //! track) and `truncated` (the 500-step time limit) are separate flags because only the first
 //! one means "there is no future": a truncated episode is bootstrapped from V.
 
+use crate::math;
 use crate::rng::{uniform_in, Rng};
 use serde::{Deserialize, Serialize};
 
@@ -51,8 +52,8 @@ pub fn dynamics(state: [f64; 4], action: usize) -> [f64; 4] {
     let polemass_length = MASS_POLE * LENGTH;
     let [x, x_dot, theta, theta_dot] = state;
     let force = if action == 1 { FORCE_MAG } else { -FORCE_MAG };
-    let costheta = theta.cos();
-    let sintheta = theta.sin();
+    let costheta = math::cos(theta);
+    let sintheta = math::sin(theta);
     let temp = (force + polemass_length * (theta_dot * theta_dot) * sintheta) / total_mass;
     let thetaacc = (GRAVITY * sintheta - costheta * temp)
         / (LENGTH * (4.0 / 3.0 - MASS_POLE * (costheta * costheta) / total_mass));

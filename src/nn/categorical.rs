@@ -1,16 +1,18 @@
 //! The categorical policy head: log-probabilities and entropy of softmax(logits) and their
 //! gradients with respect to the logits.
 
+use crate::math;
+
 /// `log softmax(z)[a]`, softmax(z) and entropy for one row of logits; `probs` receives softmax(z).
 #[inline]
 pub fn log_prob_entropy(logits: &[f64], action: usize, probs: &mut [f64]) -> (f64, f64) {
     let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let mut sum = 0.0;
     for (p, &z) in probs.iter_mut().zip(logits) {
-        *p = (z - max).exp();
+        *p = math::exp(z - max);
         sum += *p;
     }
-    let log_sum = sum.ln();
+    let log_sum = math::ln(sum);
     let mut entropy = 0.0;
     for (p, &z) in probs.iter_mut().zip(logits) {
         *p /= sum;
@@ -34,7 +36,7 @@ pub fn backward(
         let onehot = if k == action { 1.0 } else { 0.0 };
         // p ln p → 0 as p → 0; guard the 0 · (−∞) of an underflowed probability.
         let dh = if p > 0.0 {
-            -p * (p.ln() + entropy)
+            -p * (math::ln(p) + entropy)
         } else {
             0.0
         };

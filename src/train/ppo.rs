@@ -7,6 +7,7 @@
 
 use crate::envs::cartpole::{CartPole, NUM_ACTIONS, OBS_DIM};
 use crate::error::{Error, Result};
+use crate::math;
 use crate::nn::{categorical, clip_grad_norm, Adam, Mlp, MlpCache};
 use crate::rl::{gae_advantages, DiagnosticsAccumulator};
 use crate::rng::{self, Rng};
@@ -419,7 +420,7 @@ pub fn ppo_loss_and_gradients(
         // Clipped policy objective: min(r·A, clip(r, 1−ε, 1+ε)·A). Where the clipped branch is
         // the minimum the ratio is outside the range and the gradient is zero.
         let log_ratio = log_prob - mb.old_log_probs[i];
-        let ratio = log_ratio.exp();
+        let ratio = math::exp(log_ratio);
         let adv = mb.advantages[i];
         let unclipped = ratio * adv;
         let clipped = ratio.clamp(1.0 - eps, 1.0 + eps) * adv;
@@ -944,8 +945,12 @@ impl PpoTrainer {
             // Advantage normalisation per minibatch (unbiased std, + 1e-8 as CleanRL).
             let n = g.advantages.len() as f64;
             let mean = g.advantages.iter().sum::<f64>() / n;
-            let var =
-                g.advantages.iter().map(|a| (a - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+            let var = g
+                .advantages
+                .iter()
+                .map(|a| (a - mean) * (a - mean))
+                .sum::<f64>()
+                / (n - 1.0).max(1.0);
             let scale = 1.0 / (var.sqrt() + 1e-8);
             g.advantages
                 .iter_mut()
@@ -1046,7 +1051,7 @@ fn diverged(update: usize, what: &str) -> Error {
 pub(crate) fn mean_std(xs: &[f64]) -> (f64, f64) {
     let n = xs.len() as f64;
     let mean = xs.iter().sum::<f64>() / n;
-    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n;
     (mean, var.sqrt())
 }
 
