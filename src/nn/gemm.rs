@@ -55,8 +55,17 @@ pub fn gemm_acc(
             return;
         }
     }
-    gemm_impl::<Plain, 8>(m, n, k, a, a_rs, a_ks, b, c);
+    gemm_impl::<Plain, PORTABLE_NR>(m, n, k, a, a_rs, a_ks, b, c);
 }
+
+/// Tile width of the portable path. In wasm a 4 × 4 tile is 8 SIMD accumulators; 4 × 8 would
+/// take all 16 of the x86-64 registers the browser compiles v128 values to, and spill.
+/// Measured in Chromium (`node e2e/bench.mjs`): 4 × 2 36k, 4 × 4 55k, 4 × 6 31k and 4 × 8 47k
+/// env steps/s.
+#[cfg(target_arch = "wasm32")]
+const PORTABLE_NR: usize = 4;
+#[cfg(not(target_arch = "wasm32"))]
+const PORTABLE_NR: usize = 8;
 
 /// Whether this CPU has AVX2 (std caches the answer).
 #[cfg(target_arch = "x86_64")]

@@ -4,6 +4,8 @@
 use super::{canvas, js_error, to_js, whole_number};
 use crate::plots::{self, Theme};
 use crate::rl::Reduction;
+use crate::train::curves;
+use crate::train::ppo::{Evaluation as PpoEvaluation, PpoConfig, PpoTrainer, UpdateReport};
 use crate::train::sequence::{task, IterationReport, SequenceConfig, SequenceTrainer};
 use crate::{Error, Result};
 use serde::Serialize;
@@ -245,4 +247,211 @@ pub fn draw_cartpole(
         )
     })
     .map_err(js_error)
+}
+
+// ---------------------------------------------------------------- PPO on CartPole
+
+/// Most seeds one run may train side by side (one worker each).
+const MAX_SEEDS: usize = 8;
+
+/// Checked settings of a PPO run.
+#[derive(Serialize)]
+struct PpoSettings {
+    profile: String,
+    seeds: Vec<u64>,
+    total_env_steps_per_seed: u64,
+}
+
+/// The course's default seeds of a profile.
+#[wasm_bindgen]
+pub fn ppo_default_seeds(profile: &str) -> Vec<f64> {
+    PpoConfig::default_seeds(profile)
+        .into_iter()
+        .map(|s| s as f64)
+        .collect()
+}
+
+/// Checks the reader's PPO settings (profile, comma-separated seeds) before any worker starts.
+#[wasm_bindgen]
+pub fn validate_ppo_settings(profile: &str, seeds: &str) -> std::result::Result<JsValue, JsError> {
+    let check = || -> Result<PpoSettings> {
+        let config = PpoConfig::profile(profile)?;
+        config.validate()?;
+        let list: Vec<u64> = seeds.split(',').map(parse_seed).collect::<Result<_>>()?;
+        if list.len() > MAX_SEEDS {
+            return Err(Error::invalid(
+                "seeds",
+                format!(
+                    "at most {MAX_SEEDS} seeds train side by side (got {})",
+                    list.len()
+                ),
+            ));
+        }
+        if let Some(d) = list
+            .iter()
+            .enumerate()
+            .find_map(|(i, s)| list[..i].contains(s).then_some(*s))
+        {
+            return Err(Error::invalid("seeds", format!("seed {d} is listed twice")));
+        }
+        Ok(PpoSettings {
+            profile: profile.into(),
+            total_env_steps_per_seed: config.total_env_steps(),
+            seeds: list,
+        })
+    };
+    to_js(&check().map_err(js_error)?)
+}
+
+/// One PPO run (one seed) inside a worker.
+#[wasm_bindgen]
+pub struct PpoRun {
+    trainer: PpoTrainer,
+    profile: String,
+    last_update: usize,
+    evaluated: bool,
+}
+
+#[wasm_bindgen]
+impl PpoRun {
+    /// A run of `profile` with `seed`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(profile: &str, seed: f64) -> std::result::Result<PpoRun, JsError> {
+        let build = || -> Result<PpoRun> {
+            let config = PpoConfig::profile(profile)?;
+            let seed = whole_number("seed", seed)? as u64;
+            Ok(PpoRun {
+                trainer: PpoTrainer::new(config, seed)?,
+                profile: profile.into(),
+                last_update: 0,
+                evaluated: false,
+            })
+        };
+        build().map_err(js_error)
+    }
+
+    /// Totals for the progress bar, and the evaluation of the untrained policy.
+    pub fn info(&self) -> std::result::Result<JsValue, JsError> {
+        let c = self.trainer.config();
+        to_js(&serde_json::json!({
+            "profile": self.profile, "seed": self.trainer.seed(),
+            "total_env_steps": c.total_env_steps(), "updates": c.num_updates,
+            "evaluations": self.trainer.evaluations(),
+        }))
+    }
+
+    /// Whether all updates are done.
+    pub fn finished(&self) -> bool {
+        self.trainer.is_finished()
+    }
+
+    /// One rollout + one update; its report (with an evaluation when one was due).
+    pub fn step(&mut self) -> std::result::Result<JsValue, JsError> {
+        let report = self.trainer.step().map_err(js_error)?;
+        self.last_update = report.update;
+        self.evaluated = report.evaluation.is_some();
+        to_js(&report)
+    }
+
+    /// After an evaluation: a fresh greedy episode of the current policy for the animation,
+    /// as a flat [x, ẋ, θ, θ̇, …] array.
+    pub fn extra(&self) -> std::result::Result<JsValue, JsError> {
+        if !self.evaluated {
+            return to_js(&serde_json::json!({}));
+        }
+        let reset_seed = self
+            .trainer
+            .seed()
+            .wrapping_mul(1_000_003)
+            .wrapping_add(self.last_update as u64);
+        let episode: Vec<f64> = self
+            .trainer
+            .greedy_episode(reset_seed)
+            .into_iter()
+            .flatten()
+            .collect();
+        to_js(&serde_json::json!({ "episode": episode }))
+    }
+
+    /// The run's summary (as the CLI's summary line, without timings).
+    pub fn summary(&self) -> std::result::Result<JsValue, JsError> {
+        let mut value = serde_json::to_value(self.trainer.summary())
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        value["kind"] = "summary".into();
+        to_js(&value)
+    }
+}
+
+/// One seed's evaluations as the page keeps them.
+#[derive(serde::Deserialize)]
+struct PageRun {
+    seed: u64,
+    evaluations: Vec<PpoEvaluation>,
+}
+
+/// Draws the live learning curve (median, IQR band, per-seed lines) of several seeds.
+#[wasm_bindgen]
+pub fn draw_ppo_curves(
+    canvas_id: &str,
+    profile: &str,
+    runs: JsValue,
+) -> std::result::Result<(), JsError> {
+    let runs: Vec<PageRun> = from_js("runs", runs).map_err(js_error)?;
+    let evals: Vec<Vec<PpoEvaluation>> = runs.into_iter().map(|r| r.evaluations).collect();
+    let curve = curves::aggregate(&evals).map_err(js_error)?;
+    canvas::with_canvas(canvas_id, |area, dpr| {
+        plots::learning_curve::draw_learning_curve(area, &curve, profile, Theme::for_dpr(dpr))
+    })
+    .map_err(js_error)
+}
+
+/// Draws one seed's diagnostics per update.
+#[wasm_bindgen]
+pub fn draw_ppo_diagnostics(
+    canvas_id: &str,
+    seed: f64,
+    reports: JsValue,
+) -> std::result::Result<(), JsError> {
+    let reports: Vec<UpdateReport> = from_js("reports", reports).map_err(js_error)?;
+    let seed = whole_number("seed", seed).map_err(js_error)? as u64;
+    canvas::with_canvas(canvas_id, |area, dpr| {
+        plots::ppo_diagnostics::draw_ppo_diagnostics(area, &reports, seed, Theme::for_dpr(dpr))
+    })
+    .map_err(js_error)
+}
+
+/// The runs' evaluation curves as CSV: one row per grid point with median, quartiles and
+/// every seed's mean return.
+#[wasm_bindgen]
+pub fn ppo_runs_csv(runs: JsValue) -> std::result::Result<String, JsError> {
+    let runs: Vec<PageRun> = from_js("runs", runs).map_err(js_error)?;
+    let seeds: Vec<u64> = runs.iter().map(|r| r.seed).collect();
+    let evals: Vec<Vec<PpoEvaluation>> = runs.into_iter().map(|r| r.evaluations).collect();
+    let curve = curves::aggregate(&evals).map_err(js_error)?;
+    let mut out = String::from("env_steps,median,q25,q75");
+    for s in &seeds {
+        out += &format!(",seed_{s}");
+    }
+    out.push('\n');
+    for i in 0..curve.env_steps.len() {
+        out += &format!(
+            "{},{},{},{}",
+            curve.env_steps[i], curve.median[i], curve.q25[i], curve.q75[i]
+        );
+        for run in &curve.runs {
+            out += &format!(",{}", run[i]);
+        }
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// The CLI's `bench ppo`, run in this (worker) thread with the browser's clock.
+#[wasm_bindgen]
+pub fn bench_ppo(updates: f64, repeats: f64) -> std::result::Result<JsValue, JsError> {
+    let updates = whole_number("updates", updates).map_err(js_error)?;
+    let repeats = whole_number("repeats", repeats).map_err(js_error)?;
+    let r = crate::train::bench::bench_ppo(updates, repeats, || js_sys::Date::now() / 1000.0)
+        .map_err(js_error)?;
+    to_js(&r)
 }

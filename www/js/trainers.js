@@ -260,12 +260,15 @@ class PpoPanel extends Panel {
     this.frames = null;
   }
 
-  started(i, info) { this.states[i].info = info; }
+  started(i, info) {
+    this.states[i].info = info;
+    this.states[i].evaluations.push(...info.evaluations); // the untrained policy at 0 steps
+  }
 
   update(i, report, extra) {
     const s = this.states[i];
     s.reports.push(report);
-    if (extra.evaluation) s.evaluations.push(extra.evaluation);
+    if (report.evaluation) s.evaluations.push(report.evaluation);
     if (i === 0 && extra.episode) this.animate(extra.episode, report.update);
   }
 
@@ -283,8 +286,8 @@ class PpoPanel extends Panel {
 
   draw() {
     const runs = this.states.map((s) => ({ seed: s.seed, evaluations: s.evaluations }));
-    if (runs.some((r) => r.evaluations.length)) this.wasm.draw_ppo_curves(this.curve.id, runs);
-    if (this.states[0].reports.length) this.wasm.draw_ppo_diagnostics(this.diag.id, this.states[0].reports);
+    if (runs.every((r) => r.evaluations.length)) this.wasm.draw_ppo_curves(this.curve.id, this.settings.profile, runs);
+    if (this.states[0].reports.length) this.wasm.draw_ppo_diagnostics(this.diag.id, this.states[0].seed, this.states[0].reports);
   }
 
   // Plays the greedy episode (a flat [x, ẋ, θ, θ̇, …] array) at CartPole's 50 steps per second.

@@ -1,7 +1,8 @@
 // A trainer in a Web Worker: the page's main thread never runs a training step.
-// Protocol (page → worker): start {kind, settings}, pause, resume, stop, fail (self-check).
+// Protocol (page → worker): start {kind, settings}, pause, resume, stop, fail (self-check),
+// bench {updates, repeats}.
 // (worker → page): ready, started {info}, update {report, extra}, finished {summary},
-// paused, stopped, error {message}, panic {message}.
+// paused, stopped, error {message}, panic {message}, bench {result}.
 import init, * as wasm from '../pkg/pgbook.js';
 
 let run = null;          // the wasm trainer handle
@@ -69,6 +70,10 @@ onmessage = async (event) => {
         break;
       case 'stop':
         if (state === 'running' || state === 'paused') { state = 'stopped'; postMessage({ type: 'stopped' }); }
+        break;
+      case 'bench':
+        // The CLI's `bench ppo`, measured in a worker (see e2e/bench.mjs).
+        postMessage({ type: 'bench', result: wasm.bench_ppo(msg.updates ?? 60, msg.repeats ?? 3) });
         break;
       case 'fail':
         // The page's self-check: a deliberate panic inside the wasm module of this worker.

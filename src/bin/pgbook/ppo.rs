@@ -3,6 +3,7 @@
 
 use crate::args::Args;
 use pgbook::plots::{self, Theme};
+use pgbook::train::bench::bench_ppo;
 use pgbook::train::curves::aggregate;
 use pgbook::train::ppo::{Evaluation, PpoConfig, PpoTrainer, RunSummary, UpdateReport};
 use pgbook::{Error, Result};
@@ -189,30 +190,9 @@ pub fn bench(args: &Args) -> Result<()> {
     let json = args.flag("json");
     let updates: usize = args.get("updates")?.unwrap_or(60);
     let repeats: usize = args.get("repeats")?.unwrap_or(3);
-    let config = PpoConfig {
-        num_updates: updates.max(1) * (repeats.max(1) + 1),
-        ..PpoConfig::cleanrl()
-    };
-    let mut trainer = PpoTrainer::new(config.clone(), 1)?;
-    // Warm-up: one update's worth of caches and allocations.
-    trainer.step()?;
-    let mut best_steps_per_s = 0.0f64;
-    for _ in 0..repeats.max(1) {
-        let t0 = Instant::now();
-        let before = trainer.env_steps();
-        for _ in 0..updates.max(1) {
-            trainer.step()?;
-        }
-        let s = (trainer.env_steps() - before) as f64 / t0.elapsed().as_secs_f64();
-        best_steps_per_s = best_steps_per_s.max(s);
-    }
-    let count = 2000;
-    let mut best_us = f64::INFINITY;
-    for _ in 0..repeats.max(1) {
-        let t0 = Instant::now();
-        trainer.train_minibatches(count)?;
-        best_us = best_us.min(t0.elapsed().as_secs_f64() * 1e6 / count as f64);
-    }
+    let start = Instant::now();
+    let r = bench_ppo(updates, repeats, || start.elapsed().as_secs_f64())?;
+    let (best_steps_per_s, best_us) = (r.env_steps_per_s, r.minibatch_step_us);
     if json {
         println!(
             "{}",
