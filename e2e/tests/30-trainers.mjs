@@ -33,15 +33,26 @@ function cliLines(args) {
   return execFileSync(CLI, args, { encoding: 'utf8', maxBuffer: 1 << 28 }).trim().split('\n').map((l) => JSON.parse(l));
 }
 
-// Compares every numeric field the two reports share; returns the largest relative difference.
+// Every number in a report, nested ones (the evaluation inside a PPO report) included.
+function numbers(value, path = '', out = {}) {
+  if (typeof value === 'number') out[path] = value;
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) numbers(v, `${path}.${k}`, out);
+  return out;
+}
+
+// Compares every numeric field the two reports share; returns the largest relative difference
+// over the first five reports and how many reports from the start are identical to the bit.
 function compareReports(browser, native, label) {
   let worst = 0, identical = 0, compared = 0;
   const n = Math.min(browser.length, native.length);
+  assert(browser.length === native.length, `${label}: ${browser.length} reports in the browser, ${native.length} from the CLI`);
   for (let i = 0; i < n; i++) {
     let same = true;
-    for (const [k, v] of Object.entries(browser[i])) {
-      if (typeof v !== 'number' || typeof native[i][k] !== 'number') continue;
-      const w = native[i][k];
+    const [nb, nn] = [numbers(browser[i]), numbers(native[i])];
+    assert(Object.keys(nb).length > 5, `${label}: report ${i} has too few numbers`);
+    for (const [k, v] of Object.entries(nb)) {
+      if (typeof nn[k] !== 'number') continue;
+      const w = nn[k];
       const rel = Math.abs(v - w) / Math.max(1e-12, Math.abs(w));
       if (v !== w) same = false;
       worst = Math.max(worst, i < 5 ? rel : worst);

@@ -28,8 +28,9 @@ pub fn draw<DB: DrawingBackend>(
     let (w, h) = area.dim_in_pixel();
     let (w, h) = (f64::from(w), f64::from(h));
     // World → pixels: the track spans the width with a margin; y grows upwards from the rail.
-    let scale = (w * 0.9) / (2.0 * X_LIMIT + 0.6);
-    let rail_y = h * 0.78;
+    let rail_y = h * 0.85;
+    // Fit the track's width and the upright pole's height (cart 0.3 + pole 1.0) with margins.
+    let scale = ((w * 0.9) / (2.0 * X_LIMIT + 0.6)).min(rail_y * 0.85 / 1.3);
     let to_px = |x: f64, y: f64| ((w / 2.0 + x * scale) as i32, (rail_y - y * scale) as i32);
     let [x, _, theta, _] = state;
     let failed = x.abs() > X_LIMIT || theta.abs() > THETA_LIMIT;

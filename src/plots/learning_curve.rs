@@ -26,6 +26,7 @@ pub fn draw_learning_curve<DB: DrawingBackend>(
             theme.font(15.0).color(&INK),
         )
         .margin(theme.px(8.0))
+        .margin_right(theme.px(24.0))
         .x_label_area_size(theme.px(36.0))
         .y_label_area_size(theme.px(44.0))
         .build_cartesian_2d(0.0..x_max, 0.0..520.0)?;

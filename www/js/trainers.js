@@ -301,7 +301,7 @@ class PpoPanel extends Panel {
       const k = Math.min(n - 1, Math.floor((performance.now() - f.t0) / 20));
       const s = f.flat.slice(4 * k, 4 * k + 4);
       try {
-        this.wasm.draw_cartpole(this.pole.id, s[0], s[1], s[2], s[3], `обновление ${update}: шаг ${k + 1} из ${n}`);
+        this.wasm.draw_cartpole(this.pole.id, s[0], s[1], s[2], s[3], `после обновления ${f.update}: шаг ${k + 1} из ${n}`);
       } catch (e) {
         this.showError(`Не удалось нарисовать CartPole: ${e.message ?? e}`);
         this.animation = null;
@@ -320,7 +320,7 @@ class PpoPanel extends Panel {
     });
     const table = el('table', { class: 'numbers', id: 'ppo-summary' });
     const head = table.createTHead().insertRow();
-    for (const h of ['начальное значение', 'итоговая оценка', 'std', 'шагов среды', 'стабильно ≥ 475 с']) head.append(el('th', { text: h }));
+    for (const h of ['начальное значение', 'итоговая оценка', 'std', 'шагов среды', 'стабильно ≥ 475 начиная с шага']) head.append(el('th', { text: h }));
     const body = table.createTBody();
     for (const r of rows) { const tr = body.insertRow(); r.forEach((v) => { tr.insertCell().textContent = typeof v === 'number' ? formatNumber(v, 1) : v; }); }
     this.table.replaceChildren(table);
