@@ -79,3 +79,114 @@ fn bad_arguments_are_errors_not_panics() {
     assert!(web::draw_clipping("no-such-canvas", 0.2).is_err());
     assert!(web::clipping_rows(-0.1).is_err());
 }
+
+/// Draws with `draw`, then again with `redraw`; more than `min_ink` of the pixels must be
+/// inked, and the two drawings must differ.
+fn assert_redraw_changes(
+    id: &str,
+    min_ink: f64,
+    draw: impl Fn() -> Result<(), String>,
+    redraw: impl Fn() -> Result<(), String>,
+) {
+    let c = canvas(id);
+    draw().unwrap();
+    let (inked, first) = pixels(&c);
+    assert!(inked > min_ink, "{id}: figure looks blank ({inked})");
+    redraw().unwrap();
+    assert_ne!(pixels(&c).1, first, "{id}: the figure did not change");
+}
+
+fn err<T>(r: Result<T, wasm_bindgen::JsError>) -> Result<(), String> {
+    r.map(|_| ()).map_err(|_| "wasm call failed".to_string())
+}
+
+#[wasm_bindgen_test]
+fn gae_baseline_and_token_figures_redraw_with_their_sliders() {
+    assert_redraw_changes(
+        "t-gae",
+        0.02,
+        || err(web::draw_gae("t-gae", 0.9, 0.95)),
+        || err(web::draw_gae("t-gae", 0.9, 0.5)),
+    );
+    assert_redraw_changes(
+        "t-base",
+        0.02,
+        || err(web::draw_baselines("t-base", 8.0)),
+        || err(web::draw_baselines("t-base", 32.0)),
+    );
+    assert_redraw_changes(
+        "t-tok",
+        0.02,
+        || err(web::draw_tokens("t-tok", 0.2)),
+        || err(web::draw_tokens("t-tok", 0.45)),
+    );
+    assert_redraw_changes(
+        "t-pole",
+        0.005, // a cart and a pole on a track: mostly white
+        || err(web::draw_cartpole("t-pole", 0.0, 0.0, 0.0, 0.0, "шаг 1")),
+        || err(web::draw_cartpole("t-pole", 1.0, 0.0, 0.15, 0.0, "шаг 2")),
+    );
+    // Out of range: errors, never panics.
+    assert!(web::draw_gae("t-gae", 1.5, 0.5).is_err());
+    assert!(web::draw_baselines("t-base", 2.5).is_err());
+    assert!(web::draw_baselines("t-base", 65.0).is_err());
+    assert!(web::draw_tokens("t-tok", -0.1).is_err());
+    assert!(web::draw_cartpole("t-pole", f64::NAN, 0.0, 0.0, 0.0, "").is_err());
+}
+
+#[wasm_bindgen_test]
+fn worked_examples_are_computed_in_the_browser() {
+    let w = web::worked_examples().unwrap();
+    let get = |path: &[&str]| {
+        path.iter().fold(w.clone(), |v, k| {
+            js_sys::Reflect::get(&v, &wasm_bindgen::JsValue::from_str(k)).unwrap()
+        })
+    };
+    let adv = js_sys::Array::from(&get(&["gae", "advantages"]));
+    assert_eq!(
+        (adv.get(0).as_f64(), adv.get(1).as_f64()),
+        (Some(8.0), Some(100.0))
+    );
+    assert_eq!(get(&["ppo", "active_clip_fraction"]).as_f64(), Some(0.5));
+    let kl = get(&["ppo", "approx_kl"]).as_f64().unwrap();
+    assert!((kl - 0.14384103622589045).abs() < 1e-12);
+    assert!((get(&["bstar", "b_star"]).as_f64().unwrap() - 2.6).abs() < 1e-12);
+}
+
+#[wasm_bindgen_test]
+fn trainer_settings_are_checked_before_a_worker_starts() {
+    assert!(web::validate_ppo_settings("smoke", "11, 37").is_ok());
+    for (profile, seeds) in [
+        ("smoke", "abc"),
+        ("smoke", ""),
+        ("smoke", "1, 1"),
+        ("huge", "11"),
+        ("full", "1,2,3,4,5,6,7,8,9"),
+    ] {
+        assert!(
+            web::validate_ppo_settings(profile, seeds).is_err(),
+            "{profile} {seeds}"
+        );
+    }
+    assert!(web::validate_sequence_settings("smoke", "5", "token_mean").is_ok());
+    assert!(web::validate_sequence_settings("smoke", "5", "sum").is_err());
+    assert!(web::validate_sequence_settings("smoke", "-1", "token_mean").is_err());
+}
+
+#[wasm_bindgen_test]
+fn a_ppo_run_steps_in_the_browser() {
+    let mut run = web::PpoRun::new("smoke", 11.0).unwrap();
+    assert!(!run.finished());
+    for _ in 0..2 {
+        run.step().unwrap();
+    }
+    // Two updates of the smoke profile include an evaluation, so the animation gets an episode.
+    let extra = run.extra().unwrap();
+    let episode =
+        js_sys::Reflect::get(&extra, &wasm_bindgen::JsValue::from_str("episode")).unwrap();
+    assert!(
+        js_sys::Array::from(&episode).length() >= 4 * 9,
+        "a greedy episode has at least 9 states"
+    );
+    assert!(web::PpoRun::new("smoke", -1.0).is_err());
+}
