@@ -2,6 +2,7 @@
 //! typed into the text). Inputs are the ones the lessons state.
 
 use crate::plots::clipping::four_rows;
+use crate::plots::gae::{analyse_trajectory, GaeTrajectory};
 use crate::rl::{self, Reduction};
 use crate::{math, Result};
 use serde::Serialize;
@@ -122,14 +123,9 @@ pub struct Simulation {
     pub group_size: usize,
     pub groups: usize,
     pub seed: u64,
-    pub exact: f64,
-    pub plain_mean: f64,
-    pub same_group_mean: f64,
-    pub rloo_mean: f64,
-    pub predicted_same_group: f64,
-    pub plain_std: f64,
-    pub same_group_std: f64,
-    pub rloo_std: f64,
+    /// The eight quantities (flattened: `simulation.exact`, `simulation.rloo_mean`, …).
+    #[serde(flatten)]
+    pub result: rl::BaselineBias,
     pub z_plain: f64,
     pub z_same: f64,
     pub z_rloo: f64,
@@ -376,57 +372,36 @@ pub fn simulation(group_size: usize, groups: usize, seed: u64) -> Result<Simulat
         z_same: z(r.same_group_mean, r.predicted_same_group, r.same_group_std),
         z_rloo: z(r.rloo_mean, r.exact, r.rloo_std),
         z_same_vs_exact: z(r.same_group_mean, r.exact, r.same_group_std),
-        exact: r.exact,
-        plain_mean: r.plain_mean,
-        same_group_mean: r.same_group_mean,
-        rloo_mean: r.rloo_mean,
-        predicted_same_group: r.predicted_same_group,
-        plain_std: r.plain_std,
-        same_group_std: r.same_group_std,
-        rloo_std: r.rloo_std,
+        result: r,
     })
 }
 
 fn gae() -> Result<Gae> {
-    let (rewards, values, next_values) = (vec![1.0, 100.0], vec![2.0, 0.0], vec![10.0, 0.0]);
-    let (terminated, trace_cuts) = (vec![false, true], vec![true, true]);
-    let (gamma, lambda) = (0.9, 1.0);
-    let deltas = rl::td_errors(&rewards, &values, &next_values, &terminated, gamma)?;
-    let advantages = rl::gae_advantages(
-        &rewards,
-        &values,
-        &next_values,
-        &terminated,
-        &trace_cuts,
-        gamma,
-        lambda,
-    )?;
-    // One `done` flag answers both questions at once: record 0 ends an episode, so it is
-    // treated as terminal (no bootstrap) as well as a cut.
-    let done = vec![true, true];
-    let single_done_deltas = rl::td_errors(&rewards, &values, &next_values, &done, gamma)?;
-    let single_done_advantages =
-        rl::gae_advantages(&rewards, &values, &next_values, &done, &done, gamma, lambda)?;
-    let plus = |a: &[f64]| {
-        a.iter()
-            .zip(&values)
-            .map(|(a, v)| a + v)
-            .collect::<Vec<_>>()
+    // Record 0 is a buffer boundary (bootstrap, cut), record 1 a terminal. One `done` flag
+    // answers both questions at once: record 0 ends the data, so it is also treated as terminal.
+    let trajectory = GaeTrajectory {
+        rewards: vec![1.0, 100.0],
+        values: vec![2.0, 0.0],
+        next_values: vec![10.0, 0.0],
+        terminated: vec![false, true],
+        trace_cuts: vec![true, true],
+        done: vec![true, true],
     };
+    let a = analyse_trajectory(&trajectory, 0.9, 1.0)?;
     Ok(Gae {
-        value_targets: plus(&advantages),
-        single_done_value_targets: plus(&single_done_advantages),
-        rewards,
-        next_values,
-        terminated,
-        trace_cuts,
-        gamma,
-        lambda,
-        deltas,
-        advantages,
-        single_done_deltas,
-        single_done_advantages,
-        values,
+        rewards: trajectory.rewards,
+        values: trajectory.values,
+        next_values: trajectory.next_values,
+        terminated: trajectory.terminated,
+        trace_cuts: trajectory.trace_cuts,
+        gamma: a.gamma,
+        lambda: a.lambda,
+        deltas: a.deltas,
+        advantages: a.advantages,
+        value_targets: a.value_targets,
+        single_done_deltas: a.single_done_deltas,
+        single_done_advantages: a.single_done_advantages,
+        single_done_value_targets: a.single_done_value_targets,
     })
 }
 
@@ -511,6 +486,11 @@ mod tests {
         assert!(close(w.tokens.sequence_sum_mean, 1.32568062577419));
         assert_eq!(w.tokens.tokens_per_row, vec![3.0, 2.0]);
         assert!(w.simulation.z_same_vs_exact < -30.0);
+        let json = serde_json::to_value(&w).unwrap();
+        assert!(
+            json["simulation"]["rloo_mean"].is_number(),
+            "flattened paths stay as the lessons use them"
+        );
         assert!(w.simulation.z_rloo.abs() < 4.0 && w.simulation.z_same.abs() < 4.0);
         let rewards: Vec<f64> = w.verifier.examples.iter().map(|e| e.reward).collect();
         assert_eq!(rewards, vec![1.0, 0.7, 0.4, 0.3, 0.5, 0.4, 0.0]);

@@ -86,6 +86,18 @@ export const tests = [
       assert(long.length === 0, `main-thread tasks over 50 ms during training: ${long.join(', ')}`);
       const runs = await page.evaluate(() => window.pgbookRuns.ppo.map((s) => ({ seed: s.seed, updates: s.reports.length, final: s.summary.final_evaluation_mean, first: s.evaluations[0]?.mean })));
       await page.locator('#trainer-ppo').screenshot({ path: join(ARTIFACTS, 'trainer-ppo-smoke.png') });
+      // The curves download as CSV (median, quartiles, every seed) and JSON (everything).
+      for (const [button, name, check] of [
+        ['CSV', 'ppo-cartpole.csv', (t) => t.startsWith('env_steps,median,q25,q75,seed_11,seed_37\n') && t.trim().split('\n').length > 10],
+        ['JSON', 'ppo-cartpole.json', (t) => JSON.parse(t).length === 2],
+      ]) {
+        const [download] = await Promise.all([page.waitForEvent('download'), page.click(`#trainer-ppo .downloads button:text("${button}")`)]);
+        assert(download.suggestedFilename() === name, `download named ${download.suggestedFilename()}`);
+        const path = join(ARTIFACTS, name);
+        await download.saveAs(path);
+        const text = (await import('node:fs')).readFileSync(path, 'utf8');
+        assert(check(text), `${name} content: ${text.slice(0, 80)}`);
+      }
       assert(problems.length === 0, problems.join('\n'));
       await context.close();
       return `${wall.toFixed(1)} s; ` + runs.map((r) => `seed ${r.seed}: ${r.updates} updates, eval ${r.first?.toFixed(1)} → ${r.final.toFixed(1)}`).join('; ');

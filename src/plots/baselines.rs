@@ -60,29 +60,18 @@ pub fn draw<DB: DrawingBackend>(
     let curve: Vec<(f64, (f64, f64, f64))> = (2..=MAX_GROUP)
         .map(|k| (k as f64, rl::bandit_exact_stds(k)))
         .collect();
-    let mut chart = ChartBuilder::on(&left)
-        .caption(
-            "Стандартное отклонение оценки",
-            theme.font(14.0).color(&INK),
-        )
-        .margin(theme.px(6.0))
-        .x_label_area_size(theme.px(38.0))
-        .y_label_area_size(theme.px(44.0))
+    let mut chart = theme
+        .chart(&left, "Стандартное отклонение оценки", 38.0, 44.0)
         .build_cartesian_2d(
             (2.0..64.0)
                 .log_scale()
                 .with_key_points(vec![2.0, 4.0, 8.0, 16.0, 32.0, 64.0]),
             0.0..0.26,
         )?;
-    chart
-        .configure_mesh()
+    theme
+        .mesh(&mut chart.configure_mesh())
         .x_labels(6)
         .y_labels(6)
-        .light_line_style(WHITE)
-        .bold_line_style(RGBColor(235, 235, 235).stroke_width(theme.px(1.0)))
-        .axis_style(GREY.stroke_width(theme.px(1.0)))
-        .label_style(theme.font(11.0).color(&INK))
-        .axis_desc_style(theme.font(12.0).color(&INK))
         .x_desc("размер группы G")
         .y_desc("std по группам")
         .x_label_formatter(&|x| format!("{x:.0}"))
@@ -127,25 +116,19 @@ pub fn draw<DB: DrawingBackend>(
         (1.0, mc.same_group_mean, se(mc.same_group_std), RED),
         (2.0, mc.rloo_mean, se(mc.rloo_std), GREEN),
     ];
-    let mut chart = ChartBuilder::on(&right)
-        .caption(
-            format!("Средние оценки при G = {group_size}"),
-            theme.font(14.0).color(&INK),
+    let mut chart = theme
+        .chart(
+            &right,
+            &format!("Средние оценки при G = {group_size}"),
+            38.0,
+            50.0,
         )
-        .margin(theme.px(6.0))
-        .x_label_area_size(theme.px(38.0))
-        .y_label_area_size(theme.px(50.0))
         .build_cartesian_2d(-0.6..2.6, 0.02..0.125)?;
-    chart
-        .configure_mesh()
+    theme
+        .mesh(&mut chart.configure_mesh())
         .disable_x_mesh()
         .x_labels(3)
         .y_labels(6)
-        .light_line_style(WHITE)
-        .bold_line_style(RGBColor(235, 235, 235).stroke_width(theme.px(1.0)))
-        .axis_style(GREY.stroke_width(theme.px(1.0)))
-        .label_style(theme.font(11.0).color(&INK))
-        .axis_desc_style(theme.font(12.0).color(&INK))
         .y_desc("среднее по группам")
         .x_label_formatter(&|x: &f64| match x.round() as i64 {
             0 => "без базы".into(),

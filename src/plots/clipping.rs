@@ -87,21 +87,13 @@ fn draw_panel<DB: DrawingBackend>(
     } else {
         "A < 0 (A = −1)"
     };
-    let mut chart = ChartBuilder::on(area)
-        .caption(caption, theme.font(15.0).color(&INK))
-        .margin(theme.px(8.0))
-        .x_label_area_size(theme.px(36.0))
-        .y_label_area_size(theme.px(44.0))
+    let mut chart = theme
+        .chart(area, caption, 36.0, 44.0)
         .build_cartesian_2d(0.0..R_MAX, y_lo..y_hi)?;
-    chart
-        .configure_mesh()
+    theme
+        .mesh(&mut chart.configure_mesh())
         .x_labels(5)
         .y_labels(5)
-        .light_line_style(WHITE)
-        .bold_line_style(RGBColor(235, 235, 235).stroke_width(theme.px(1.0)))
-        .axis_style(GREY.stroke_width(theme.px(1.0)))
-        .label_style(theme.font(12.0).color(&INK))
-        .axis_desc_style(theme.font(13.0).color(&INK))
         .x_desc("отношение вероятностей r")
         .y_desc("вклад в цель")
         .x_label_formatter(&|x| format!("{x:.1}"))
@@ -151,17 +143,14 @@ fn draw_panel<DB: DrawingBackend>(
             color.stroke_width(theme.px(2.0))
         };
         chart.draw_series(std::iter::once(Circle::new(point, size, style)))?;
-        chart.draw_series(std::iter::once(Text::new(
-            format!("{}", i + 1),
-            point,
-            theme
-                .font(12.0)
-                .color(&INK)
-                .pos(plotters::style::text_anchor::Pos::new(
-                    plotters::style::text_anchor::HPos::Left,
-                    plotters::style::text_anchor::VPos::Bottom,
-                )),
-        )))?;
+        // The row number beside its marker, offset in pixels so it never covers the point.
+        let label = EmptyElement::at(point)
+            + Text::new(
+                format!("{}", i + 1),
+                (theme.ipx(7.0), -theme.ipx(20.0)),
+                theme.font(12.0).color(&INK),
+            );
+        chart.draw_series(std::iter::once(label))?;
     }
     Ok(())
 }

@@ -51,13 +51,17 @@ pub struct GaeAnalysis {
     pub single_done_deltas: Vec<f64>,
     pub single_done_advantages: Vec<f64>,
     pub single_done_value_targets: Vec<f64>,
-    /// (γλ)^k for k = 0..12: how much δ_{t+k} contributes to A_t.
+    /// (γλ)^k for k = 0..T: how much δ_{t+k} contributes to A_t.
     pub weights: Vec<f64>,
 }
 
-/// Computes the analysis with both mask conventions.
+/// Computes the analysis of the lesson's buffer with both mask conventions.
 pub fn analyse(gamma: f64, lambda: f64) -> Result<GaeAnalysis> {
-    let tr = trajectory();
+    analyse_trajectory(&trajectory(), gamma, lambda)
+}
+
+/// δ, advantages and value targets of `tr` with the two masks and with one `done` flag.
+pub fn analyse_trajectory(tr: &GaeTrajectory, gamma: f64, lambda: f64) -> Result<GaeAnalysis> {
     let deltas = rl::td_errors(
         &tr.rewards,
         &tr.values,
@@ -91,9 +95,9 @@ pub fn analyse(gamma: f64, lambda: f64) -> Result<GaeAnalysis> {
             .map(|(a, v)| a + v)
             .collect::<Vec<_>>()
     };
-    let mut weights = Vec::with_capacity(12);
+    let mut weights = Vec::with_capacity(tr.rewards.len());
     let mut w = 1.0;
-    for _ in 0..12 {
+    for _ in 0..tr.rewards.len() {
         weights.push(w);
         w *= gamma * lambda;
     }
@@ -142,14 +146,13 @@ pub fn draw<DB: DrawingBackend>(
         &a.advantages[..],
         &a.single_done_advantages[..],
     ]);
-    let mut chart = ChartBuilder::on(&top)
-        .caption(
+    let mut chart = theme
+        .chart(
+            &top,
             "Преимущества A_t: две маски против одного done",
-            theme.font(14.0).color(&INK),
+            36.0,
+            40.0,
         )
-        .margin(theme.px(6.0))
-        .x_label_area_size(theme.px(36.0))
-        .y_label_area_size(theme.px(40.0))
         .build_cartesian_2d(-0.5..11.5, lo..hi)?;
     mesh(&mut chart, theme, "шаг t", "A_t")?;
     for (t, label) in [(3.5, "завершение"), (8.5, "усечение")] {
@@ -179,11 +182,8 @@ pub fn draw<DB: DrawingBackend>(
         &a.single_done_value_targets[..],
         &tr.values[..],
     ]);
-    let mut chart = ChartBuilder::on(&left)
-        .caption("Цели ценности A_t + V_t", theme.font(14.0).color(&INK))
-        .margin(theme.px(6.0))
-        .x_label_area_size(theme.px(36.0))
-        .y_label_area_size(theme.px(40.0))
+    let mut chart = theme
+        .chart(&left, "Цели ценности A_t + V_t", 36.0, 40.0)
         .build_cartesian_2d(-0.5..11.5, lo..hi)?;
     mesh(&mut chart, theme, "шаг t", "цель")?;
     for t in [3.5, 8.5] {
@@ -205,11 +205,8 @@ pub fn draw<DB: DrawingBackend>(
     series(&mut chart, &ts, &a.value_targets, BLUE, false, theme)?;
 
     // Bottom right: the weights (γλ)^k.
-    let mut chart = ChartBuilder::on(&right)
-        .caption("Веса (γλ)^k", theme.font(14.0).color(&INK))
-        .margin(theme.px(6.0))
-        .x_label_area_size(theme.px(36.0))
-        .y_label_area_size(theme.px(36.0))
+    let mut chart = theme
+        .chart(&right, "Веса (γλ)^k", 36.0, 36.0)
         .build_cartesian_2d(-0.5..11.5, 0.0..1.05)?;
     mesh(&mut chart, theme, "k", "вес")?;
     chart.draw_series(a.weights.iter().enumerate().map(|(k, &w)| {
@@ -233,15 +230,10 @@ fn mesh<DB: DrawingBackend>(
     x: &str,
     y: &str,
 ) -> Result<()> {
-    chart
-        .configure_mesh()
+    theme
+        .mesh(&mut chart.configure_mesh())
         .x_labels(6)
         .y_labels(5)
-        .light_line_style(WHITE)
-        .bold_line_style(RGBColor(235, 235, 235).stroke_width(theme.px(1.0)))
-        .axis_style(GREY.stroke_width(theme.px(1.0)))
-        .label_style(theme.font(11.0).color(&INK))
-        .axis_desc_style(theme.font(12.0).color(&INK))
         .x_desc(x)
         .y_desc(y)
         .x_label_formatter(&|x| format!("{x:.0}"))

@@ -20,25 +20,18 @@ pub fn draw_learning_curve<DB: DrawingBackend>(
     let xs: Vec<f64> = curve.env_steps.iter().map(|&s| s as f64).collect();
     let x_max = xs.last().copied().unwrap_or(1.0).max(1.0);
     area.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(area)
-        .caption(
-            format!("PPO на CartPole — профиль {profile}"),
-            theme.font(15.0).color(&INK),
+    let mut chart = theme
+        .chart(
+            area,
+            &format!("PPO на CartPole — профиль {profile}"),
+            36.0,
+            44.0,
         )
-        .margin(theme.px(8.0))
-        .margin_right(theme.px(24.0))
-        .x_label_area_size(theme.px(36.0))
-        .y_label_area_size(theme.px(44.0))
         .build_cartesian_2d(0.0..x_max, 0.0..520.0)?;
-    chart
-        .configure_mesh()
+    theme
+        .mesh(&mut chart.configure_mesh())
         .x_labels(6)
         .y_labels(6)
-        .light_line_style(WHITE)
-        .bold_line_style(RGBColor(235, 235, 235).stroke_width(theme.px(1.0)))
-        .axis_style(GREY.stroke_width(theme.px(1.0)))
-        .label_style(theme.font(12.0).color(&INK))
-        .axis_desc_style(theme.font(13.0).color(&INK))
         .x_desc("переходы среды")
         .y_desc("возврат (жадная оценка)")
         .x_label_formatter(&|x| format!("{x:.0}"))

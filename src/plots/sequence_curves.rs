@@ -23,25 +23,13 @@ pub fn draw_sequence_curves<DB: DrawingBackend>(
         .map(|r| r.eval_mean_reward)
         .fold(0.0_f64, f64::min);
     let y_min = (lowest - 0.05).min(-0.05);
-    let mut chart = ChartBuilder::on(area)
-        .caption(
-            "Проверка после каждой итерации",
-            theme.font(15.0).color(&INK),
-        )
-        .margin(theme.px(8.0))
-        .margin_right(theme.px(24.0))
-        .x_label_area_size(theme.px(36.0))
-        .y_label_area_size(theme.px(44.0))
+    let mut chart = theme
+        .chart(area, "Проверка после каждой итерации", 36.0, 44.0)
         .build_cartesian_2d(0.0..last as f64, y_min..1.05)?;
-    chart
-        .configure_mesh()
+    theme
+        .mesh(&mut chart.configure_mesh())
         .x_labels(6)
         .y_labels(6)
-        .light_line_style(WHITE)
-        .bold_line_style(RGBColor(235, 235, 235).stroke_width(theme.px(1.0)))
-        .axis_style(GREY.stroke_width(theme.px(1.0)))
-        .label_style(theme.font(12.0).color(&INK))
-        .axis_desc_style(theme.font(13.0).color(&INK))
         .x_desc("итерация")
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| format!("{y:.1}"))

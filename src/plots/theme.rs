@@ -1,7 +1,11 @@
 //! Shared look: colours, and sizes that scale with the device pixel ratio so that a canvas
 //! whose backing store is CSS size × DPR stays crisp and keeps its proportions.
 
-use plotters::style::{FontDesc, FontFamily, RGBColor};
+use plotters::chart::{ChartBuilder, MeshStyle};
+use plotters::coord::ranged1d::{Ranged, ValueFormatter};
+use plotters::coord::Shift;
+use plotters::prelude::{DrawingArea, DrawingBackend, WHITE};
+use plotters::style::{Color, FontDesc, FontFamily, RGBColor};
 
 /// Sizes and colours of one rendering.
 #[derive(Debug, Clone, Copy)]
@@ -26,6 +30,8 @@ pub const GREEN: RGBColor = RGBColor(40, 140, 80);
 pub const GREY: RGBColor = RGBColor(120, 120, 120);
 /// Text.
 pub const INK: RGBColor = RGBColor(30, 30, 30);
+/// Grid lines.
+pub const GRID: RGBColor = RGBColor(235, 235, 235);
 
 impl Theme {
     /// A theme for a canvas with `device_pixel_ratio` (clamped to a sane range).
@@ -55,5 +61,43 @@ impl Theme {
             css_px * self.scale,
             plotters::style::FontStyle::Normal,
         )
+    }
+}
+
+impl Theme {
+    /// A chart in the house style: `caption` on top, label areas of `x_area` and `y_area` CSS
+    /// pixels for the axes' tick labels and descriptions.
+    pub fn chart<'a, 'b, DB: DrawingBackend>(
+        &self,
+        area: &'a DrawingArea<DB, Shift>,
+        caption: &str,
+        x_area: f64,
+        y_area: f64,
+    ) -> ChartBuilder<'a, 'b, DB> {
+        let mut builder = ChartBuilder::on(area);
+        builder
+            .caption(caption, self.font(14.0).color(&INK))
+            .margin(self.px(6.0))
+            .margin_right(self.px(16.0))
+            .x_label_area_size(self.px(x_area))
+            .y_label_area_size(self.px(y_area));
+        builder
+    }
+
+    /// Grid, axes and label fonts in the house style; the caller adds ticks and descriptions.
+    pub fn mesh<'m, 'a, 'b, X, Y, XT, YT, DB>(
+        &self,
+        mesh: &'m mut MeshStyle<'a, 'b, X, Y, DB>,
+    ) -> &'m mut MeshStyle<'a, 'b, X, Y, DB>
+    where
+        X: Ranged<ValueType = XT> + ValueFormatter<XT>,
+        Y: Ranged<ValueType = YT> + ValueFormatter<YT>,
+        DB: DrawingBackend,
+    {
+        mesh.light_line_style(WHITE)
+            .bold_line_style(GRID.stroke_width(self.px(1.0)))
+            .axis_style(GREY.stroke_width(self.px(1.0)))
+            .label_style(self.font(11.0).color(&INK))
+            .axis_desc_style(self.font(12.0).color(&INK))
     }
 }

@@ -25,25 +25,19 @@ pub fn draw<DB: DrawingBackend>(
     area.fill(&WHITE)?;
     let (top, bottom) = area.split_vertically(area.dim_in_pixel().1 / 2);
 
-    let mut chart = ChartBuilder::on(&top)
-        .caption(
+    let mut chart = theme
+        .chart(
+            &top,
             "Отношения вероятностей токенов (маска ответа)",
-            theme.font(14.0).color(&INK),
+            26.0,
+            40.0,
         )
-        .margin(theme.px(6.0))
-        .x_label_area_size(theme.px(26.0))
-        .y_label_area_size(theme.px(40.0))
         .build_cartesian_2d(-0.7..x_max, 0.5..1.5)?;
-    chart
-        .configure_mesh()
+    theme
+        .mesh(&mut chart.configure_mesh())
         .disable_x_mesh()
         .x_labels(0)
         .y_labels(5)
-        .light_line_style(WHITE)
-        .bold_line_style(RGBColor(235, 235, 235).stroke_width(theme.px(1.0)))
-        .axis_style(GREY.stroke_width(theme.px(1.0)))
-        .label_style(theme.font(11.0).color(&INK))
-        .axis_desc_style(theme.font(12.0).color(&INK))
         .y_desc("r")
         .y_label_formatter(&|y| format!("{y:.1}"))
         .draw()?;
@@ -91,25 +85,19 @@ pub fn draw<DB: DrawingBackend>(
     )?;
 
     // Bottom: unclipped r·A (outline) and the pessimistic term (filled) per kept label.
-    let mut chart = ChartBuilder::on(&bottom)
-        .caption(
+    let mut chart = theme
+        .chart(
+            &bottom,
             "Члены r·A (контур) и min(r·A, clip(r)·A) (заливка)",
-            theme.font(14.0).color(&INK),
+            26.0,
+            40.0,
         )
-        .margin(theme.px(6.0))
-        .x_label_area_size(theme.px(26.0))
-        .y_label_area_size(theme.px(40.0))
         .build_cartesian_2d(-0.7..x_max, -1.2..2.2)?;
-    chart
-        .configure_mesh()
+    theme
+        .mesh(&mut chart.configure_mesh())
         .disable_x_mesh()
         .x_labels(0)
         .y_labels(5)
-        .light_line_style(WHITE)
-        .bold_line_style(RGBColor(235, 235, 235).stroke_width(theme.px(1.0)))
-        .axis_style(GREY.stroke_width(theme.px(1.0)))
-        .label_style(theme.font(11.0).color(&INK))
-        .axis_desc_style(theme.font(12.0).color(&INK))
         .y_desc("член цели")
         .y_label_formatter(&|y| format!("{y:.1}"))
         .draw()?;
