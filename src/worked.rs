@@ -2,7 +2,7 @@
 //! typed into the text). Inputs are the ones the lessons state.
 
 use crate::plots::clipping::four_rows;
-use crate::plots::gae::{analyse_trajectory, GaeTrajectory};
+use crate::plots::gae::{analyse_trajectory, GaeAnalysis, GaeTrajectory};
 use crate::rl::{self, Reduction};
 use crate::{math, Result};
 use serde::Serialize;
@@ -140,22 +140,14 @@ pub struct SimulationExact {
     pub rloo_std: f64,
 }
 
-/// Lesson 4: the two-record GAE example, with two masks and with a single `done`.
+/// Lesson 4: the two-record GAE example, with two masks and with a single `done` (both
+/// flattened: `gae.rewards`, `gae.advantages`, `gae.single_done_advantages`, …).
 #[derive(Debug, Clone, Serialize)]
 pub struct Gae {
-    pub rewards: Vec<f64>,
-    pub values: Vec<f64>,
-    pub next_values: Vec<f64>,
-    pub terminated: Vec<bool>,
-    pub trace_cuts: Vec<bool>,
-    pub gamma: f64,
-    pub lambda: f64,
-    pub deltas: Vec<f64>,
-    pub advantages: Vec<f64>,
-    pub value_targets: Vec<f64>,
-    pub single_done_deltas: Vec<f64>,
-    pub single_done_advantages: Vec<f64>,
-    pub single_done_value_targets: Vec<f64>,
+    #[serde(flatten)]
+    pub trajectory: GaeTrajectory,
+    #[serde(flatten)]
+    pub analysis: GaeAnalysis,
 }
 
 /// Lesson 5: the four PPO rows at ε = 0.2.
@@ -387,21 +379,10 @@ fn gae() -> Result<Gae> {
         trace_cuts: vec![true, true],
         done: vec![true, true],
     };
-    let a = analyse_trajectory(&trajectory, 0.9, 1.0)?;
+    let analysis = analyse_trajectory(&trajectory, 0.9, 1.0)?;
     Ok(Gae {
-        rewards: trajectory.rewards,
-        values: trajectory.values,
-        next_values: trajectory.next_values,
-        terminated: trajectory.terminated,
-        trace_cuts: trajectory.trace_cuts,
-        gamma: a.gamma,
-        lambda: a.lambda,
-        deltas: a.deltas,
-        advantages: a.advantages,
-        value_targets: a.value_targets,
-        single_done_deltas: a.single_done_deltas,
-        single_done_advantages: a.single_done_advantages,
-        single_done_value_targets: a.single_done_value_targets,
+        trajectory,
+        analysis,
     })
 }
 
@@ -460,12 +441,12 @@ mod tests {
     #[test]
     fn the_lessons_numbers() {
         let w = worked_examples().unwrap();
-        assert_eq!(w.gae.advantages, vec![8.0, 100.0]);
-        assert!(close(w.gae.value_targets[0], 10.0));
+        assert_eq!(w.gae.analysis.advantages, vec![8.0, 100.0]);
+        assert!(close(w.gae.analysis.value_targets[0], 10.0));
         assert!(
-            close(w.gae.single_done_advantages[0], -1.0),
+            close(w.gae.analysis.single_done_advantages[0], -1.0),
             "{:?}",
-            w.gae.single_done_advantages
+            w.gae.analysis.single_done_advantages
         );
         assert!(close(w.rloo.ratio, 4.0 / 3.0));
         assert!(close(w.rloo.same_group_scale, 0.75));
