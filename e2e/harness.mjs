@@ -63,6 +63,14 @@ export async function waitReady(page) {
   await page.waitForFunction(() => document.documentElement.dataset.ready === '1', null, { timeout: 20_000 });
 }
 
+// Sets a slider's value and fires the `input` event a reader's drag would.
+export async function setSlider(page, selector, value) {
+  await page.$eval(selector, (el, v) => {
+    el.value = String(v);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, value);
+}
+
 // Hash of a canvas's pixels, to tell a redraw from none.
 export async function canvasSignature(page, selector) {
   return page.$eval(selector, (c) => {

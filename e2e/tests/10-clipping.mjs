@@ -1,15 +1,8 @@
 // The first live figure: the PPO clipping plot on lesson 5.
-import { openPage, waitReady, canvasSignature, percentile, assert, ARTIFACTS } from '../harness.mjs';
+import { openPage, waitReady, canvasSignature, setSlider, percentile, assert, ARTIFACTS } from '../harness.mjs';
 import { join } from 'node:path';
 
 const PAGE = 'lesson-05.html';
-
-async function setSlider(page, selector, value) {
-  await page.$eval(selector, (el, v) => {
-    el.value = String(v);
-    el.dispatchEvent(new Event('input', { bubbles: true }));
-  }, value);
-}
 
 export const tests = [
   {

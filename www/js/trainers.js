@@ -19,6 +19,19 @@ function el(tag, attrs = {}, ...children) {
   return e;
 }
 
+// A table of already formatted cells under one header row.
+function textTable(headers, rows, attrs = {}) {
+  const table = el('table', { class: 'numbers', ...attrs });
+  const head = table.createTHead().insertRow();
+  for (const h of headers) head.append(el('th', { text: h }));
+  const body = table.createTBody();
+  for (const row of rows) {
+    const tr = body.insertRow();
+    for (const v of row) tr.insertCell().textContent = v;
+  }
+  return table;
+}
+
 function download(name, type, text) {
   const a = el('a', { href: URL.createObjectURL(new Blob([text], { type })), download: name });
   document.body.append(a);
@@ -314,16 +327,11 @@ class PpoPanel extends Panel {
   }
 
   renderTable() {
-    const rows = this.states.filter((s) => s.summary).map((s) => {
-      const x = s.summary;
-      return [x.seed, x.final_evaluation_mean, x.final_evaluation_std, x.env_steps, x.solved_from_env_steps ?? '—'];
-    });
-    const table = el('table', { class: 'numbers', id: 'ppo-summary' });
-    const head = table.createTHead().insertRow();
-    for (const h of ['начальное значение', 'итоговая оценка', 'std', 'шагов среды', 'стабильно ≥ 475 начиная с шага']) head.append(el('th', { text: h }));
-    const body = table.createTBody();
-    for (const r of rows) { const tr = body.insertRow(); r.forEach((v) => { tr.insertCell().textContent = typeof v === 'number' ? formatNumber(v, 1) : v; }); }
-    this.table.replaceChildren(table);
+    const rows = this.states.filter((s) => s.summary).map(({ summary: x }) => [
+      String(x.seed), formatNumber(x.final_evaluation_mean, 1), formatNumber(x.final_evaluation_std, 1),
+      formatNumber(x.env_steps), x.solved_from_env_steps == null ? '—' : formatNumber(x.solved_from_env_steps)]);
+    this.table.replaceChildren(textTable(
+      ['начальное значение', 'итоговая оценка', 'std', 'шагов среды', 'стабильно ≥ 475 начиная с шага'], rows, { id: 'ppo-summary' }));
   }
 
   downloadCsv() { download('ppo-cartpole.csv', 'text/csv', this.wasm.ppo_runs_csv(this.states)); }
@@ -409,28 +417,14 @@ class SequencePanel extends Panel {
   }
 
   renderGreedy(answers) {
-    const table = el('table', { class: 'numbers' });
-    const head = table.createTHead().insertRow();
-    for (const h of ['запрос', 'жадный ответ', 'верный ответ', 'награда', 'верно']) head.append(el('th', { text: h }));
-    const body = table.createTBody();
-    for (const a of answers) {
-      const tr = body.insertRow();
-      for (const v of [a.prompt, a.answer, a.correct_answer, formatNumber(a.reward), a.correct ? 'да' : 'нет']) tr.insertCell().textContent = v;
-    }
-    this.greedy.replaceChildren(table);
+    this.greedy.replaceChildren(textTable(['запрос', 'жадный ответ', 'верный ответ', 'награда', 'верно'],
+      answers.map((a) => [a.prompt, a.answer, a.correct_answer, formatNumber(a.reward), a.correct ? 'да' : 'нет'])));
   }
 
   renderFirstBatch() {
-    const rows = this.states[0].firstBatch;
-    const table = el('table', { class: 'numbers' });
-    const head = table.createTHead().insertRow();
-    for (const h of ['запрос', 'последовательность', 'награда', 'преимущество', 'маска ответа']) head.append(el('th', { text: h }));
-    const body = table.createTBody();
-    for (const r of rows) {
-      const tr = body.insertRow();
-      for (const v of [r.prompt, r.sequence, formatNumber(r.reward), formatNumber(r.advantage), r.mask.map((m) => (m ? '1' : '0')).join(' ')]) tr.insertCell().textContent = v;
-    }
-    this.batch.replaceChildren(table);
+    this.batch.replaceChildren(textTable(['запрос', 'последовательность', 'награда', 'преимущество', 'маска ответа'],
+      this.states[0].firstBatch.map((r) => [r.prompt, r.sequence, formatNumber(r.reward), formatNumber(r.advantage),
+        r.mask.map((m) => (m ? '1' : '0')).join(' ')])));
   }
 
   downloadCsv() { download('sequence.csv', 'text/csv', this.wasm.sequence_reports_csv(this.states[0].reports)); }
