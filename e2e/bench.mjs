@@ -1,6 +1,7 @@
 // Browser measurements (not part of the test command: speed is checked by benchmarks, not by
 // timed tests). Prints JSON lines:
-//  - bench: `bench ppo` in a Web Worker vs the native release CLI, and their ratio;
+//  - bench: `bench ppo` in a Web Worker vs the native release CLI on each SIMD path it has
+//    (avx512, avx2, portable = the code wasm runs), and the ratios;
 //  - ppo_full: the full PPO profile, 5 seeds in parallel workers, wall time and long tasks;
 //  - sequence_full: the full sequence profile (seed 5) in a worker, wall time;
 //  - redraw: p95 redraw time of every live figure over 200 slider moves.
@@ -13,7 +14,9 @@ const server = await startServer();
 const browser = await launch();
 const out = (kind, data) => console.log(JSON.stringify({ kind, ...data }));
 try {
-  const native = JSON.parse(execFileSync(join(ROOT, 'target', 'release', 'pgbook'), ['bench', 'ppo', '--json'], { encoding: 'utf8' }));
+  const cli = (kernels) => JSON.parse(execFileSync(join(ROOT, 'target', 'release', 'pgbook'), ['bench', 'ppo', '--json', '--kernels', kernels], { encoding: 'utf8' }));
+  const native = cli('avx512'); // the widest path this CPU has
+  const narrower = ['avx2', 'portable'].map(cli).filter((r) => r.kernels !== native.kernels);
   const { page, context } = await openPage(browser, server.url + 'lesson-06.html', { deviceScaleFactor: 1 });
   await waitReady(page);
   const wasm = await page.evaluate(() => new Promise((resolve, reject) => {
@@ -24,6 +27,7 @@ try {
     };
   }));
   out('bench', { native, browser: wasm, throughput_ratio: wasm.env_steps_per_s / native.env_steps_per_s });
+  for (const r of narrower) out('bench_vs_narrower_native', { native: r, browser_ratio: wasm.env_steps_per_s / r.env_steps_per_s });
   await context.close();
 
   for (const [kind, path, root, timeout] of [

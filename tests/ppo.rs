@@ -1,6 +1,7 @@
 //! The PPO trainer end to end: configuration errors, determinism, learning, and the figures.
 
 use pgbook::envs::cartpole::THETA_THRESHOLD;
+use pgbook::nn::{kernel_path, set_widest_kernels, Kernels};
 use pgbook::plots::{
     learning_curve::draw_learning_curve, ppo_diagnostics::draw_ppo_diagnostics, to_svg, Theme,
 };
@@ -107,6 +108,24 @@ fn the_same_seed_gives_a_bit_identical_run() {
     assert_eq!(ga, gb);
     let (c, _) = run(12, 6);
     assert_ne!(a, c, "another seed, another run");
+}
+
+#[test]
+fn every_kernel_path_gives_the_same_run() {
+    // What makes a browser run equal the CLI's: the portable kernels (what wasm runs), AVX2
+    // and AVX-512 give the same bits for a whole run. The cap is process-wide, but only this
+    // test sets it, and the paths differ in speed only.
+    let mut runs = Vec::new();
+    for k in [Kernels::Portable, Kernels::Avx2, Kernels::Avx512] {
+        set_widest_kernels(k);
+        assert!(kernel_path() <= k);
+        let (reports, greedy) = run(37, 4);
+        runs.push((serde_json::to_string(&reports).unwrap(), greedy));
+    }
+    set_widest_kernels(Kernels::Avx512);
+    assert!(runs.windows(2).all(|w| w[0] == w[1]));
+    assert!(Kernels::parse("sse").is_err());
+    assert_eq!(Kernels::parse("avx2").unwrap(), Kernels::Avx2);
 }
 
 #[test]

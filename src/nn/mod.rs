@@ -6,10 +6,12 @@ pub mod gru;
 mod init;
 mod mlp;
 mod optim;
+mod simd;
 mod tanh;
 
 pub use gru::{Gru, GruBlock, GruShape, Tape};
 pub use init::orthogonal;
 pub use mlp::{Mlp, MlpCache};
 pub use optim::{clip_grad_norm, Adam};
+pub use simd::{kernel_path, set_widest_kernels, Kernels};
 pub use tanh::{fast_tanh, tanh_in_place};

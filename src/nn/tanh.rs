@@ -67,12 +67,12 @@ fn expm1_poly(r: f64) -> f64 {
 pub fn tanh_in_place(xs: &mut [f64]) {
     #[cfg(target_arch = "x86_64")]
     {
-        if super::gemm::has_avx512() {
+        if super::simd::has_avx512() {
             // SAFETY: the CPU supports the features the function is compiled for.
             unsafe { tanh_avx512(xs) };
             return;
         }
-        if super::gemm::has_avx2() {
+        if super::simd::has_avx2() {
             // SAFETY: the CPU supports the features the function is compiled for.
             unsafe { tanh_avx2(xs) };
             return;

@@ -13,6 +13,8 @@ pub struct BenchResult {
     pub env_steps_per_s: f64,
     /// One PPO minibatch step of 128: both networks, loss, backward, clipping, Adam.
     pub minibatch_step_us: f64,
+    /// The SIMD path the kernels took ([`crate::nn::kernel_path`]).
+    pub kernels: &'static str,
 }
 
 /// Minibatch steps timed per repeat.
@@ -54,5 +56,6 @@ pub fn bench_ppo(
     Ok(BenchResult {
         env_steps_per_s,
         minibatch_step_us,
+        kernels: crate::nn::kernel_path().name(),
     })
 }

@@ -17,7 +17,8 @@ USAGE:
   pgbook simulate baselines [--group-size 8|2,4,8,16] [--groups 80000] [--seed 2026] [--json]
   pgbook train ppo --profile smoke|full [--seeds 11,37,...] [--threads 2] [--json] [--svg-dir DIR]
                    [--set '{\"update_epochs\": 10}']   (override config fields)
-  pgbook bench ppo [--json] [--updates 60] [--repeats 3]
+  pgbook bench ppo [--json] [--updates 60] [--repeats 3] [--kernels avx512|avx2|portable]
+                   (widest SIMD path allowed; portable is what wasm runs)
   pgbook train sequence --profile smoke|full [--seed 5 | --seeds 5,6,7] [--reduction token_mean]
                         [--iterations N] [--json] [--svg-dir DIR]
   pgbook help

@@ -190,17 +190,23 @@ pub fn bench(args: &Args) -> Result<()> {
     let json = args.flag("json");
     let updates: usize = args.get("updates")?.unwrap_or(60);
     let repeats: usize = args.get("repeats")?.unwrap_or(3);
+    // `portable` is the code wasm runs, compiled natively: it separates what the browser costs
+    // from what SIMD width buys.
+    if let Some(k) = args.get::<String>("kernels")? {
+        pgbook::nn::set_widest_kernels(pgbook::nn::Kernels::parse(&k)?);
+    }
     let start = Instant::now();
     let r = bench_ppo(updates, repeats, || start.elapsed().as_secs_f64())?;
     let (best_steps_per_s, best_us) = (r.env_steps_per_s, r.minibatch_step_us);
     if json {
         println!(
             "{}",
-            json!({"env_steps_per_s": best_steps_per_s, "minibatch_step_us": best_us})
+            json!({"env_steps_per_s": best_steps_per_s, "minibatch_step_us": best_us, "kernels": r.kernels})
         );
     } else {
         println!(
-            "CleanRL defaults (4 envs × 128 steps, 4 epochs × 4 minibatches of 128, 64-64 tanh), one thread, best of {repeats}:"
+            "CleanRL defaults (4 envs × 128 steps, 4 epochs × 4 minibatches of 128, 64-64 tanh), one thread, {} kernels, best of {repeats}:",
+            r.kernels
         );
         println!("  training throughput {best_steps_per_s:>10.0} env steps/s (rollout + updates)");
         println!("  minibatch step      {best_us:>10.1} µs (128 samples, both networks, Adam)");
