@@ -2,14 +2,17 @@
 // drives Debian's Chromium through playwright-core (which downloads nothing), and fails a test
 // on any console error, page error, or request to anything but 127.0.0.1.
 import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const ARTIFACTS = join(ROOT, 'e2e', 'artifacts');
 mkdirSync(ARTIFACTS, { recursive: true });
+
+// TeX that would mean a formula was shown unrendered.
+export const RAW_TEX = /\\(frac|hat|mathbb|nabla|sum|operatorname|theta|pi|log|varepsilon|lambda|gamma|mid|left|right|text|begin)\b|\$[^$\s][^$]*\$|\^\{|_\{/;
 
 export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic',
@@ -71,19 +74,22 @@ export async function setSlider(page, selector, value) {
   }, value);
 }
 
-// Hash of a canvas's pixels, to tell a redraw from none.
+// Hash of a canvas's pixels, to tell a redraw from none. Runs in the page (its source is sent
+// to the browser), so it must use nothing from this module.
+export function canvasHash(c) {
+  const ctx = c.getContext('2d');
+  const data = ctx.getImageData(0, 0, c.width, c.height).data;
+  let h = 2166136261 >>> 0, inked = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    const v = data[i] ^ (data[i + 1] << 8) ^ (data[i + 2] << 16);
+    h = Math.imul(h ^ v, 16777619) >>> 0;
+    if (data[i] < 240 || data[i + 1] < 240 || data[i + 2] < 240) inked++;
+  }
+  return { hash: h, inked: inked / (data.length / 4), width: c.width, height: c.height, cssWidth: c.clientWidth };
+}
+
 export async function canvasSignature(page, selector) {
-  return page.$eval(selector, (c) => {
-    const ctx = c.getContext('2d');
-    const data = ctx.getImageData(0, 0, c.width, c.height).data;
-    let h = 2166136261 >>> 0, inked = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      const v = data[i] ^ (data[i + 1] << 8) ^ (data[i + 2] << 16);
-      h = Math.imul(h ^ v, 16777619) >>> 0;
-      if (data[i] < 240 || data[i + 1] < 240 || data[i + 2] < 240) inked++;
-    }
-    return { hash: h, inked: inked / (data.length / 4), width: c.width, height: c.height, cssWidth: c.clientWidth };
-  });
+  return page.$eval(selector, canvasHash);
 }
 
 export function percentile(xs, p) {
@@ -93,4 +99,44 @@ export function percentile(xs, p) {
 
 export function assert(cond, message) {
   if (!cond) throw new Error(message);
+}
+
+// The native CLI that `cargo test` builds (same code, same bits as the wasm).
+export const CLI = join(ROOT, 'target', 'debug', 'pgbook');
+
+// Runs the CLI and parses its JSON lines.
+export function cliLines(args) {
+  assert(existsSync(CLI), `the native CLI is missing at ${CLI} (cargo test builds it)`);
+  return execFileSync(CLI, args, { encoding: 'utf8', maxBuffer: 1 << 28 }).trim().split('\n').map((l) => JSON.parse(l));
+}
+
+// Every number in a report, nested ones (the evaluation inside a PPO report) included.
+function numbers(value, path = '', out = {}) {
+  if (typeof value === 'number') out[path] = value;
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) numbers(v, `${path}.${k}`, out);
+  return out;
+}
+
+// Compares every numeric field the two reports share; returns the largest relative difference
+// over the first five reports and how many reports from the start are identical to the bit.
+export function compareReports(browser, native, label) {
+  let worst = 0, identical = 0, compared = 0;
+  const n = Math.min(browser.length, native.length);
+  assert(browser.length === native.length, `${label}: ${browser.length} reports in the browser, ${native.length} from the CLI`);
+  for (let i = 0; i < n; i++) {
+    let same = true;
+    const [nb, nn] = [numbers(browser[i]), numbers(native[i])];
+    assert(Object.keys(nb).length > 5, `${label}: report ${i} has too few numbers`);
+    for (const [k, v] of Object.entries(nb)) {
+      if (typeof nn[k] !== 'number') continue;
+      const w = nn[k];
+      const rel = Math.abs(v - w) / Math.max(1e-12, Math.abs(w));
+      if (v !== w) same = false;
+      worst = Math.max(worst, i < 5 ? rel : worst);
+    }
+    compared++;
+    if (same && identical === i) identical++;
+  }
+  assert(compared > 0, `${label}: nothing to compare`);
+  return { worst, identical, compared };
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every check of pgbook, installing whatever is missing first:
 # formatting, clippy (native and wasm), native tests, the wasm tests in headless Chromium and
-# headless Firefox (wasm-pack test, as teachers run it), the release wasm build, and the
-# end-to-end page tests in headless Chromium.
+# headless Firefox (wasm-pack test, as teachers run it), the release wasm build, the
+# end-to-end page tests in headless Chromium, and the pages and trainers in Firefox ESR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools="${PGBOOK_TOOLS:-$HOME/.cache/pgbook-tools}"
@@ -27,4 +27,8 @@ step "release wasm for the page"
 scripts/build-wasm.sh
 step "end-to-end page tests (headless Chromium)"
 node e2e/run.mjs
+step "pages and trainers in headless Firefox ESR (WebDriver BiDi)"
+# Node 20 has WebSocket behind a flag; later versions have it by default.
+ws_flag=$(node -e 'process.stdout.write(typeof WebSocket === "function" ? "" : "--experimental-websocket")')
+node $ws_flag e2e/firefox.mjs
 step "all checks passed"

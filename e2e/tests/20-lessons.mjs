@@ -1,11 +1,10 @@
 // Every lesson: rendered math and no raw TeX, worked numbers filled by wasm, every slider
 // redraws its figure (timed), out-of-range values give a message, keyboard control, phone
 // width, first paint, and a screenshot of each lesson.
-import { openPage, waitReady, canvasSignature, setSlider, percentile, assert, ARTIFACTS } from '../harness.mjs';
+import { openPage, waitReady, canvasSignature, setSlider, percentile, assert, ARTIFACTS, RAW_TEX } from '../harness.mjs';
 import { LESSONS } from '../../www/js/lessons.js';
 import { join } from 'node:path';
 
-const RAW_TEX = /\\(frac|hat|mathbb|nabla|sum|operatorname|theta|pi|log|varepsilon|lambda|gamma|mid|left|right|text|begin)\b|\$[^$\s][^$]*\$|\^\{|_\{/;
 
 async function checkLesson(browser, url, lesson) {
   const { page, context, problems } = await openPage(browser, url + lesson.file, { deviceScaleFactor: 1 });

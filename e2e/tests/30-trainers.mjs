@@ -1,12 +1,8 @@
 // The live trainers in Web Workers: runs complete, pause/stop/restart, failures are shown
 // and recoverable, the main thread never blocks, settings travel in the URL, and the browser
 // computes the same numbers as the native CLI.
-import { openPage, waitReady, assert, ROOT, ARTIFACTS } from '../harness.mjs';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { openPage, waitReady, assert, cliLines, compareReports, ARTIFACTS } from '../harness.mjs';
 import { join } from 'node:path';
-
-const CLI = join(ROOT, 'target', 'debug', 'pgbook');
 
 const status = (page, id) => page.$eval(id, (e) => e.dataset.status);
 async function waitStatus(page, id, wanted, timeout = 60_000) {
@@ -26,42 +22,6 @@ async function countWorkers(page) {
     window.pgbookWorkersCreated = 0;
     window.Worker = class extends Original { constructor(...a) { super(...a); window.pgbookWorkersCreated++; } };
   });
-}
-
-function cliLines(args) {
-  assert(existsSync(CLI), `the native CLI is missing at ${CLI} (cargo test builds it)`);
-  return execFileSync(CLI, args, { encoding: 'utf8', maxBuffer: 1 << 28 }).trim().split('\n').map((l) => JSON.parse(l));
-}
-
-// Every number in a report, nested ones (the evaluation inside a PPO report) included.
-function numbers(value, path = '', out = {}) {
-  if (typeof value === 'number') out[path] = value;
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) numbers(v, `${path}.${k}`, out);
-  return out;
-}
-
-// Compares every numeric field the two reports share; returns the largest relative difference
-// over the first five reports and how many reports from the start are identical to the bit.
-function compareReports(browser, native, label) {
-  let worst = 0, identical = 0, compared = 0;
-  const n = Math.min(browser.length, native.length);
-  assert(browser.length === native.length, `${label}: ${browser.length} reports in the browser, ${native.length} from the CLI`);
-  for (let i = 0; i < n; i++) {
-    let same = true;
-    const [nb, nn] = [numbers(browser[i]), numbers(native[i])];
-    assert(Object.keys(nb).length > 5, `${label}: report ${i} has too few numbers`);
-    for (const [k, v] of Object.entries(nb)) {
-      if (typeof nn[k] !== 'number') continue;
-      const w = nn[k];
-      const rel = Math.abs(v - w) / Math.max(1e-12, Math.abs(w));
-      if (v !== w) same = false;
-      worst = Math.max(worst, i < 5 ? rel : worst);
-    }
-    compared++;
-    if (same && identical === i) identical++;
-  }
-  assert(compared > 0, `${label}: nothing to compare`);
-  return { worst, identical, compared };
 }
 
 export const tests = [
