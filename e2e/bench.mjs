@@ -4,11 +4,27 @@
 //    (avx512, avx2, portable = the code wasm runs), and the ratios;
 //  - ppo_full: the full PPO profile, 5 seeds in parallel workers, wall time and long tasks;
 //  - sequence_full: the full sequence profile (seed 5) in a worker, wall time;
-//  - redraw: p95 redraw time of every live figure over 200 slider moves.
-// Usage: scripts/build-wasm.sh && cargo build --release && node e2e/bench.mjs
+//  - redraw: p95 redraw time of every live figure over 200 slider moves;
+//  - firefox_*: the bench and both full profiles again in Debian's Firefox ESR.
+// Usage: scripts/build-wasm.sh && cargo build --release &&
+//        node --experimental-websocket e2e/bench.mjs
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT, startServer, launch, openPage, waitReady, percentile } from './harness.mjs';
+import { startGeckodriver, Session } from './bidi.mjs';
+
+// Runs in the page: the CLI's `bench ppo` in a fresh Web Worker.
+const benchInWorker = () => new Promise((resolve, reject) => {
+  const w = new Worker('js/worker.js', { type: 'module' });
+  w.onmessage = (e) => {
+    if (e.data.type === 'ready') w.postMessage({ type: 'bench', updates: 60, repeats: 3 });
+    else if (e.data.type === 'bench') { resolve(e.data.result); w.terminate(); } else if (e.data.type === 'error') reject(new Error(e.data.message));
+  };
+});
+const FULL_RUNS = [
+  ['ppo_full', 'lesson-06.html?run=ppo&profile=full&seeds=11,37,71,101,131', '#trainer-ppo', 120_000],
+  ['sequence_full', 'lesson-08.html?run=sequence&profile=full&seed=5&reduction=token_mean', '#trainer-sequence', 60_000],
+];
 
 const server = await startServer();
 const browser = await launch();
@@ -19,21 +35,12 @@ try {
   const narrower = ['avx2', 'portable'].map(cli).filter((r) => r.kernels !== native.kernels);
   const { page, context } = await openPage(browser, server.url + 'lesson-06.html', { deviceScaleFactor: 1 });
   await waitReady(page);
-  const wasm = await page.evaluate(() => new Promise((resolve, reject) => {
-    const w = new Worker('js/worker.js', { type: 'module' });
-    w.onmessage = (e) => {
-      if (e.data.type === 'ready') w.postMessage({ type: 'bench', updates: 60, repeats: 3 });
-      else if (e.data.type === 'bench') { resolve(e.data.result); w.terminate(); } else if (e.data.type === 'error') reject(new Error(e.data.message));
-    };
-  }));
+  const wasm = await page.evaluate(benchInWorker);
   out('bench', { native, browser: wasm, throughput_ratio: wasm.env_steps_per_s / native.env_steps_per_s });
   for (const r of narrower) out('bench_vs_narrower_native', { native: r, browser_ratio: wasm.env_steps_per_s / r.env_steps_per_s });
   await context.close();
 
-  for (const [kind, path, root, timeout] of [
-    ['ppo_full', 'lesson-06.html?run=ppo&profile=full&seeds=11,37,71,101,131', '#trainer-ppo', 120_000],
-    ['sequence_full', 'lesson-08.html?run=sequence&profile=full&seed=5&reduction=token_mean', '#trainer-sequence', 60_000],
-  ]) {
+  for (const [kind, path, root, timeout] of FULL_RUNS) {
     const { page, context } = await openPage(browser, server.url + path, { deviceScaleFactor: 1 });
     await waitReady(page);
     const t0 = await page.evaluate(() => performance.now());
@@ -64,6 +71,29 @@ try {
     const t = await page.evaluate((n) => window.pgbookTimings[n], fig);
     out('redraw', { figure: fig, moves: t.length, p50_ms: percentile(t, 50), p95_ms: percentile(t, 95), dpr: 2 });
     await context.close();
+  }
+  await browser.close();
+
+  // The same in Firefox ESR (it has no Long Tasks API, so wall time only).
+  const driver = startGeckodriver();
+  const s = await Session.open(await driver.url);
+  try {
+    await s.goto(server.url + 'lesson-06.html');
+    await s.waitFor(() => document.documentElement.dataset.ready === '1', null, 20_000, 'the page');
+    const ff = await s.eval(benchInWorker);
+    out('firefox_bench', { native, browser: ff, throughput_ratio: ff.env_steps_per_s / native.env_steps_per_s });
+    for (const [kind, path, root, timeout] of FULL_RUNS) {
+      const t0 = Date.now();
+      await s.goto(server.url + path);
+      const status = await s.waitFor((sel) => {
+        const st = document.querySelector(sel)?.dataset.status;
+        return ['finished', 'failed'].includes(st) && st;
+      }, root, timeout, kind);
+      out(`firefox_${kind}`, { status, wall_s_with_page_load: (Date.now() - t0) / 1000 });
+    }
+  } finally {
+    await s.close();
+    driver.stop();
   }
 } finally {
   await browser.close();
