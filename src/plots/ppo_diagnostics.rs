@@ -1,5 +1,6 @@
 //! Local optimisation diagnostics of one PPO run per update: the non-negative approx KL, the
-//! active clip fraction and the fraction of ratios outside [1 − ε, 1 + ε].
+//! active clip fraction and the fraction of ratios outside [1 − ε, 1 + ε]. The KL is typically
+//! ten times smaller than the fractions, so it gets its own scale on the right axis.
 
 use super::theme::{Theme, BLUE, GREEN, GREY, INK, RED};
 use crate::train::ppo::UpdateReport;
@@ -10,8 +11,8 @@ use plotters::prelude::*;
 /// A line: its legend label, colour and how to read it from a report.
 type Series = (&'static str, RGBColor, fn(&UpdateReport) -> f64);
 
-const SERIES: [Series; 3] = [
-    ("неотрицательная приближённая KL", BLUE, |r| r.approx_kl),
+/// Left axis: the two fractions.
+const FRACTIONS: [Series; 2] = [
     (
         "доля активного клиппирования",
         RED,
@@ -24,6 +25,25 @@ const SERIES: [Series; 3] = [
     ),
 ];
 
+/// Right axis: the approx KL.
+const KL: Series = (
+    "неотрицательная приближённая KL (правая ось)",
+    BLUE,
+    |r| r.approx_kl,
+);
+
+/// The top of an axis for the largest finite value of `series` (a small floor keeps an
+/// all-zero history drawable).
+fn axis_top(history: &[UpdateReport], series: &[Series]) -> f64 {
+    history
+        .iter()
+        .flat_map(|r| series.iter().map(move |(_, _, get)| get(r)))
+        .filter(|v| v.is_finite())
+        .fold(0.0f64, f64::max)
+        .max(1e-3)
+        * 1.08
+}
+
 /// Draws the three diagnostics of `history` (one run, seed `seed`) against the update number.
 /// An empty history draws empty axes.
 pub fn draw_ppo_diagnostics<DB: DrawingBackend>(
@@ -33,13 +53,7 @@ pub fn draw_ppo_diagnostics<DB: DrawingBackend>(
     theme: Theme,
 ) -> Result<()> {
     let x_max = history.last().map_or(1, |r| r.update.max(1)) as f64;
-    let y_max = history
-        .iter()
-        .flat_map(|r| SERIES.map(|(_, _, get)| get(r)))
-        .filter(|v| v.is_finite())
-        .fold(0.0f64, f64::max)
-        .max(1e-3)
-        * 1.08;
+    let (y_max, kl_max) = (axis_top(history, &FRACTIONS), axis_top(history, &[KL]));
     area.fill(&WHITE)?;
     let mut chart = theme
         .chart(
@@ -48,25 +62,47 @@ pub fn draw_ppo_diagnostics<DB: DrawingBackend>(
             36.0,
             44.0,
         )
-        .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
+        .right_y_label_area_size(theme.px(52.0))
+        .build_cartesian_2d(0.0..x_max, 0.0..y_max)?
+        .set_secondary_coord(0.0..x_max, 0.0..kl_max);
     theme
         .mesh(&mut chart.configure_mesh())
         .x_labels(6)
         .y_labels(6)
         .x_desc("обновление PPO")
+        .y_desc("доля")
         .x_label_formatter(&|x| format!("{x:.0}"))
+        .draw()?;
+    chart
+        .configure_secondary_axes()
+        .y_labels(6)
+        .y_desc("KL")
+        .axis_style(BLUE.stroke_width(theme.px(1.0)))
+        .label_style(theme.font(11.0).color(&BLUE))
+        .axis_desc_style(theme.font(12.0).color(&BLUE))
         .draw()?;
     let width = theme.px(1.5);
     let sample = theme.px(18.0) as i32;
-    for (label, color, get) in SERIES {
+    let legend = move |color: RGBColor| {
+        move |(x, y): (i32, i32)| {
+            PathElement::new([(x, y), (x + sample, y)], color.stroke_width(width))
+        }
+    };
+    for (label, color, get) in FRACTIONS {
         let points = history.iter().map(|r| (r.update as f64, get(r)));
         chart
             .draw_series(LineSeries::new(points, color.stroke_width(width)))?
             .label(label)
-            .legend(move |(x, y)| {
-                PathElement::new([(x, y), (x + sample, y)], color.stroke_width(width))
-            });
+            .legend(legend(color));
     }
+    let (label, color, get) = KL;
+    chart
+        .draw_secondary_series(LineSeries::new(
+            history.iter().map(|r| (r.update as f64, get(r))),
+            color.stroke_width(width),
+        ))?
+        .label(label)
+        .legend(legend(color));
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)

@@ -243,7 +243,7 @@ class PpoPanel extends Panel {
       el('div', { class: 'trainer-figures' },
         el('figure', { class: 'live-plain' }, this.curve, el('figcaption', { text: 'Жадная оценка: медиана по начальным значениям, межквартильный диапазон (заливка), отдельные запуски (тонкие линии), потолок 500.' })),
         el('figure', { class: 'live-plain' }, this.pole, el('figcaption', { text: 'Текущая жадная политика первого запуска на новом эпизоде.' })),
-        el('figure', { class: 'live-plain' }, this.diag, el('figcaption', { text: 'Первый запуск: приближённая KL, доля активного клиппирования и доля отношений вне 1 ± ε по обновлениям.' }))),
+        el('figure', { class: 'live-plain' }, this.diag, el('figcaption', { text: 'Первый запуск по обновлениям: доля активного клиппирования и доля отношений вне 1 ± ε (левая ось) и приближённая KL (правая ось, в своём масштабе: она обычно на порядок меньше долей).' }))),
       this.table,
       el('p', { class: 'trainer-links' }, this.share, ' · скачать кривые: ', this.downloads));
     this.animation = null;
