@@ -3,8 +3,7 @@
 // which must not be downloaded here). Needs a global WebSocket (Node 20: --experimental-websocket).
 import { spawn } from 'node:child_process';
 
-const TOOLS = process.env.PGBOOK_TOOLS || `${process.env.HOME}/.cache/pgbook-tools`;
-const GECKODRIVER = process.env.PGBOOK_GECKODRIVER || `${TOOLS}/bin/geckodriver`;
+const GECKODRIVER = process.env.PGBOOK_GECKODRIVER || 'geckodriver'; // on PATH (scripts/setup.sh)
 const FIREFOX = process.env.PGBOOK_FIREFOX || '/usr/bin/firefox-esr';
 
 // geckodriver on a free port; resolves to its base URL once it listens.

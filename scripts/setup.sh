@@ -7,7 +7,6 @@
 set -euo pipefail
 mode="${1:-test}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
-tools="${PGBOOK_TOOLS:-$HOME/.cache/pgbook-tools}"
 say() { printf '[setup] %s\n' "$*" >&2; }
 
 as_root() {
@@ -44,11 +43,13 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
-# 4. geckodriver, built from crates.io into a tools dir kept off PATH (the wasm test runner
-#    prefers geckodriver over chromedriver when both are on PATH).
-if [ ! -x "$tools/bin/geckodriver" ]; then
-  say "building geckodriver into $tools"
-  cargo install geckodriver --locked --root "$tools"
+# 4. geckodriver, built from crates.io into cargo's bin directory, on PATH: plain
+#    `wasm-pack test --headless --firefox` looks for it there (and would otherwise try to
+#    download it). `wasm-pack test --chrome` still picks chromedriver: wasm-pack names the
+#    driver to the test runner.
+if ! command -v geckodriver >/dev/null; then
+  say "building geckodriver with cargo"
+  cargo install geckodriver --locked
 fi
 
 # 5. wasm-pack, for `wasm-pack test --headless --chrome|--firefox` as teachers run it.
@@ -59,4 +60,4 @@ fi
 
 # 6. npm packages: playwright-core (drives Debian's Chromium, downloads nothing) and KaTeX.
 scripts/vendor.sh
-say "ready (tools in $tools)"
+say "ready"

@@ -5,7 +5,6 @@
 # end-to-end page tests in headless Chromium, and the pages and trainers in Firefox ESR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools="${PGBOOK_TOOLS:-$HOME/.cache/pgbook-tools}"
 start=$(date +%s)
 step() { printf '\n==== %s (%ss)\n' "$*" "$(( $(date +%s) - start ))"; }
 
@@ -20,9 +19,9 @@ cargo clippy --target wasm32-unknown-unknown --lib --tests -- -D warnings
 step "native tests"
 cargo test
 step "wasm tests in headless Chromium"
-wasm-pack test --headless --chrome --chromedriver "$(command -v chromedriver)"
+wasm-pack test --headless --chrome
 step "wasm tests in headless Firefox"
-wasm-pack test --headless --firefox --geckodriver "$tools/bin/geckodriver"
+wasm-pack test --headless --firefox
 step "release wasm for the page"
 scripts/build-wasm.sh
 step "end-to-end page tests (headless Chromium)"
