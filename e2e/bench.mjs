@@ -10,7 +10,7 @@
 //        node --experimental-websocket e2e/bench.mjs
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT, startServer, launch, openPage, waitReady, percentile } from './harness.mjs';
+import { ROOT, startServer, launch, openPage, waitReady, percentile, runEnded } from './harness.mjs';
 import { startGeckodriver, Session } from './bidi.mjs';
 
 // Runs in the page: the CLI's `bench ppo` in a fresh Web Worker.
@@ -44,7 +44,7 @@ try {
     const { page, context } = await openPage(browser, server.url + path, { deviceScaleFactor: 1 });
     await waitReady(page);
     const t0 = await page.evaluate(() => performance.now());
-    await page.waitForFunction((sel) => ['finished', 'failed'].includes(document.querySelector(sel)?.dataset.status), root, { timeout });
+    await page.waitForFunction(runEnded, root, { timeout });
     const r = await page.evaluate(([t, sel]) => ({
       status: document.querySelector(sel).dataset.status,
       wall_s: (performance.now() - t) / 1000,
@@ -78,17 +78,13 @@ try {
   const driver = startGeckodriver();
   const s = await Session.open(await driver.url);
   try {
-    await s.goto(server.url + 'lesson-06.html');
-    await s.waitFor(() => document.documentElement.dataset.ready === '1', null, 20_000, 'the page');
+    await s.load(server.url + 'lesson-06.html');
     const ff = await s.eval(benchInWorker);
     out('firefox_bench', { native, browser: ff, throughput_ratio: ff.env_steps_per_s / native.env_steps_per_s });
     for (const [kind, path, root, timeout] of FULL_RUNS) {
       const t0 = Date.now();
       await s.goto(server.url + path);
-      const status = await s.waitFor((sel) => {
-        const st = document.querySelector(sel)?.dataset.status;
-        return ['finished', 'failed'].includes(st) && st;
-      }, root, timeout, kind);
+      const status = await s.waitRunEnded(root, timeout);
       out(`firefox_${kind}`, { status, wall_s_with_page_load: (Date.now() - t0) / 1000 });
     }
   } finally {

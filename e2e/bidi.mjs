@@ -2,6 +2,7 @@
 // tests and the browser measurements (playwright-core only drives its own patched Firefox,
 // which must not be downloaded here). Needs a global WebSocket (Node 20: --experimental-websocket).
 import { spawn } from 'node:child_process';
+import { pageReady, runEnded } from './harness.mjs';
 
 const GECKODRIVER = process.env.PGBOOK_GECKODRIVER || 'geckodriver'; // on PATH (scripts/setup.sh)
 const FIREFOX = process.env.PGBOOK_FIREFOX || '/usr/bin/firefox-esr';
@@ -75,6 +76,17 @@ export class Session {
 
   goto(url) {
     return this.send('browsingContext.navigate', { context: this.context, url, wait: 'complete' });
+  }
+
+  // Opens a textbook page and waits until its wasm is loaded and its figures drawn.
+  async load(url) {
+    await this.goto(url);
+    await this.waitFor(pageReady, null, 20_000, `${url} to be ready`);
+  }
+
+  // Waits until the trainer panel `sel` finished or failed; returns which.
+  waitRunEnded(sel, timeoutMs) {
+    return this.waitFor(runEnded, sel, timeoutMs, `${sel} to finish`);
   }
 
   // Evaluates `fn(arg)` in the page (awaiting a promise) and returns its JSON-able result.

@@ -8,11 +8,8 @@ import { LESSONS } from '../www/js/lessons.js';
 import { startServer, assert, cliLines, compareReports, canvasHash, RAW_TEX } from './harness.mjs';
 import { startGeckodriver, Session } from './bidi.mjs';
 
-const ready = () => document.documentElement.dataset.ready === '1';
-
 async function checkPage(s, url, file) {
-  await s.goto(url + file);
-  await s.waitFor(ready, null, 20_000, `${file} to be ready`);
+  await s.load(url + file);
   const r = await s.eval((rawTex) => {
     const math = [...document.querySelectorAll('.math, .math-display')];
     return {
@@ -51,12 +48,8 @@ async function checkPage(s, url, file) {
 
 // A run started by its URL; returns the page's collected reports once it finished.
 async function runFromUrl(s, url, path, root, runs) {
-  await s.goto(url + path);
-  await s.waitFor(ready, null, 20_000, 'the page');
-  const status = await s.waitFor((sel) => {
-    const st = document.querySelector(sel)?.dataset.status;
-    return ['finished', 'failed'].includes(st) && st;
-  }, root, 120_000, `${root} to finish`);
+  await s.load(url + path);
+  const status = await s.waitRunEnded(root, 120_000);
   const errors = await s.eval((sel) => document.querySelector(sel).querySelector('[role=alert]:not([hidden])')?.textContent ?? null, root);
   assert(status === 'finished', `${root}: ${status}${errors ? `: ${errors}` : ''}`);
   return s.eval(runs);
@@ -99,8 +92,7 @@ const tests = [
   {
     name: 'a panic inside a worker is shown and the run can be restarted',
     run: async (s, url) => {
-      await s.goto(url + 'lesson-08.html');
-      await s.waitFor(ready, null, 20_000, 'the page');
+      await s.load(url + 'lesson-08.html');
       const start = (profile) => {
         const select = document.querySelector('#seq-profile');
         select.value = profile;
@@ -118,7 +110,7 @@ const tests = [
       // The panic is logged on purpose: only that is allowed.
       s.problems = s.problems.filter((p) => !/self-test: a deliberate panic|unreachable/.test(p));
       await s.eval(start, 'smoke');
-      await s.waitFor((sel) => ['finished', 'failed'].includes(document.querySelector(sel).dataset.status), '#trainer-sequence', 60_000, 'the restart');
+      await s.waitRunEnded('#trainer-sequence', 60_000);
       const after = await s.eval(() => ({ status: document.querySelector('#trainer-sequence').dataset.status, hidden: document.querySelector('#trainer-sequence .figure-error').hidden }));
       assert(after.status === 'finished', `restart after failure: ${after.status}`);
       assert(after.hidden, 'old error still shown');

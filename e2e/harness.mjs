@@ -62,8 +62,17 @@ export async function openPage(browser, url, { viewport = { width: 1100, height:
   } };
 }
 
+// Page-side predicates (their source is sent to the browser, so they use nothing from here):
+// the page has loaded its wasm and drawn; a trainer panel's run has ended (its status, or
+// false while it runs).
+export const pageReady = () => document.documentElement.dataset.ready === '1';
+export const runEnded = (sel) => {
+  const st = document.querySelector(sel)?.dataset.status;
+  return ['finished', 'failed'].includes(st) && st;
+};
+
 export async function waitReady(page) {
-  await page.waitForFunction(() => document.documentElement.dataset.ready === '1', null, { timeout: 20_000 });
+  await page.waitForFunction(pageReady, null, { timeout: 20_000 });
 }
 
 // Sets a slider's value and fires the `input` event a reader's drag would.

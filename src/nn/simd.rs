@@ -20,7 +20,9 @@ pub enum Kernels {
 impl Kernels {
     pub fn name(self) -> &'static str {
         match self {
-            Kernels::Portable if cfg!(target_arch = "wasm32") => "wasm-simd128",
+            Kernels::Portable if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) => {
+                "wasm-simd128"
+            }
             Kernels::Portable => "portable",
             Kernels::Avx2 => "avx2",
             Kernels::Avx512 => "avx512",
