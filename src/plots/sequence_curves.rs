@@ -41,13 +41,14 @@ pub fn draw_sequence_curves<DB: DrawingBackend>(
         ("доля правильных ответов", RED, success),
     ];
     let width = theme.px(2.0);
+    let sample = theme.px(18.0) as i32;
     for (label, color, values) in series {
         let points = reports.iter().map(|r| r.iteration as f64).zip(values);
         chart
             .draw_series(LineSeries::new(points, color.stroke_width(width)))?
             .label(label)
             .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(width))
+                PathElement::new(vec![(x, y), (x + sample, y)], color.stroke_width(width))
             });
     }
     chart
