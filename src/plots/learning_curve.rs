@@ -1,7 +1,7 @@
 //! The PPO learning curve: median evaluation return over seeds, the interquartile band, a thin
 //! line per seed and the dashed 500 ceiling, against environment transitions.
 
-use super::theme::{Theme, BLUE, GREY, INK};
+use super::theme::{Theme, BLUE, INK};
 use crate::train::curves::Curve;
 use crate::Result;
 use plotters::coord::Shift;
@@ -44,7 +44,7 @@ pub fn draw_learning_curve<DB: DrawingBackend>(
         .map(|(&x, &y)| (x, y))
         .chain(xs.iter().zip(&curve.q25).rev().map(|(&x, &y)| (x, y)))
         .collect();
-    let sample = theme.px(18.0) as i32;
+    let sample = theme.legend_sample();
     let half = theme.ipx(5.0);
     chart
         .draw_series(std::iter::once(Polygon::new(band, BLUE.mix(0.2).filled())))?
@@ -67,9 +67,7 @@ pub fn draw_learning_curve<DB: DrawingBackend>(
     chart
         .draw_series(LineSeries::new(median, BLUE.stroke_width(width)))?
         .label("медиана по начальным значениям")
-        .legend(move |(x, y)| {
-            PathElement::new([(x, y), (x + sample, y)], BLUE.stroke_width(width))
-        });
+        .legend(theme.legend_line(BLUE.stroke_width(width)));
     let thin = theme.px(1.0);
     chart
         .draw_series(DashedLineSeries::new(
@@ -79,13 +77,7 @@ pub fn draw_learning_curve<DB: DrawingBackend>(
             INK.stroke_width(thin),
         ))?
         .label("потолок 500 (лимит времени)")
-        .legend(move |(x, y)| PathElement::new([(x, y), (x + sample, y)], INK.stroke_width(thin)));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .label_font(theme.font(12.0).color(&INK))
-        .background_style(WHITE.mix(0.85))
-        .border_style(GREY.mix(0.5))
-        .draw()?;
+        .legend(theme.legend_line(INK.stroke_width(thin)));
+    theme.legend(&mut chart, SeriesLabelPosition::LowerRight)?;
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! active clip fraction and the fraction of ratios outside [1 − ε, 1 + ε]. The KL is typically
 //! ten times smaller than the fractions, so it gets its own scale on the right axis.
 
-use super::theme::{Theme, BLUE, GREEN, GREY, INK, RED};
+use super::theme::{Theme, BLUE, GREEN, RED};
 use crate::train::ppo::UpdateReport;
 use crate::Result;
 use plotters::coord::Shift;
@@ -82,18 +82,12 @@ pub fn draw_ppo_diagnostics<DB: DrawingBackend>(
         .axis_desc_style(theme.font(12.0).color(&BLUE))
         .draw()?;
     let width = theme.px(1.5);
-    let sample = theme.px(18.0) as i32;
-    let legend = move |color: RGBColor| {
-        move |(x, y): (i32, i32)| {
-            PathElement::new([(x, y), (x + sample, y)], color.stroke_width(width))
-        }
-    };
     for (label, color, get) in FRACTIONS {
         let points = history.iter().map(|r| (r.update as f64, get(r)));
         chart
             .draw_series(LineSeries::new(points, color.stroke_width(width)))?
             .label(label)
-            .legend(legend(color));
+            .legend(theme.legend_line(color.stroke_width(width)));
     }
     let (label, color, get) = KL;
     chart
@@ -102,13 +96,7 @@ pub fn draw_ppo_diagnostics<DB: DrawingBackend>(
             color.stroke_width(width),
         ))?
         .label(label)
-        .legend(legend(color));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .label_font(theme.font(12.0).color(&INK))
-        .background_style(WHITE.mix(0.85))
-        .border_style(GREY.mix(0.5))
-        .draw()?;
+        .legend(theme.legend_line(color.stroke_width(width)));
+    theme.legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! Lesson 8's learning curves: the evaluation mean reward and the fraction of fully correct
 //! answers per iteration of the GRU sequence policy.
 
-use super::theme::{Theme, BLUE, GREY, INK, RED};
+use super::theme::{Theme, BLUE, RED};
 use crate::train::sequence::IterationReport;
 use crate::Result;
 use plotters::coord::Shift;
@@ -41,22 +41,13 @@ pub fn draw_sequence_curves<DB: DrawingBackend>(
         ("доля правильных ответов", RED, success),
     ];
     let width = theme.px(2.0);
-    let sample = theme.px(18.0) as i32;
     for (label, color, values) in series {
         let points = reports.iter().map(|r| r.iteration as f64).zip(values);
         chart
             .draw_series(LineSeries::new(points, color.stroke_width(width)))?
             .label(label)
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + sample, y)], color.stroke_width(width))
-            });
+            .legend(theme.legend_line(color.stroke_width(width)));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .label_font(theme.font(12.0).color(&INK))
-        .background_style(WHITE.mix(0.85))
-        .border_style(GREY.mix(0.5))
-        .draw()?;
+    theme.legend(&mut chart, SeriesLabelPosition::LowerRight)?;
     Ok(())
 }

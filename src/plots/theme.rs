@@ -1,11 +1,13 @@
 //! Shared look: colours, and sizes that scale with the device pixel ratio so that a canvas
 //! whose backing store is CSS size × DPR stays crisp and keeps its proportions.
 
-use plotters::chart::{ChartBuilder, MeshStyle};
+use plotters::chart::{ChartBuilder, ChartContext, MeshStyle, SeriesLabelPosition};
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
-use plotters::coord::Shift;
+use plotters::coord::{CoordTranslate, Shift};
+use plotters::drawing::DrawingAreaErrorKind;
+use plotters::element::PathElement;
 use plotters::prelude::{DrawingArea, DrawingBackend, WHITE};
-use plotters::style::{Color, FontDesc, FontFamily, RGBColor};
+use plotters::style::{Color, FontDesc, FontFamily, RGBColor, ShapeStyle};
 
 /// Sizes and colours of one rendering.
 #[derive(Debug, Clone, Copy)]
@@ -99,5 +101,34 @@ impl Theme {
             .axis_style(GREY.stroke_width(self.px(1.0)))
             .label_style(self.font(11.0).color(&INK))
             .axis_desc_style(self.font(12.0).color(&INK))
+    }
+
+    /// Length of a legend's sample line (or patch), in backend pixels.
+    pub fn legend_sample(&self) -> i32 {
+        self.px(18.0) as i32
+    }
+
+    /// A legend entry's sample: a line of `style`, for a series' `.legend(…)`.
+    pub fn legend_line(
+        &self,
+        style: ShapeStyle,
+    ) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> + 'static {
+        let sample = self.legend_sample();
+        move |(x, y)| PathElement::new(vec![(x, y), (x + sample, y)], style)
+    }
+
+    /// Draws the legend of `chart`'s labelled series, in the house style, at `position`.
+    pub fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+        &self,
+        chart: &mut ChartContext<'a, DB, CT>,
+        position: SeriesLabelPosition,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        chart
+            .configure_series_labels()
+            .position(position)
+            .label_font(self.font(12.0).color(&INK))
+            .background_style(WHITE.mix(0.85))
+            .border_style(GREY.mix(0.5))
+            .draw()
     }
 }
