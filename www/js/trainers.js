@@ -32,6 +32,12 @@ function textTable(headers, rows, attrs = {}) {
   return table;
 }
 
+// The profile choice both trainers offer.
+function profileSelect(id) {
+  return el('select', { id },
+    el('option', { value: 'smoke', text: 'smoke — секунды' }), el('option', { value: 'full', text: 'full — полный' }));
+}
+
 function download(name, type, text) {
   const a = el('a', { href: URL.createObjectURL(new Blob([text], { type })), download: name });
   document.body.append(a);
@@ -226,8 +232,7 @@ class Panel {
 class PpoPanel extends Panel {
   constructor(root, wasm) {
     super(root, wasm, 'ppo');
-    this.profile = el('select', { id: 'ppo-profile' },
-      el('option', { value: 'smoke', text: 'smoke — секунды' }), el('option', { value: 'full', text: 'full — полный' }));
+    this.profile = profileSelect('ppo-profile');
     this.seeds = el('input', { id: 'ppo-seeds', type: 'text', inputmode: 'numeric', size: '18', value: '11, 37' });
     this.profile.addEventListener('change', () => { this.seeds.value = this.wasm.ppo_default_seeds(this.profile.value).join(', '); });
     this.curve = el('canvas', { id: 'canvas-ppo-curve', role: 'img', 'aria-label': 'Кривая обучения: медиана и межквартильный диапазон по начальным значениям' });
@@ -342,8 +347,7 @@ class PpoPanel extends Panel {
 class SequencePanel extends Panel {
   constructor(root, wasm) {
     super(root, wasm, 'sequence');
-    this.profile = el('select', { id: 'seq-profile' },
-      el('option', { value: 'smoke', text: 'smoke — секунды' }), el('option', { value: 'full', text: 'full — полный' }));
+    this.profile = profileSelect('seq-profile');
     this.seed = el('input', { id: 'seq-seed', type: 'number', min: '0', step: '1', value: '5' });
     this.reduction = el('select', { id: 'seq-reduction' },
       ...['token_mean', 'sequence_mean', 'sequence_sum_mean'].map((r) => el('option', { value: r, text: r })));
