@@ -1,13 +1,13 @@
 //! The PPO trainer end to end: configuration errors, determinism, learning, and the figures.
 
 use pgbook::envs::cartpole::THETA_THRESHOLD;
+use pgbook::error::ErrorKind;
 use pgbook::nn::{kernel_path, set_widest_kernels, Kernels};
 use pgbook::plots::{
     learning_curve::draw_learning_curve, ppo_diagnostics::draw_ppo_diagnostics, to_svg, Theme,
 };
 use pgbook::train::curves::aggregate;
 use pgbook::train::ppo::{PpoConfig, PpoTrainer, UpdateReport};
-use pgbook::Error;
 
 fn short(updates: usize) -> PpoConfig {
     PpoConfig {
@@ -19,8 +19,10 @@ fn short(updates: usize) -> PpoConfig {
 
 fn invalid_arg(config: PpoConfig) -> String {
     match PpoTrainer::new(config, 1) {
-        Err(Error::InvalidArgument { arg, .. }) => arg,
-        Err(e) => panic!("unexpected error kind: {e}"),
+        Err(e) => match e.kind() {
+            ErrorKind::Range { arg, .. } => arg.clone(),
+            _ => panic!("unexpected error kind: {e}"),
+        },
         Ok(_) => panic!("a bad config was accepted"),
     }
 }

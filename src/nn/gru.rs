@@ -14,7 +14,7 @@
 //! All parameters live in one flat `Vec<f64>` so that Adam and gradient clipping see a single
 //! slice; [`GruShape`] knows where each block starts.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Rule};
 use crate::math;
 use crate::rng::{self, Rng};
 
@@ -101,7 +101,7 @@ impl GruShape {
             ("outputs", self.outputs),
         ] {
             if value == 0 {
-                return Err(Error::invalid(name, "GRU sizes must be at least 1"));
+                return Err(Error::range(name, Rule::at_least(1.0), value));
             }
         }
         Ok(())
@@ -237,13 +237,10 @@ impl Gru {
     pub fn from_params(shape: GruShape, params: Vec<f64>) -> Result<Self> {
         shape.validate()?;
         if params.len() != shape.num_params() {
-            return Err(Error::invalid(
+            return Err(Error::shape(
                 "params",
-                format!(
-                    "must hold {} parameters for this shape (got {})",
-                    shape.num_params(),
-                    params.len()
-                ),
+                vec![shape.num_params()],
+                vec![params.len()],
             ));
         }
         Ok(Gru { shape, params })
@@ -279,12 +276,10 @@ impl Gru {
         if token < self.shape.vocab {
             Ok(())
         } else {
-            Err(Error::invalid(
+            Err(Error::range(
                 "token",
-                format!(
-                    "must be below the vocabulary size {} (got {token})",
-                    self.shape.vocab
-                ),
+                Rule::IndexBelow(self.shape.vocab),
+                token,
             ))
         }
     }
@@ -341,9 +336,14 @@ impl Gru {
         let batch = inputs.len();
         let steps = inputs.first().map_or(0, Vec::len);
         if inputs.iter().any(|row| row.len() != steps) {
-            return Err(Error::invalid(
-                "inputs",
-                "must be a rectangular [B, S] array of token ids",
+            let b = inputs
+                .iter()
+                .position(|row| row.len() != steps)
+                .unwrap_or(0);
+            return Err(Error::shape(
+                format!("inputs[{b}]"),
+                vec![steps],
+                vec![inputs[b].len()],
             ));
         }
         let (hd, a) = (self.shape.hidden, self.shape.outputs);
@@ -388,13 +388,10 @@ impl Gru {
         let (e, hd, a) = (self.shape.embed, self.shape.hidden, self.shape.outputs);
         let (batch, steps) = (tape.batch, tape.steps);
         if d_logits.len() != batch * steps * a {
-            return Err(Error::invalid(
+            return Err(Error::shape(
                 "d_logits",
-                format!(
-                    "must be [B, S, A] = {} values (got {})",
-                    batch * steps * a,
-                    d_logits.len()
-                ),
+                vec![batch, steps, a],
+                vec![d_logits.len()],
             ));
         }
         let o = Offsets::new(&self.shape);

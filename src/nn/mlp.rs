@@ -9,7 +9,7 @@
 use super::gemm::gemm_acc;
 use super::init::orthogonal;
 use super::tanh::tanh_in_place;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Rule};
 use crate::rng::Rng;
 
 /// A tanh MLP `sizes[0] → sizes[1] → … → sizes[L]` (tanh after every layer but the last).
@@ -37,10 +37,18 @@ impl Mlp {
     /// the output layer with `output_gain` (0.01 actor, 1.0 critic); biases zero.
     pub fn new(sizes: &[usize], hidden_gain: f64, output_gain: f64, rng: &mut Rng) -> Result<Self> {
         if sizes.len() < 2 || sizes.contains(&0) {
-            return Err(Error::invalid(
-                "sizes",
-                format!("need at least input and output sizes, all positive (got {sizes:?})"),
-            ));
+            // At least the input and output sizes, all positive.
+            return Err(match sizes.iter().position(|&s| s == 0) {
+                Some(i) => Error::range(format!("sizes[{i}]"), Rule::at_least(1.0), 0usize),
+                None => Error::range(
+                    "sizes",
+                    Rule::Count {
+                        min: 2,
+                        max: usize::MAX,
+                    },
+                    sizes.len(),
+                ),
+            });
         }
         let layers = sizes.len() - 1;
         let mut offsets = Vec::with_capacity(layers);

@@ -35,9 +35,10 @@ impl Kernels {
             "portable" => Ok(Kernels::Portable),
             "avx2" => Ok(Kernels::Avx2),
             "avx512" => Ok(Kernels::Avx512),
-            _ => Err(Error::invalid(
+            _ => Err(Error::unknown(
                 "kernels",
-                "must be one of portable, avx2, avx512",
+                s,
+                &["portable", "avx2", "avx512"],
             )),
         }
     }

@@ -30,9 +30,10 @@ pub struct BaselineFigure {
 /// Runs the Monte Carlo and the exact formulas at `group_size`.
 pub fn compute(group_size: usize, groups: usize) -> Result<BaselineFigure> {
     if !(2..=MAX_GROUP).contains(&group_size) {
-        return Err(crate::Error::invalid(
+        return Err(crate::Error::range(
             "group_size",
-            format!("the figure shows groups of 2 to {MAX_GROUP} (got {group_size})"),
+            crate::error::Rule::between(2.0, MAX_GROUP as f64),
+            group_size,
         ));
     }
     let monte_carlo = rl::simulate_group_baseline_bias(group_size, groups, FIGURE_SEED)?;
@@ -203,7 +204,11 @@ mod tests {
             assert!((mc.plain_std / f.exact_std.0 - 1.0).abs() < 0.1);
         }
         assert!(compute(1, 10).is_err());
-        assert!(compute(65, 10).unwrap_err().to_string().contains("2 to 64"));
+        let e = compute(65, 10).unwrap_err();
+        assert!(matches!(
+            e.kind(),
+            crate::error::ErrorKind::Range { rule, .. } if *rule == crate::error::Rule::between(2.0, 64.0)
+        ));
         let svg =
             crate::plots::to_svg(800, 420, |a| draw(a, 8, Theme::default()).map(|_| ())).unwrap();
         assert!(svg.contains("RLOO") && svg.contains("G = 8"));

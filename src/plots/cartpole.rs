@@ -19,10 +19,7 @@ pub fn draw<DB: DrawingBackend>(
     theme: Theme,
 ) -> Result<()> {
     if let Some(i) = state.iter().position(|v| !v.is_finite()) {
-        return Err(crate::Error::NonFinite {
-            arg: "state".into(),
-            index: i,
-        });
+        return Err(crate::Error::non_finite("state", i));
     }
     area.fill(&WHITE)?;
     let (w, h) = area.dim_in_pixel();

@@ -2,17 +2,19 @@
 //! per-group gradient estimators they lead to.
 
 use super::softmax::grad_log_softmax;
-use crate::error::{check_finite, check_finite_scalar, Error, Result};
+use crate::error::{check_finite, check_finite_scalar, check_non_empty, Error, Result, Rule};
 
 /// Leave-one-out baselines b_i = (Σ_j r_j − r_i) / (G − 1). Needs G ≥ 2.
 pub fn leave_one_out_baselines(rewards: &[f64]) -> Result<Vec<f64>> {
     if rewards.len() < 2 {
-        return Err(Error::invalid(
+        // A leave-one-out baseline needs another reward in the group.
+        return Err(Error::range(
             "rewards",
-            format!(
-                "at least two rewards are required for a leave-one-out baseline (got {})",
-                rewards.len()
-            ),
+            Rule::Count {
+                min: 2,
+                max: usize::MAX,
+            },
+            rewards.len(),
         ));
     }
     check_finite("rewards", rewards)?;
@@ -30,9 +32,7 @@ pub fn rloo_advantages(rewards: &[f64]) -> Result<Vec<f64>> {
 
 /// Rewards centred on their own group mean, r_i − mean(r). Needs G ≥ 1.
 pub fn group_mean_advantages(rewards: &[f64]) -> Result<Vec<f64>> {
-    if rewards.is_empty() {
-        return Err(Error::invalid("rewards", "must be a non-empty vector"));
-    }
+    check_non_empty("rewards", rewards.len())?;
     check_finite("rewards", rewards)?;
     let mean = rewards.iter().sum::<f64>() / rewards.len() as f64;
     Ok(rewards.iter().map(|r| r - mean).collect())
@@ -44,10 +44,7 @@ pub fn group_zscore_advantages(rewards: &[f64], eps: f64) -> Result<Vec<f64>> {
     let centered = group_mean_advantages(rewards)?;
     check_finite_scalar("eps", eps)?;
     if eps < 0.0 {
-        return Err(Error::invalid(
-            "eps",
-            format!("must be non-negative (got {eps})"),
-        ));
+        return Err(Error::range("eps", Rule::non_negative(), eps));
     }
     let scale = (centered.iter().map(|c| c * c).sum::<f64>() / centered.len() as f64).sqrt();
     if scale < eps {
@@ -75,14 +72,18 @@ pub fn group_gradient_estimates(
     rewards: &[f64],
 ) -> Result<GroupGradients> {
     if actions.len() != rewards.len() || actions.len() < 2 {
-        return Err(Error::invalid(
-            "actions, rewards",
-            format!(
-                "need at least two aligned actions and rewards (got {} actions, {} rewards)",
+        return Err(if actions.len() != rewards.len() {
+            Error::shape("rewards", vec![actions.len()], vec![rewards.len()])
+        } else {
+            Error::range(
+                "actions",
+                Rule::Count {
+                    min: 2,
+                    max: usize::MAX,
+                },
                 actions.len(),
-                rewards.len()
-            ),
-        ));
+            )
+        });
     }
     let centered = group_mean_advantages(rewards)?;
     let rloo = rloo_advantages(rewards)?;

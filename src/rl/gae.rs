@@ -25,11 +25,10 @@ pub fn gae_advantages(
     gae_lambda: f64,
 ) -> Result<Vec<f64>> {
     let n = rewards.len();
-    let rule = "all inputs must be aligned one-dimensional arrays";
-    check_len("values", values.len(), n, rule)?;
-    check_len("next_values", next_values.len(), n, rule)?;
-    check_len("terminated", terminated.len(), n, rule)?;
-    check_len("trace_cuts", trace_cuts.len(), n, rule)?;
+    check_len("values", values.len(), n)?;
+    check_len("next_values", next_values.len(), n)?;
+    check_len("terminated", terminated.len(), n)?;
+    check_len("trace_cuts", trace_cuts.len(), n)?;
     check_unit_interval("gamma", gamma)?;
     check_unit_interval("gae_lambda", gae_lambda)?;
     check_finite("rewards", rewards)?;

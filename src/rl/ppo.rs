@@ -1,6 +1,8 @@
 //! The PPO clipped surrogate and the diagnostics that say how far a policy moved.
 
-use crate::error::{check_clip_epsilon, check_finite, check_len, Error, Result};
+use crate::error::{
+    check_clip_epsilon, check_finite, check_len, check_non_empty, Error, Result, Rule,
+};
 use serde::Serialize;
 
 /// Per-sample terms of the clipped surrogate (objective terms, to be maximised).
@@ -33,21 +35,14 @@ pub fn ppo_clipped_terms(
     advantage: &[f64],
     clip_epsilon: f64,
 ) -> Result<ClippedTerms> {
-    check_len(
-        "advantage",
-        advantage.len(),
-        ratio.len(),
-        "positive aligned ratios are required",
-    )?;
+    check_len("advantage", advantage.len(), ratio.len())?;
     check_finite("ratio", ratio)?;
     check_finite("advantage", advantage)?;
     if let Some(i) = ratio.iter().position(|&r| r <= 0.0) {
-        return Err(Error::invalid(
-            "ratio",
-            format!(
-                "positive aligned ratios are required (element {i} is {})",
-                ratio[i]
-            ),
+        return Err(Error::range(
+            format!("ratio[{i}]"),
+            Rule::positive(),
+            ratio[i],
         ));
     }
     check_clip_epsilon(clip_epsilon)?;
@@ -91,25 +86,13 @@ pub fn ppo_diagnostics(
     clip_epsilon: f64,
 ) -> Result<PpoDiagnostics> {
     let n = new_log_prob.len();
-    check_len(
-        "old_log_prob",
-        old_log_prob.len(),
-        n,
-        "must align with new_log_prob",
-    )?;
-    check_len(
-        "advantage",
-        advantage.len(),
-        n,
-        "must align with new_log_prob",
-    )?;
+    check_len("old_log_prob", old_log_prob.len(), n)?;
+    check_len("advantage", advantage.len(), n)?;
     check_finite("new_log_prob", new_log_prob)?;
     check_finite("old_log_prob", old_log_prob)?;
     check_finite("advantage", advantage)?;
     check_clip_epsilon(clip_epsilon)?;
-    if n == 0 {
-        return Err(Error::invalid("new_log_prob", "must be a non-empty vector"));
-    }
+    check_non_empty("new_log_prob", n)?;
     let mut acc = DiagnosticsAccumulator::default();
     for i in 0..n {
         acc.add(
@@ -118,12 +101,9 @@ pub fn ppo_diagnostics(
             clip_epsilon,
         );
     }
-    acc.finish().ok_or_else(|| {
-        Error::invalid(
-            "new_log_prob",
-            "a ratio overflowed: the policies differ too much",
-        )
-    })
+    // exp(new − old) overflowed: the policies differ too much for a finite ratio.
+    acc.finish()
+        .ok_or_else(|| Error::non_finite("exp(new_log_prob − old_log_prob)", 0))
 }
 
 /// Streaming form of [`ppo_diagnostics`], used by the trainers over their minibatches.

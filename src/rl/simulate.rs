@@ -5,7 +5,7 @@
 //! baseline, with the same-group mean (shrunk by (G−1)/G) and with RLOO (unbiased).
 
 use super::softmax::stable_softmax;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Rule};
 use crate::rng;
 use serde::Serialize;
 
@@ -98,22 +98,17 @@ pub fn simulate_group_baseline_bias(
     seed: u64,
 ) -> Result<BaselineBias> {
     if group_size < 2 {
-        return Err(Error::invalid(
-            "group_size",
-            format!(
-                "must be at least 2: RLOO needs another sample in the group (got {group_size})"
-            ),
-        ));
+        // RLOO needs another sample in the group.
+        return Err(Error::range("group_size", Rule::at_least(2.0), group_size));
     }
     if groups == 0 {
-        return Err(Error::invalid("groups", "must be at least 1"));
+        return Err(Error::range("groups", Rule::at_least(1.0), groups));
     }
     if groups.saturating_mul(group_size) > MAX_SAMPLES {
-        return Err(Error::invalid(
-            "groups",
-            format!(
-                "groups × group_size must be at most {MAX_SAMPLES} (got {groups} × {group_size})"
-            ),
+        return Err(Error::range(
+            "groups × group_size",
+            Rule::at_most(MAX_SAMPLES as f64),
+            groups.saturating_mul(group_size),
         ));
     }
     let p = bandit_policy();

@@ -1,6 +1,6 @@
 //! Softmax policies over a finite set of actions and their score function.
 
-use crate::error::{check_finite, Error, Result};
+use crate::error::{check_finite, check_non_empty, Error, Result, Rule};
 use crate::math;
 
 /// Softmax of `logits`, shifted by the maximum so that no exponent overflows.
@@ -10,9 +10,7 @@ use crate::math;
 /// assert!((p[0] - 0.7310585786300049).abs() < 1e-15);
 /// ```
 pub fn stable_softmax(logits: &[f64]) -> Result<Vec<f64>> {
-    if logits.is_empty() {
-        return Err(Error::invalid("logits", "must be a non-empty vector"));
-    }
+    check_non_empty("logits", logits.len())?;
     check_finite("logits", logits)?;
     let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let exp: Vec<f64> = logits.iter().map(|z| math::exp(z - max)).collect();
@@ -22,9 +20,7 @@ pub fn stable_softmax(logits: &[f64]) -> Result<Vec<f64>> {
 
 /// Log-softmax, computed as `z - max - ln Σ exp(z - max)` (finite for any finite logits).
 pub fn log_softmax(logits: &[f64]) -> Result<Vec<f64>> {
-    if logits.is_empty() {
-        return Err(Error::invalid("logits", "must be a non-empty vector"));
-    }
+    check_non_empty("logits", logits.len())?;
     check_finite("logits", logits)?;
     let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let log_sum = math::ln(logits.iter().map(|z| math::exp(z - max)).sum::<f64>());
@@ -35,13 +31,7 @@ pub fn log_softmax(logits: &[f64]) -> Result<Vec<f64>> {
 pub fn grad_log_softmax(logits: &[f64], action: usize) -> Result<Vec<f64>> {
     let mut grad = stable_softmax(logits)?;
     if action >= grad.len() {
-        return Err(Error::invalid(
-            "action",
-            format!(
-                "is out of range: must be below the number of logits {} (got {action})",
-                grad.len()
-            ),
-        ));
+        return Err(Error::range("action", Rule::IndexBelow(grad.len()), action));
     }
     grad.iter_mut().for_each(|g| *g = -*g);
     grad[action] += 1.0;

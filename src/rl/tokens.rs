@@ -5,7 +5,7 @@
 //! one: column `k` of every `[B, T−1]` array belongs to the label `input_ids[b][k+1]`.
 
 use super::ppo::clipped_objective;
-use crate::error::{check_clip_epsilon, check_finite, check_grid, Error, Result};
+use crate::error::{check_clip_epsilon, check_finite, check_grid, check_len, Error, Result, Rule};
 use std::fmt;
 use std::str::FromStr;
 
@@ -28,21 +28,13 @@ pub fn response_token_mask(
     include_eos: bool,
 ) -> Result<Grid> {
     let t = input_ids.first().map_or(0, Vec::len);
-    if input_ids.iter().any(|row| row.len() != t) || prompt_lengths.len() != input_ids.len() {
-        return Err(Error::invalid(
-            "input_ids, prompt_lengths",
-            format!(
-                "input_ids must be [B, T] and prompt_lengths [B] (got {} rows, {} prompt lengths)",
-                input_ids.len(),
-                prompt_lengths.len()
-            ),
-        ));
+    if let Some(b) = input_ids.iter().position(|row| row.len() != t) {
+        let got = vec![input_ids[b].len()];
+        return Err(Error::shape(format!("input_ids[{b}]"), vec![t], got));
     }
+    check_len("prompt_lengths", prompt_lengths.len(), input_ids.len())?;
     if t == 0 {
-        return Err(Error::invalid(
-            "input_ids",
-            "rows must hold at least one token",
-        ));
+        return Err(Error::range("input_ids[0]", Rule::NonEmpty, 0usize));
     }
     let mut mask = vec![vec![0.0; t - 1]; input_ids.len()];
     for (b, row) in input_ids.iter().enumerate() {
@@ -68,30 +60,24 @@ pub fn response_token_mask(
 fn check_binary_mask(arg: &str, mask: &[Vec<f64>]) -> Result<()> {
     for (b, row) in mask.iter().enumerate() {
         if let Some(k) = row.iter().position(|&m| m != 0.0 && m != 1.0) {
-            return Err(Error::invalid(
-                arg,
-                format!(
-                    "mask must contain only 0 and 1 (row {b}, column {k} holds {})",
-                    row[k]
-                ),
+            return Err(Error::range(
+                format!("{arg}[{b}][{k}]"),
+                Rule::Binary,
+                row[k],
             ));
         }
     }
     Ok(())
 }
 
-fn check_same_shape(
-    arg: &str,
-    shape: (usize, usize),
-    expected: (usize, usize),
-    rule: &str,
-) -> Result<()> {
+fn check_same_shape(arg: &str, shape: (usize, usize), expected: (usize, usize)) -> Result<()> {
     if shape == expected {
         Ok(())
     } else {
-        Err(Error::invalid(
+        Err(Error::shape(
             arg,
-            format!("{rule} (got {shape:?}, expected {expected:?})"),
+            vec![expected.0, expected.1],
+            vec![shape.0, shape.1],
         ))
     }
 }
@@ -105,12 +91,7 @@ pub fn sequence_log_probability(
     let Some(mask) = mask else {
         return Ok(token_log_probs.iter().map(|row| row.iter().sum()).collect());
     };
-    check_same_shape(
-        "mask",
-        check_grid("mask", mask)?,
-        shape,
-        "mask must match token_log_probs",
-    )?;
+    check_same_shape("mask", check_grid("mask", mask)?, shape)?;
     Ok(token_log_probs
         .iter()
         .zip(mask)
@@ -125,15 +106,7 @@ pub fn broadcast_sequence_advantages(
 ) -> Result<Grid> {
     check_finite("sequence_advantages", sequence_advantages)?;
     let (b, _) = check_grid("token_mask", token_mask)?;
-    if b != sequence_advantages.len() {
-        return Err(Error::invalid(
-            "sequence_advantages, token_mask",
-            format!(
-                "advantages must be [B] and token_mask [B, T] (got {} advantages, {b} rows)",
-                sequence_advantages.len()
-            ),
-        ));
-    }
+    check_len("sequence_advantages", sequence_advantages.len(), b)?;
     Ok(token_mask
         .iter()
         .zip(sequence_advantages)
@@ -147,15 +120,9 @@ fn check_token_inputs(
     old: &[Vec<f64>],
     mask: &[Vec<f64>],
 ) -> Result<(usize, usize)> {
-    let rule = "new_log_probs, old_log_probs and mask must be aligned [B, T]";
     let shape = check_grid("new_log_probs", new)?;
-    check_same_shape(
-        "old_log_probs",
-        check_grid("old_log_probs", old)?,
-        shape,
-        rule,
-    )?;
-    check_same_shape("mask", check_grid("mask", mask)?, shape, rule)?;
+    check_same_shape("old_log_probs", check_grid("old_log_probs", old)?, shape)?;
+    check_same_shape("mask", check_grid("mask", mask)?, shape)?;
     check_binary_mask("mask", mask)?;
     Ok(shape)
 }
@@ -193,12 +160,7 @@ pub fn masked_token_ppo_terms(
     clip_epsilon: f64,
 ) -> Result<TokenTerms> {
     let (b, t) = check_token_inputs(new_log_probs, old_log_probs, mask)?;
-    if advantages.len() != b {
-        return Err(Error::invalid(
-            "advantages",
-            format!("advantages must be [B] (got {}, B = {b})", advantages.len()),
-        ));
-    }
+    check_len("advantages", advantages.len(), b)?;
     check_finite("advantages", advantages)?;
     check_clip_epsilon(clip_epsilon)?;
     let (lo, hi) = (1.0 - clip_epsilon, 1.0 + clip_epsilon);
@@ -333,12 +295,11 @@ impl fmt::Display for Reduction {
 impl FromStr for Reduction {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
-        Reduction::ALL.into_iter().find(|r| r.name() == s).ok_or_else(|| {
-            Error::invalid(
-                "reduction",
-                format!("unknown reduction '{s}': expected token_mean, sequence_mean or sequence_sum_mean"),
-            )
-        })
+        let names = Reduction::ALL.map(Reduction::name);
+        Reduction::ALL
+            .into_iter()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| Error::unknown("reduction", s, &names))
     }
 }
 

@@ -27,10 +27,8 @@ pub fn bench_ppo(
     mut now_s: impl FnMut() -> f64,
 ) -> Result<BenchResult> {
     if updates == 0 || repeats == 0 {
-        return Err(Error::invalid(
-            "updates, repeats",
-            "must both be at least 1",
-        ));
+        let arg = if updates == 0 { "updates" } else { "repeats" };
+        return Err(Error::range(arg, crate::error::Rule::at_least(1.0), 0usize));
     }
     let config = PpoConfig {
         num_updates: updates * (repeats + 1),

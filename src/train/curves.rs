@@ -23,7 +23,7 @@ pub struct Curve {
 /// all runs share.
 pub fn aggregate(runs: &[Vec<Evaluation>]) -> Result<Curve> {
     let Some(first) = runs.first() else {
-        return Err(Error::invalid("runs", "need at least one run"));
+        return Err(Error::range("runs", crate::error::Rule::NonEmpty, 0usize));
     };
     let env_steps: Vec<u64> = first
         .iter()

@@ -6,7 +6,7 @@
 //! gives a bit-identical run.
 
 use crate::envs::cartpole::{CartPole, NUM_ACTIONS, OBS_DIM};
-use crate::error::{Error, Result};
+use crate::error::{Error, Quantity, Result, Rule};
 use crate::math;
 use crate::nn::{categorical, clip_grad_norm, Adam, Mlp, MlpCache};
 use crate::rl::{gae_advantages, DiagnosticsAccumulator};
@@ -128,9 +128,10 @@ impl PpoConfig {
             "smoke" => Ok(Self::smoke()),
             "full" => Ok(Self::full()),
             "cleanrl" => Ok(Self::cleanrl()),
-            _ => Err(Error::invalid(
+            _ => Err(Error::unknown(
                 "profile",
-                format!("must be smoke, full or cleanrl (got '{name}')"),
+                name,
+                &["smoke", "full", "cleanrl"],
             )),
         }
     }
@@ -155,111 +156,61 @@ impl PpoConfig {
 
     /// Checks every field; the error names the first offending one.
     pub fn validate(&self) -> Result<()> {
-        let positive = [
-            ("num_envs", self.num_envs),
-            ("num_steps", self.num_steps),
-            ("num_updates", self.num_updates),
-            ("minibatch_size", self.minibatch_size),
-            ("update_epochs", self.update_epochs),
-            ("evaluation_episodes", self.evaluation_episodes),
-        ];
-        for (name, v) in positive {
-            if v == 0 {
-                return Err(Error::invalid(name, "must be at least 1 (got 0)"));
-            }
-        }
         // Bounds far above any sensible run keep every size product from overflowing.
-        let limits = [
+        let counts = [
             ("num_envs", self.num_envs, 1 << 12),
             ("num_steps", self.num_steps, 1 << 20),
             ("num_updates", self.num_updates, 1 << 24),
+            ("minibatch_size", self.minibatch_size, 1 << 24),
             ("update_epochs", self.update_epochs, 1 << 12),
             ("evaluation_episodes", self.evaluation_episodes, 1 << 12),
         ];
-        for (name, v, max) in limits {
-            if v > max {
-                return Err(Error::invalid(
-                    name,
-                    format!("must be at most {max} (got {v})"),
-                ));
-            }
+        for (name, v, max) in counts {
+            check(name, v as f64, Rule::between(1.0, max as f64))?;
         }
-        if self.batch_size() > 1 << 24 {
-            return Err(Error::invalid(
-                "num_steps",
-                format!(
-                    "num_envs·num_steps must be at most {} (got {})",
-                    1 << 24,
-                    self.batch_size()
-                ),
-            ));
-        }
+        // num_envs × num_steps ≤ 2^24.
+        let max_steps = (1usize << 24) / self.num_envs;
+        check(
+            "num_steps",
+            self.num_steps as f64,
+            Rule::at_most(max_steps as f64),
+        )?;
         if self.minibatch_size > self.batch_size() {
-            return Err(Error::invalid(
+            return Err(Error::range(
                 "minibatch_size",
-                format!(
-                    "must not exceed the batch num_envs·num_steps = {} (got {})",
-                    self.batch_size(),
-                    self.minibatch_size
-                ),
+                Rule::NotAbove {
+                    what: "num_envs × num_steps".into(),
+                    limit: self.batch_size() as f64,
+                },
+                self.minibatch_size,
             ));
         }
-        let reals = [
-            ("learning_rate", self.learning_rate),
-            ("gamma", self.gamma),
-            ("gae_lambda", self.gae_lambda),
-            ("clip_coef", self.clip_coef),
-            ("ent_coef", self.ent_coef),
-            ("vf_coef", self.vf_coef),
-            ("max_grad_norm", self.max_grad_norm),
-        ];
-        for (name, v) in reals {
-            if !v.is_finite() {
-                return Err(Error::invalid(
-                    name,
-                    format!("must be a finite number (got {v})"),
-                ));
-            }
-        }
-        let check = |name: &str, ok: bool, rule: &str, v: f64| {
-            if ok {
-                Ok(())
-            } else {
-                Err(Error::invalid(name, format!("{rule} (got {v})")))
-            }
+        check("learning_rate", self.learning_rate, Rule::positive())?;
+        check("gamma", self.gamma, Rule::between(0.0, 1.0))?;
+        check("gae_lambda", self.gae_lambda, Rule::between(0.0, 1.0))?;
+        let open_unit = Rule::Interval {
+            min: Some(crate::error::Bound::open(0.0)),
+            max: Some(crate::error::Bound::open(1.0)),
         };
-        let lr = self.learning_rate;
-        check("learning_rate", lr > 0.0, "must be positive", lr)?;
-        let (g, l) = (self.gamma, self.gae_lambda);
-        check("gamma", (0.0..=1.0).contains(&g), "must lie in [0, 1]", g)?;
-        check(
-            "gae_lambda",
-            (0.0..=1.0).contains(&l),
-            "must lie in [0, 1]",
-            l,
-        )?;
-        let c = self.clip_coef;
-        check("clip_coef", c > 0.0 && c < 1.0, "must lie in (0, 1)", c)?;
-        check(
-            "ent_coef",
-            self.ent_coef >= 0.0,
-            "must be ≥ 0",
-            self.ent_coef,
-        )?;
-        check("vf_coef", self.vf_coef >= 0.0, "must be ≥ 0", self.vf_coef)?;
-        let m = self.max_grad_norm;
-        check("max_grad_norm", m > 0.0, "must be positive", m)?;
-        let bad_width = |&w: &usize| w == 0 || w > 4096;
-        if self.hidden_sizes.is_empty() || self.hidden_sizes.iter().any(bad_width) {
-            return Err(Error::invalid(
-                "hidden_sizes",
-                format!(
-                    "need at least one hidden layer, widths 1 to 4096 (got {:?})",
-                    self.hidden_sizes
-                ),
-            ));
+        check("clip_coef", self.clip_coef, open_unit)?;
+        check("ent_coef", self.ent_coef, Rule::non_negative())?;
+        check("vf_coef", self.vf_coef, Rule::non_negative())?;
+        check("max_grad_norm", self.max_grad_norm, Rule::positive())?;
+        if self.hidden_sizes.is_empty() {
+            return Err(Error::range("hidden_sizes", Rule::NonEmpty, 0usize));
+        }
+        for &w in &self.hidden_sizes {
+            check("hidden_sizes", w as f64, Rule::between(1.0, 4096.0))?;
         }
         Ok(())
+    }
+}
+
+fn check(arg: &str, x: f64, rule: Rule) -> Result<()> {
+    if rule.admits(x) {
+        Ok(())
+    } else {
+        Err(Error::range(arg, rule, x))
     }
 }
 
@@ -659,13 +610,9 @@ impl PpoTrainer {
     /// `evaluation_every` updates and after the last one.
     pub fn step(&mut self) -> Result<UpdateReport> {
         if self.is_finished() {
-            return Err(Error::invalid(
-                "step",
-                format!(
-                    "the run is finished: all {} updates are done",
-                    self.config.num_updates
-                ),
-            ));
+            // The run is finished: every configured update is done.
+            let n = self.config.num_updates;
+            return Err(Error::range("update", Rule::at_most(n as f64), n + 1));
         }
         let cfg = self.config.clone();
         // Linear anneal: the first update uses the full rate, the last 1/num_updates of it.
@@ -700,7 +647,7 @@ impl PpoTrainer {
                 cfg.gamma,
                 cfg.gae_lambda,
             )
-            .map_err(|e| diverged(update, &format!("GAE rejected the rollout: {e}")))?;
+            .map_err(|_| Error::diverged(update, Quantity::ValueEstimate))?;
             ro.advantages.extend(adv);
         }
         ro.returns.clear();
@@ -719,21 +666,15 @@ impl PpoTrainer {
         let mut order: Vec<usize> = (0..batch).collect();
         let mut diag = DiagnosticsAccumulator::default();
         let (mut sums, mut grad_norm_sum, mut steps) = ([0.0; 3], 0.0, 0usize);
-        for epoch in 0..cfg.update_epochs {
+        for _ in 0..cfg.update_epochs {
             rng::shuffle(&mut self.rng, &mut order);
-            for (m, idx) in order.chunks(cfg.minibatch_size).enumerate() {
+            for idx in order.chunks(cfg.minibatch_size) {
                 let (parts, grad_norm) = self.minibatch_step(idx, &coef, lr, Some(&mut diag));
-                if !parts.loss.is_finite() || !grad_norm.is_finite() {
-                    return Err(diverged(
-                        update,
-                        &format!(
-                            "epoch {}, minibatch {}: loss {} and gradient norm {}",
-                            epoch + 1,
-                            m + 1,
-                            parts.loss,
-                            grad_norm
-                        ),
-                    ));
+                if !parts.loss.is_finite() {
+                    return Err(Error::diverged(update, Quantity::Loss));
+                }
+                if !grad_norm.is_finite() {
+                    return Err(Error::diverged(update, Quantity::Gradient));
                 }
                 sums[0] += parts.policy_loss;
                 sums[1] += parts.value_loss;
@@ -742,18 +683,18 @@ impl PpoTrainer {
                 steps += 1;
             }
         }
-        if let Some(i) = self
+        if self
             .actor
             .params()
             .iter()
             .chain(self.critic.params())
-            .position(|p| !p.is_finite())
+            .any(|p| !p.is_finite())
         {
-            return Err(diverged(update, &format!("parameter {i} is not finite")));
+            return Err(Error::diverged(update, Quantity::Parameters));
         }
         let d = diag
             .finish()
-            .ok_or_else(|| diverged(update, "a probability ratio overflowed"))?;
+            .ok_or_else(|| Error::diverged(update, Quantity::Ratio))?;
         self.update = update;
 
         // 4. A separate greedy evaluation on its own environments.
@@ -792,10 +733,9 @@ impl PpoTrainer {
     pub fn train_minibatches(&mut self, count: usize) -> Result<()> {
         let batch = self.config.batch_size();
         if self.rollout.returns.len() != batch {
-            return Err(Error::invalid(
-                "train_minibatches",
-                "needs a rollout: call step() first",
-            ));
+            // Needs a rollout: call step() first.
+            let got = vec![self.rollout.returns.len()];
+            return Err(Error::shape("rollout", vec![batch], got));
         }
         let coef = LossCoefficients {
             clip_epsilon: self.config.clip_coef,
@@ -810,10 +750,7 @@ impl PpoTrainer {
             let (parts, _) =
                 self.minibatch_step(&order[..self.config.minibatch_size], &coef, lr, None);
             if !parts.loss.is_finite() {
-                return Err(diverged(
-                    self.update,
-                    "benchmark minibatch loss is not finite",
-                ));
+                return Err(Error::diverged(self.update, Quantity::Loss));
             }
         }
         Ok(())
@@ -1041,12 +978,6 @@ fn obs_f64(env: &CartPole) -> [f64; OBS_DIM] {
     env.observation().map(f64::from)
 }
 
-fn diverged(update: usize, what: &str) -> Error {
-    Error::Diverged {
-        context: format!("update {update}: {what}"),
-    }
-}
-
 /// Mean and population standard deviation.
 pub(crate) fn mean_std(xs: &[f64]) -> (f64, f64) {
     let n = xs.len() as f64;
@@ -1120,10 +1051,14 @@ mod tests {
         tr.step().unwrap();
         tr.critic.params_mut()[0] = f64::NAN;
         match tr.step() {
-            Err(Error::Diverged { context }) => {
-                assert!(context.starts_with("update 2"), "{context}")
-            }
-            other => panic!("expected divergence, got {other:?}"),
+            Err(e) => assert_eq!(
+                e.kind(),
+                &crate::error::ErrorKind::Diverged {
+                    step: 2,
+                    quantity: Quantity::ValueEstimate
+                }
+            ),
+            Ok(_) => panic!("expected divergence"),
         }
     }
 

@@ -14,29 +14,23 @@ pub fn with_canvas<T>(
     canvas_id: &str,
     draw: impl FnOnce(&DrawingArea<CanvasBackend, Shift>, f64) -> Result<T>,
 ) -> Result<T> {
-    let window = web_sys::window().ok_or_else(|| {
-        Error::Plot("no window: figures are drawn on the page, not in a worker".into())
-    })?;
+    let window = web_sys::window()
+        .ok_or_else(|| Error::plot("no window: figures are drawn on the page, not in a worker"))?;
     let document = window
         .document()
-        .ok_or_else(|| Error::Plot("no document".into()))?;
+        .ok_or_else(|| Error::plot("no document"))?;
     let canvas: HtmlCanvasElement = document
         .get_element_by_id(canvas_id)
-        .ok_or_else(|| Error::invalid("canvas_id", format!("no element with id '{canvas_id}'")))?
+        .ok_or_else(|| Error::unknown("canvas", canvas_id, &[]))?
         .dyn_into()
-        .map_err(|_| {
-            Error::invalid(
-                "canvas_id",
-                format!("element '{canvas_id}' is not a <canvas>"),
-            )
-        })?;
+        .map_err(|_| Error::plot(format!("element '{canvas_id}' is not a <canvas>")))?;
     let dpr = window.device_pixel_ratio();
     let (css_w, css_h) = (
         f64::from(canvas.client_width()),
         f64::from(canvas.client_height()),
     );
     if css_w < 1.0 || css_h < 1.0 {
-        return Err(Error::Plot(format!(
+        return Err(Error::plot(format!(
             "canvas '{canvas_id}' has no size on the page"
         )));
     }
@@ -46,8 +40,8 @@ pub fn with_canvas<T>(
         canvas.set_width(w);
         canvas.set_height(h);
     }
-    let backend = CanvasBackend::with_canvas_object(canvas)
-        .ok_or_else(|| Error::Plot("no 2d context".into()))?;
+    let backend =
+        CanvasBackend::with_canvas_object(canvas).ok_or_else(|| Error::plot("no 2d context"))?;
     let area = backend.into_drawing_area();
     let out = draw(&area, dpr)?;
     area.present()?;

@@ -17,8 +17,9 @@ pub fn start() {
     panic::install_hook();
 }
 
+/// The core's error as a JS exception with the Russian message (the page shows it as is).
 fn js_error(e: crate::Error) -> JsError {
-    JsError::new(&e.to_string())
+    JsError::new(&e.russian(&|_| None))
 }
 
 /// Plain JS objects (not Maps) so the page can read fields by name.
@@ -33,10 +34,11 @@ fn whole_number(arg: &str, x: f64) -> crate::Result<usize> {
     if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x <= 1e9 {
         Ok(x as usize)
     } else {
-        Err(crate::Error::invalid(
-            arg,
-            format!("must be a whole number (got {x})"),
-        ))
+        let rule = crate::error::Rule::WholeNumber {
+            min: 0,
+            max: 1_000_000_000,
+        };
+        Err(crate::Error::range(arg, rule, x))
     }
 }
 

@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 
 /// Reads a JS value into a Rust type, naming what was expected.
 fn from_js<T: serde::de::DeserializeOwned>(what: &str, value: JsValue) -> Result<T> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| Error::Input(format!("{what}: {e}")))
+    serde_wasm_bindgen::from_value(value).map_err(|e| Error::parse(what, "", e))
 }
 
 /// A seed typed by the reader: a whole number below 2^53 (JS numbers are exact up to there).
@@ -23,10 +23,11 @@ fn parse_seed(text: &str) -> Result<u64> {
         .ok()
         .filter(|&s| s < (1u64 << 53))
         .ok_or_else(|| {
-            Error::invalid(
-                "seed",
-                format!("must be a whole number from 0 to 2^53 − 1 (got '{t}')"),
-            )
+            let rule = crate::error::Rule::WholeNumber {
+                min: 0,
+                max: (1 << 53) - 1,
+            };
+            Error::range("seed", rule, t)
         })
 }
 
@@ -279,20 +280,18 @@ pub fn validate_ppo_settings(profile: &str, seeds: &str) -> std::result::Result<
         config.validate()?;
         let list: Vec<u64> = seeds.split(',').map(parse_seed).collect::<Result<_>>()?;
         if list.len() > MAX_SEEDS {
-            return Err(Error::invalid(
-                "seeds",
-                format!(
-                    "at most {MAX_SEEDS} seeds train side by side (got {})",
-                    list.len()
-                ),
-            ));
+            let rule = crate::error::Rule::Count {
+                min: 1,
+                max: MAX_SEEDS,
+            };
+            return Err(Error::range("seeds", rule, list.len()));
         }
         if let Some(d) = list
             .iter()
             .enumerate()
             .find_map(|(i, s)| list[..i].contains(s).then_some(*s))
         {
-            return Err(Error::invalid("seeds", format!("seed {d} is listed twice")));
+            return Err(Error::range("seeds", crate::error::Rule::Distinct, d));
         }
         Ok(PpoSettings {
             profile: profile.into(),

@@ -17,20 +17,24 @@ impl Args {
         let mut it = raw.iter();
         while let Some(arg) = it.next() {
             let Some(name) = arg.strip_prefix("--") else {
-                return Err(Error::Input(format!("unexpected argument '{arg}'")));
+                return Err(Error::unknown("argument", arg, &[]));
             };
             let (name, value) = match name.split_once('=') {
                 Some((n, v)) => (n.to_string(), Some(v.to_string())),
                 None if flags.contains(&name) => (name.to_string(), None),
                 None => {
-                    let v = it
-                        .next()
-                        .ok_or_else(|| Error::Input(format!("option --{name} needs a value")))?;
+                    let v = it.next().ok_or_else(|| {
+                        Error::parse(format!("--{name}"), "", "the option needs a value")
+                    })?;
                     (name.to_string(), Some(v.clone()))
                 }
             };
             if options.insert(name.clone(), value).is_some() {
-                return Err(Error::Input(format!("option --{name} given twice")));
+                return Err(Error::parse(
+                    format!("--{name}"),
+                    arg,
+                    "the option is given twice",
+                ));
             }
         }
         Ok(Args {
@@ -53,11 +57,15 @@ impl Args {
         self.used.borrow_mut().push(name.to_string());
         match self.options.get(name) {
             None => Ok(None),
-            Some(None) => Err(Error::Input(format!("option --{name} needs a value"))),
+            Some(None) => Err(Error::parse(
+                format!("--{name}"),
+                "",
+                "the option needs a value",
+            )),
             Some(Some(v)) => v
                 .parse()
                 .map(Some)
-                .map_err(|e| Error::Input(format!("option --{name}: cannot use '{v}': {e}"))),
+                .map_err(|e| Error::parse(format!("--{name}"), v, e)),
         }
     }
 
@@ -73,7 +81,7 @@ impl Args {
             .map(|s| {
                 s.trim()
                     .parse()
-                    .map_err(|e| Error::Input(format!("option --{name}: cannot use '{s}': {e}")))
+                    .map_err(|e| Error::parse(format!("--{name}"), s, e))
             })
             .collect::<Result<Vec<T>>>()
             .map(Some)
@@ -83,7 +91,7 @@ impl Args {
     pub fn finish(self) -> Result<()> {
         let used = self.used.into_inner();
         match self.options.keys().find(|k| !used.contains(k)) {
-            Some(k) => Err(Error::Input(format!("unknown option --{k}"))),
+            Some(k) => Err(Error::unknown("option", format!("--{k}"), &[])),
             None => Ok(()),
         }
     }

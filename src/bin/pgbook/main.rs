@@ -48,10 +48,8 @@ fn run(argv: &[String]) -> Result<()> {
             return Ok(());
         }
         _ => {
-            return Err(Error::Input(format!(
-                "unknown command '{}'\n\n{USAGE}",
-                words.join(" ")
-            )))
+            eprint!("{USAGE}");
+            return Err(Error::unknown("command", words.join(" "), &[]));
         }
     }
     args.finish()

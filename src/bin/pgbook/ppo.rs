@@ -26,7 +26,7 @@ struct Summary {
 }
 
 fn to_json<T: Serialize>(value: &T) -> Result<String> {
-    serde_json::to_string(value).map_err(|e| Error::Input(format!("cannot write JSON: {e}")))
+    serde_json::to_string(value).map_err(|e| Error::parse("a report", "", e))
 }
 
 /// One seed's finished run.
@@ -51,7 +51,11 @@ pub fn train(args: &Args) -> Result<()> {
     let json = args.flag("json");
     let svg_dir: Option<String> = args.get("svg-dir")?;
     if seeds.is_empty() || threads == 0 {
-        return Err(Error::Input("need at least one seed and one thread".into()));
+        return Err(Error::range(
+            "threads",
+            pgbook::error::Rule::at_least(1.0),
+            threads,
+        ));
     }
     if !json {
         println!(
@@ -94,16 +98,16 @@ pub fn train(args: &Args) -> Result<()> {
 
 /// The profile with some fields replaced from a JSON object, e.g. `{"update_epochs": 10}`.
 fn with_overrides(config: &PpoConfig, raw: &str) -> Result<PpoConfig> {
-    let bad = |e: serde_json::Error| Error::Input(format!("option --set: {e}"));
+    let bad = |e: serde_json::Error| Error::parse("--set", raw, e);
     let overrides: Value = serde_json::from_str(raw).map_err(bad)?;
     let Value::Object(overrides) = overrides else {
-        return Err(Error::Input("option --set: expected a JSON object".into()));
+        return Err(Error::parse("--set", raw, "expected a JSON object"));
     };
     let mut merged = serde_json::to_value(config).map_err(bad)?;
     if let Value::Object(map) = &mut merged {
         for (k, v) in overrides {
             if !map.contains_key(&k) {
-                return Err(Error::Input(format!("option --set: no config field '{k}'")));
+                return Err(Error::unknown("setting", k, &[]));
             }
             map.insert(k, v);
         }
@@ -131,7 +135,7 @@ fn run_seeds(config: &PpoConfig, seeds: &[u64], threads: usize, json: bool) -> R
     });
     let mut results = results
         .into_inner()
-        .map_err(|_| Error::Input("a training thread panicked".into()))?;
+        .map_err(|_| Error::plot("a training thread panicked"))?;
     results.sort_by_key(|(i, _)| *i);
     results.into_iter().map(|(_, r)| r).collect()
 }
@@ -160,15 +164,14 @@ fn run_one(config: &PpoConfig, seed: u64, json: bool) -> Result<Run> {
 }
 
 fn write_svgs(dir: &str, profile: &str, runs: &[Run]) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(|e| Error::Input(format!("cannot create {dir}: {e}")))?;
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let evaluations: Vec<Vec<Evaluation>> = runs.iter().map(|r| r.evaluations.clone()).collect();
     let curve = aggregate(&evaluations)?;
     let path = format!("{dir}/ppo_{profile}_learning_curve.svg");
     {
         let root = SVGBackend::new(&path, (900, 500)).into_drawing_area();
         plots::learning_curve::draw_learning_curve(&root, &curve, profile, Theme::default())?;
-        root.present()
-            .map_err(|e| Error::Input(format!("cannot write {path}: {e}")))?;
+        root.present().map_err(|e| Error::io(&path, e))?;
     }
     if let Some(first) = runs.first() {
         let path = format!("{dir}/ppo_{profile}_diagnostics_seed{}.svg", first.seed);
@@ -179,8 +182,7 @@ fn write_svgs(dir: &str, profile: &str, runs: &[Run]) -> Result<()> {
             first.seed,
             Theme::default(),
         )?;
-        root.present()
-            .map_err(|e| Error::Input(format!("cannot write {path}: {e}")))?;
+        root.present().map_err(|e| Error::io(&path, e))?;
     }
     let _ = std::io::stdout().flush();
     Ok(())

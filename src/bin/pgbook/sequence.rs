@@ -47,8 +47,10 @@ pub fn parse(args: &Args) -> Result<Job> {
     }
     let seeds: Vec<u64> = match (args.get::<u64>("seed")?, args.list::<u64>("seeds")?) {
         (Some(_), Some(_)) => {
-            return Err(Error::Input(
-                "give either --seed or --seeds, not both".into(),
+            return Err(Error::parse(
+                "--seed",
+                "",
+                "give either --seed or --seeds, not both",
             ))
         }
         (Some(seed), None) => vec![seed],
@@ -146,7 +148,7 @@ fn run(
     let wall_s = start.elapsed().as_secs_f64();
     let last = reports
         .last()
-        .ok_or_else(|| Error::Input("no iteration ran".into()))?;
+        .ok_or_else(|| Error::range("iterations", pgbook::error::Rule::at_least(1.0), 0usize))?;
     let greedy = trainer.greedy_answers()?;
     if let Some(dir) = svg_dir {
         write_svg(dir, seed, config, &reports)?;
@@ -215,7 +217,7 @@ fn print_first_batch(trainer: &SequenceTrainer) {
 }
 
 fn json_error(e: serde_json::Error) -> Error {
-    Error::Input(format!("cannot serialise a report: {e}"))
+    Error::parse("a report", "", e)
 }
 
 fn write_svg(
@@ -224,8 +226,7 @@ fn write_svg(
     config: &SequenceConfig,
     reports: &[IterationReport],
 ) -> Result<()> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::Input(format!("cannot create {}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir.display(), e))?;
     let path = dir.join(format!(
         "sequence_curves_{}_seed{seed}.svg",
         config.reduction.name()
@@ -233,7 +234,6 @@ fn write_svg(
     let svg = to_svg(800, 450, |area| {
         draw_sequence_curves(area, reports, Theme::default())
     })?;
-    std::fs::write(&path, svg)
-        .map_err(|e| Error::Input(format!("cannot write {}: {e}", path.display())))?;
+    std::fs::write(&path, svg).map_err(|e| Error::io(path.display(), e))?;
     Ok(())
 }

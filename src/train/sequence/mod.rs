@@ -28,7 +28,7 @@
 
 pub mod task;
 
-use crate::error::{check_clip_epsilon, Error, Result};
+use crate::error::{check_clip_epsilon, Error, Quantity, Result, Rule};
 use crate::math;
 use crate::nn::gru::{log_softmax_backward, Gru, GruShape};
 use crate::nn::{clip_grad_norm, Adam};
@@ -105,91 +105,47 @@ impl SequenceConfig {
         match name {
             "smoke" => Ok(Self::smoke()),
             "full" => Ok(Self::full()),
-            _ => Err(Error::invalid(
-                "profile",
-                format!("unknown profile '{name}': expected smoke or full"),
-            )),
+            _ => Err(Error::unknown("profile", name, &["smoke", "full"])),
         }
     }
 
     /// Parses a JSON config (as the Web Worker sends it); unknown fields and an unknown
     /// reduction are errors, and the result is validated.
     pub fn from_json(json: &str) -> Result<Self> {
-        let config: SequenceConfig = serde_json::from_str(json)
-            .map_err(|e| Error::Input(format!("sequence config: {e}")))?;
+        let config: SequenceConfig =
+            serde_json::from_str(json).map_err(|e| Error::parse("sequence config", json, e))?;
         config.validate()?;
         Ok(config)
     }
 
     /// Checks every rule; the error names the field and the rule.
     pub fn validate(&self) -> Result<()> {
-        let at_least = |arg: &str, value: usize, min: usize, why: &str| {
-            if value < min {
-                Err(Error::invalid(
-                    arg,
-                    format!("must be at least {min}{why} (got {value})"),
-                ))
-            } else {
+        let check = |arg: &str, x: f64, rule: Rule| {
+            if rule.admits(x) {
                 Ok(())
+            } else {
+                Err(Error::range(arg, rule, x))
             }
         };
-        at_least("iterations", self.iterations, 1, "")?;
-        at_least(
-            "group_size",
-            self.group_size,
-            2,
-            ": a leave-one-out baseline needs another response in the group",
+        check("iterations", self.iterations as f64, Rule::at_least(1.0))?;
+        // A leave-one-out baseline needs another response in the group.
+        check("group_size", self.group_size as f64, Rule::at_least(2.0))?;
+        // The correct answer is two symbols followed by <eos>.
+        let len = Rule::between(task::ANSWER_LENGTH as f64, 32.0);
+        check("max_response_len", self.max_response_len as f64, len)?;
+        check("embed_dim", self.embed_dim as f64, Rule::at_least(1.0))?;
+        check("hidden_dim", self.hidden_dim as f64, Rule::at_least(1.0))?;
+        check("ppo_epochs", self.ppo_epochs as f64, Rule::at_least(1.0))?;
+        let samples = self.eval_samples_per_prompt as f64;
+        check("eval_samples_per_prompt", samples, Rule::at_least(1.0))?;
+        check("entropy_coef", self.entropy_coef, Rule::non_negative())?;
+        check("learning_rate", self.learning_rate, Rule::positive())?;
+        check("max_grad_norm", self.max_grad_norm, Rule::positive())?;
+        check(
+            "head_init_scale",
+            self.head_init_scale,
+            Rule::non_negative(),
         )?;
-        at_least(
-            "max_response_len",
-            self.max_response_len,
-            task::ANSWER_LENGTH,
-            ": the correct answer is two symbols followed by <eos>",
-        )?;
-        if self.max_response_len > 32 {
-            return Err(Error::invalid(
-                "max_response_len",
-                format!("must be at most 32 (got {})", self.max_response_len),
-            ));
-        }
-        at_least("embed_dim", self.embed_dim, 1, "")?;
-        at_least("hidden_dim", self.hidden_dim, 1, "")?;
-        at_least("ppo_epochs", self.ppo_epochs, 1, "")?;
-        at_least(
-            "eval_samples_per_prompt",
-            self.eval_samples_per_prompt,
-            1,
-            "",
-        )?;
-        if !(self.entropy_coef.is_finite() && self.entropy_coef >= 0.0) {
-            return Err(Error::invalid(
-                "entropy_coef",
-                format!(
-                    "must be a non-negative finite number (got {})",
-                    self.entropy_coef
-                ),
-            ));
-        }
-        for (arg, value) in [
-            ("learning_rate", self.learning_rate),
-            ("max_grad_norm", self.max_grad_norm),
-        ] {
-            if !(value.is_finite() && value > 0.0) {
-                return Err(Error::invalid(
-                    arg,
-                    format!("must be a positive finite number (got {value})"),
-                ));
-            }
-        }
-        if !(self.head_init_scale.is_finite() && self.head_init_scale >= 0.0) {
-            return Err(Error::invalid(
-                "head_init_scale",
-                format!(
-                    "must be a non-negative finite number (got {})",
-                    self.head_init_scale
-                ),
-            ));
-        }
         check_clip_epsilon(self.clip_epsilon)
     }
 
@@ -514,7 +470,7 @@ impl SequenceTrainer {
                     Some(&mut self.rng),
                 )?;
                 if log_probs.iter().any(|lp| !lp.is_finite()) {
-                    return Err(self.diverged("a sampled token has a non-finite log-probability"));
+                    return Err(self.diverged(Quantity::LogProbability));
                 }
                 // The response token at position PROMPT_LENGTH + i is label column
                 // PROMPT_LENGTH + i − 1 after the causal shift.
@@ -540,14 +496,8 @@ impl SequenceTrainer {
         Ok(batch)
     }
 
-    fn diverged(&self, what: &str) -> Error {
-        Error::Diverged {
-            context: format!(
-                "sequence policy, seed {}, iteration {}: {what}",
-                self.seed,
-                self.iteration + 1
-            ),
-        }
+    fn diverged(&self, quantity: Quantity) -> Error {
+        Error::diverged(self.iteration + 1, quantity)
     }
 
     /// Model inputs of a batch: every token but the last (the causal shift).
@@ -563,7 +513,8 @@ impl SequenceTrainer {
                             .ok()
                             .filter(|&t| t < task::VOCAB_SIZE)
                             .ok_or_else(|| {
-                                Error::invalid("input_ids", format!("unknown token id {t}"))
+                                let rule = Rule::IndexBelow(task::VOCAB_SIZE);
+                                Error::range("input_ids", rule, t)
                             })
                     })
                     .collect()
@@ -575,13 +526,11 @@ impl SequenceTrainer {
     fn label_action(batch: &RolloutBatch, b: usize, k: usize) -> Result<usize> {
         let token = batch.input_ids[b][k + 1];
         task::token_action(token).ok_or_else(|| {
-            Error::invalid(
-                "input_ids",
-                format!(
-                    "row {b}, position {}: token {token} is not a response token",
-                    k + 1
-                ),
-            )
+            let names: Vec<String> = (0..NUM_ACTIONS)
+                .map(|a| task::token_text(task::action_token(a)))
+                .collect();
+            let arg = format!("input_ids[{b}][{}]", k + 1);
+            Error::range(arg, Rule::OneOf(names), task::token_text(token))
         })
     }
 
@@ -629,10 +578,19 @@ impl SequenceTrainer {
             || batch.old_log_probs.iter().any(|m| m.len() != steps)
             || batch.advantages.len() != rows
         {
-            return Err(Error::invalid(
-                "batch",
-                "mask and old_log_probs must be [B, T−1] and advantages [B]",
-            ));
+            // mask and old_log_probs must be [B, T−1] and advantages [B].
+            let shape = |m: &Grid| vec![m.len(), m.first().map_or(0, Vec::len)];
+            return Err(if batch.advantages.len() != rows {
+                Error::shape("advantages", vec![rows], vec![batch.advantages.len()])
+            } else if shape(&batch.mask) != [rows, steps] {
+                Error::shape("mask", vec![rows, steps], shape(&batch.mask))
+            } else {
+                Error::shape(
+                    "old_log_probs",
+                    vec![rows, steps],
+                    shape(&batch.old_log_probs),
+                )
+            });
         }
         let counts: Vec<f64> = batch.mask.iter().map(|m| m.iter().sum()).collect();
         let total: f64 = counts.iter().sum();
@@ -711,10 +669,12 @@ impl SequenceTrainer {
             } = self.loss_and_gradient(&batch, Some(&mut diagnostics))?;
             let norm = clip_grad_norm(&mut [&mut grad], self.config.max_grad_norm);
             if !loss.is_finite() || !norm.is_finite() {
-                return Err(self.diverged(&format!(
-                    "PPO epoch {}: loss {loss}, gradient norm {norm}",
-                    epoch + 1
-                )));
+                let what = if loss.is_finite() {
+                    Quantity::Gradient
+                } else {
+                    Quantity::Loss
+                };
+                return Err(self.diverged(what));
             }
             if epoch == 0 {
                 first_loss = policy_loss;
@@ -725,11 +685,11 @@ impl SequenceTrainer {
                 .step(&mut self.policy.params, &grad, self.config.learning_rate);
         }
         if self.policy.params.iter().any(|p| !p.is_finite()) {
-            return Err(self.diverged("a parameter became non-finite"));
+            return Err(self.diverged(Quantity::Parameters));
         }
         let diag = diagnostics
             .finish()
-            .ok_or_else(|| self.diverged("the PPO diagnostics are not finite"))?;
+            .ok_or_else(|| self.diverged(Quantity::Ratio))?;
         self.iteration += 1;
         let evaluation = self.evaluate()?;
         let rows = batch.len() as f64;

@@ -1,0 +1,622 @@
+//! One error type for the whole crate: every fallible public function returns [`Result`].
+//!
+//! An [`Error`] is a boxed [`ErrorKind`] with typed fields, so that tests match kinds rather
+//! than message text, the CLI prints them in English ([`std::fmt::Display`]) and the page in
+//! Russian ([`Error::russian`]), both built from the same fields.
+
+mod russian;
+
+use std::fmt;
+
+/// What went wrong, with the argument and the rule it broke as data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Error(Box<ErrorKind>);
+
+/// The kinds of error, each with the fields a message is built from.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// An array (or a list) has the wrong shape: `expected` and `got` are its dimensions.
+    Shape {
+        /// The argument, e.g. `values` or `token_log_probs[2]` for one row.
+        arg: String,
+        /// The dimensions it must have.
+        expected: Vec<usize>,
+        /// The dimensions it has.
+        got: Vec<usize>,
+    },
+    /// A value broke its rule (a bound, a set of choices, …).
+    Range {
+        /// The argument or setting.
+        arg: String,
+        /// The rule it broke.
+        rule: Rule,
+        /// What it was.
+        value: Value,
+    },
+    /// An element that must be finite was NaN or infinite.
+    NonFinite {
+        /// The argument.
+        arg: String,
+        /// The flat index of the first bad element.
+        index: usize,
+    },
+    /// A name that is not one of the known ones: an option, a setting, a command.
+    Unknown {
+        /// What kind of name (`option`, `setting`, `command`, `trainer`, …).
+        what: String,
+        /// The name given.
+        name: String,
+        /// The names that exist (may be empty when there are too many to list).
+        known: Vec<String>,
+    },
+    /// Text that could not be read as what it should be (JSON, a number, a list).
+    Parse {
+        /// What was being read, e.g. `--seeds` or `settings JSON`.
+        what: String,
+        /// The text (a prefix of it is quoted in messages).
+        input: String,
+        /// The reader's explanation (English, from serde or the parser).
+        reason: String,
+    },
+    /// A file could not be read or written.
+    Io {
+        /// The path.
+        path: String,
+        /// The operating system's message.
+        message: String,
+    },
+    /// Training produced a non-finite number.
+    Diverged {
+        /// The update or iteration (1-based) in which it happened.
+        step: usize,
+        /// Which quantity stopped being finite.
+        quantity: Quantity,
+    },
+    /// A drawing backend failed (canvas or SVG).
+    Plot {
+        /// The backend's message.
+        message: String,
+    },
+}
+
+/// The rule a value broke.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Rule {
+    /// An interval; either end may be missing or open.
+    Interval {
+        /// Lower bound.
+        min: Option<Bound>,
+        /// Upper bound.
+        max: Option<Bound>,
+    },
+    /// Must not exceed a quantity made of other settings, e.g. `num_envs × num_steps = 256`.
+    NotAbove {
+        /// The quantity's name.
+        what: String,
+        /// Its value.
+        limit: f64,
+    },
+    /// A whole number within bounds (for text or JS numbers that must be integers).
+    WholeNumber {
+        /// Smallest allowed.
+        min: u64,
+        /// Largest allowed.
+        max: u64,
+    },
+    /// One of a fixed set of names.
+    OneOf(Vec<String>),
+    /// Only 0 and 1 (a mask).
+    Binary,
+    /// A list must not contain the same value twice.
+    Distinct,
+    /// A list or vector must not be empty.
+    NonEmpty,
+    /// A list must hold from `min` to `max` items.
+    Count {
+        /// Fewest items.
+        min: usize,
+        /// Most items.
+        max: usize,
+    },
+    /// The argument must be an index below `len`.
+    IndexBelow(usize),
+}
+
+/// One end of an interval.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bound {
+    /// The bound.
+    pub value: f64,
+    /// Whether the bound itself is excluded.
+    pub open: bool,
+}
+
+/// The value that broke a rule.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Value {
+    /// A real number.
+    Real(f64),
+    /// A whole number (wide enough for any `u64` or `i64`).
+    Int(i128),
+    /// Text as given (messages quote a short prefix).
+    Text(String),
+}
+
+/// What stopped being finite when training diverged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Quantity {
+    /// The loss of a minibatch or batch.
+    Loss,
+    /// A network parameter after an update.
+    Parameters,
+    /// A log-probability of a sampled action or token.
+    LogProbability,
+    /// A gradient.
+    Gradient,
+    /// A value estimate V(s) of the critic.
+    ValueEstimate,
+    /// A probability ratio π/π_old.
+    Ratio,
+}
+
+/// The crate's result type.
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    /// The kind and its fields.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.0
+    }
+
+    /// Unwraps the kind.
+    pub fn into_kind(self) -> ErrorKind {
+        *self.0
+    }
+
+    /// The argument or setting the error is about, when it names one.
+    pub fn arg(&self) -> Option<&str> {
+        match self.kind() {
+            ErrorKind::Shape { arg, .. }
+            | ErrorKind::Range { arg, .. }
+            | ErrorKind::NonFinite { arg, .. } => Some(arg),
+            ErrorKind::Unknown { name, .. } => Some(name),
+            ErrorKind::Parse { what, .. } => Some(what),
+            _ => None,
+        }
+    }
+
+    /// [`ErrorKind::Shape`].
+    pub fn shape(arg: impl Into<String>, expected: Vec<usize>, got: Vec<usize>) -> Self {
+        ErrorKind::Shape {
+            arg: arg.into(),
+            expected,
+            got,
+        }
+        .into()
+    }
+
+    /// [`ErrorKind::Range`].
+    pub fn range(arg: impl Into<String>, rule: Rule, value: impl Into<Value>) -> Self {
+        ErrorKind::Range {
+            arg: arg.into(),
+            rule,
+            value: value.into(),
+        }
+        .into()
+    }
+
+    /// [`ErrorKind::NonFinite`].
+    pub fn non_finite(arg: impl Into<String>, index: usize) -> Self {
+        ErrorKind::NonFinite {
+            arg: arg.into(),
+            index,
+        }
+        .into()
+    }
+
+    /// [`ErrorKind::Unknown`].
+    pub fn unknown(what: impl Into<String>, name: impl Into<String>, known: &[&str]) -> Self {
+        ErrorKind::Unknown {
+            what: what.into(),
+            name: name.into(),
+            known: known.iter().map(|s| s.to_string()).collect(),
+        }
+        .into()
+    }
+
+    /// [`ErrorKind::Parse`].
+    pub fn parse(
+        what: impl Into<String>,
+        input: impl Into<String>,
+        reason: impl fmt::Display,
+    ) -> Self {
+        ErrorKind::Parse {
+            what: what.into(),
+            input: input.into(),
+            reason: reason.to_string(),
+        }
+        .into()
+    }
+
+    /// [`ErrorKind::Io`].
+    pub fn io(path: impl fmt::Display, source: impl fmt::Display) -> Self {
+        ErrorKind::Io {
+            path: path.to_string(),
+            message: source.to_string(),
+        }
+        .into()
+    }
+
+    /// [`ErrorKind::Diverged`].
+    pub fn diverged(step: usize, quantity: Quantity) -> Self {
+        ErrorKind::Diverged { step, quantity }.into()
+    }
+
+    /// [`ErrorKind::Plot`].
+    pub fn plot(message: impl fmt::Display) -> Self {
+        ErrorKind::Plot {
+            message: message.to_string(),
+        }
+        .into()
+    }
+
+    /// The message in Russian, for the page. `label` gives the Russian name of an argument or
+    /// setting (e.g. from the settings schemas); unnamed arguments are quoted as they are.
+    pub fn russian(&self, label: &dyn Fn(&str) -> Option<String>) -> String {
+        russian::message(self, label)
+    }
+}
+
+impl From<ErrorKind> for Error {
+    fn from(kind: ErrorKind) -> Self {
+        Error(Box::new(kind))
+    }
+}
+
+impl Rule {
+    /// `[min, max]`.
+    pub fn between(min: f64, max: f64) -> Self {
+        Rule::Interval {
+            min: Some(Bound::closed(min)),
+            max: Some(Bound::closed(max)),
+        }
+    }
+
+    /// `≥ min`.
+    pub fn at_least(min: f64) -> Self {
+        Rule::Interval {
+            min: Some(Bound::closed(min)),
+            max: None,
+        }
+    }
+
+    /// `≤ max`.
+    pub fn at_most(max: f64) -> Self {
+        Rule::Interval {
+            min: None,
+            max: Some(Bound::closed(max)),
+        }
+    }
+
+    /// `> 0`.
+    pub fn positive() -> Self {
+        Rule::Interval {
+            min: Some(Bound::open(0.0)),
+            max: None,
+        }
+    }
+
+    /// `≥ 0`.
+    pub fn non_negative() -> Self {
+        Self::at_least(0.0)
+    }
+
+    /// [`Rule::OneOf`] from names.
+    pub fn one_of(names: &[&str]) -> Self {
+        Rule::OneOf(names.iter().map(|s| s.to_string()).collect())
+    }
+
+    /// Whether `x` satisfies an interval rule (other rules: `true`).
+    pub fn admits(&self, x: f64) -> bool {
+        match self {
+            Rule::Interval { min, max } => {
+                let above = min.is_none_or(|b| if b.open { x > b.value } else { x >= b.value });
+                let below = max.is_none_or(|b| if b.open { x < b.value } else { x <= b.value });
+                x.is_finite() && above && below
+            }
+            Rule::NotAbove { limit, .. } => x <= *limit,
+            _ => true,
+        }
+    }
+}
+
+impl Bound {
+    /// An included bound.
+    pub fn closed(value: f64) -> Self {
+        Bound { value, open: false }
+    }
+
+    /// An excluded bound.
+    pub fn open(value: f64) -> Self {
+        Bound { value, open: true }
+    }
+}
+
+impl From<f64> for Value {
+    fn from(x: f64) -> Self {
+        Value::Real(x)
+    }
+}
+
+macro_rules! int_value {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Value {
+            fn from(x: $t) -> Self {
+                Value::Int(x as i128)
+            }
+        }
+    )*};
+}
+int_value!(usize, u64, u32, i64, i32);
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Self {
+        Value::Text(s.to_string())
+    }
+}
+
+impl From<String> for Value {
+    fn from(s: String) -> Self {
+        Value::Text(s)
+    }
+}
+
+/// The longest prefix of user text that messages quote (a 20,000-character URL value must not
+/// become a 20,000-character message).
+pub(crate) const QUOTE_CHARS: usize = 40;
+
+/// `text`, cut to [`QUOTE_CHARS`] characters with an ellipsis.
+pub(crate) fn quote(text: &str) -> String {
+    if text.chars().count() <= QUOTE_CHARS {
+        text.to_string()
+    } else {
+        let head: String = text.chars().take(QUOTE_CHARS).collect();
+        format!("{head}…")
+    }
+}
+
+/// A number as the messages print it: integers without a fraction, others in shortest form.
+fn number(x: f64) -> String {
+    if x.is_finite() && x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x}")
+    }
+}
+
+fn dims(d: &[usize]) -> String {
+    let inner: Vec<String> = d.iter().map(usize::to_string).collect();
+    format!("[{}]", inner.join(", "))
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Real(x) => write!(f, "{}", number(*x)),
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Text(s) => write!(f, "'{}'", quote(s)),
+        }
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rule::Interval { min, max } => match (min, max) {
+                (Some(lo), Some(hi)) => write!(
+                    f,
+                    "must lie in {}{}, {}{}",
+                    if lo.open { '(' } else { '[' },
+                    number(lo.value),
+                    number(hi.value),
+                    if hi.open { ')' } else { ']' }
+                ),
+                (Some(lo), None) if lo.open && lo.value == 0.0 => write!(f, "must be positive"),
+                (Some(lo), None) if lo.open => {
+                    write!(f, "must be greater than {}", number(lo.value))
+                }
+                (Some(lo), None) => write!(f, "must be at least {}", number(lo.value)),
+                (None, Some(hi)) if hi.open => write!(f, "must be less than {}", number(hi.value)),
+                (None, Some(hi)) => write!(f, "must be at most {}", number(hi.value)),
+                (None, None) => write!(f, "must be a finite number"),
+            },
+            Rule::NotAbove { what, limit } => {
+                write!(f, "must not exceed {what} = {}", number(*limit))
+            }
+            Rule::WholeNumber { min, max } => {
+                write!(f, "must be a whole number from {min} to {max}")
+            }
+            Rule::OneOf(names) => write!(f, "must be one of {}", names.join(", ")),
+            Rule::Binary => write!(f, "must hold only 0 and 1"),
+            Rule::Distinct => write!(f, "must not list a value twice"),
+            Rule::NonEmpty => write!(f, "must not be empty"),
+            Rule::Count { min, max } => write!(f, "must hold {min} to {max} items"),
+            Rule::IndexBelow(len) => write!(f, "must be an index below {len}"),
+        }
+    }
+}
+
+impl fmt::Display for Quantity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Quantity::Loss => "the loss",
+            Quantity::Parameters => "a parameter",
+            Quantity::LogProbability => "a log-probability",
+            Quantity::Gradient => "a gradient",
+            Quantity::ValueEstimate => "a value estimate",
+            Quantity::Ratio => "a probability ratio",
+        })
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind() {
+            ErrorKind::Shape { arg, expected, got } => write!(
+                f,
+                "invalid `{arg}`: expected shape {}, got {}",
+                dims(expected),
+                dims(got)
+            ),
+            ErrorKind::Range { arg, rule, value } => {
+                write!(f, "invalid `{arg}`: {rule} (got {value})")
+            }
+            ErrorKind::NonFinite { arg, index } => {
+                write!(f, "invalid `{arg}`: element {index} is not a finite number")
+            }
+            ErrorKind::Unknown { what, name, known } => {
+                write!(f, "unknown {what} '{}'", quote(name))?;
+                if !known.is_empty() {
+                    write!(f, " (expected one of: {})", known.join(", "))?;
+                }
+                Ok(())
+            }
+            ErrorKind::Parse {
+                what,
+                input,
+                reason,
+            } => write!(f, "cannot read {what} '{}': {reason}", quote(input)),
+            ErrorKind::Io { path, message } => write!(f, "{path}: {message}"),
+            ErrorKind::Diverged { step, quantity } => write!(
+                f,
+                "training diverged: in update {step}, {quantity} is not a finite number"
+            ),
+            ErrorKind::Plot { message } => write!(f, "drawing failed: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl<E: std::error::Error + Send + Sync> From<plotters::drawing::DrawingAreaErrorKind<E>>
+    for Error
+{
+    fn from(e: plotters::drawing::DrawingAreaErrorKind<E>) -> Self {
+        Error::plot(e)
+    }
+}
+
+/// Every element of `xs` must be finite.
+pub(crate) fn check_finite(arg: &str, xs: &[f64]) -> Result<()> {
+    match xs.iter().position(|x| !x.is_finite()) {
+        Some(index) => Err(Error::non_finite(arg, index)),
+        None => Ok(()),
+    }
+}
+
+/// A scalar that must be finite.
+pub(crate) fn check_finite_scalar(arg: &str, x: f64) -> Result<()> {
+    if x.is_finite() {
+        Ok(())
+    } else {
+        Err(Error::non_finite(arg, 0))
+    }
+}
+
+/// `x` must satisfy the interval `rule`.
+pub(crate) fn check_rule(arg: &str, x: f64, rule: Rule) -> Result<()> {
+    if rule.admits(x) {
+        Ok(())
+    } else {
+        Err(Error::range(arg, rule, x))
+    }
+}
+
+/// A probability-like parameter in the closed interval [0, 1] (γ, λ).
+pub(crate) fn check_unit_interval(arg: &str, x: f64) -> Result<()> {
+    check_rule(arg, x, Rule::between(0.0, 1.0))
+}
+
+/// The PPO clip range ε: 0 ≤ ε < 1 (ε = 0 is the degenerate "no movement" case the
+/// reference cases include; ε ≥ 1 would let the lower clip bound reach zero).
+pub(crate) fn check_clip_epsilon(x: f64) -> Result<()> {
+    let rule = Rule::Interval {
+        min: Some(Bound::closed(0.0)),
+        max: Some(Bound::open(1.0)),
+    };
+    check_rule("clip_epsilon", x, rule)
+}
+
+/// `len` must equal `expected`.
+pub(crate) fn check_len(arg: &str, len: usize, expected: usize) -> Result<()> {
+    if len == expected {
+        Ok(())
+    } else {
+        Err(Error::shape(arg, vec![expected], vec![len]))
+    }
+}
+
+/// A non-empty vector.
+pub(crate) fn check_non_empty(arg: &str, len: usize) -> Result<()> {
+    if len == 0 {
+        Err(Error::range(arg, Rule::NonEmpty, 0usize))
+    } else {
+        Ok(())
+    }
+}
+
+/// A rectangular, finite `[B, T]` grid; returns `(B, T)`.
+pub(crate) fn check_grid(arg: &str, rows: &[Vec<f64>]) -> Result<(usize, usize)> {
+    let t = rows.first().map_or(0, Vec::len);
+    for (b, row) in rows.iter().enumerate() {
+        if row.len() != t {
+            return Err(Error::shape(
+                format!("{arg}[{b}]"),
+                vec![t],
+                vec![row.len()],
+            ));
+        }
+        if let Some(k) = row.iter().position(|x| !x.is_finite()) {
+            return Err(Error::non_finite(arg, b * t + k));
+        }
+    }
+    Ok((rows.len(), t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_the_argument_and_the_rule() {
+        let e = Error::range("gamma", Rule::between(0.0, 1.0), 1.5);
+        assert_eq!(
+            e.to_string(),
+            "invalid `gamma`: must lie in [0, 1] (got 1.5)"
+        );
+        let e = Error::shape("values", vec![5], vec![4]);
+        assert_eq!(
+            e.to_string(),
+            "invalid `values`: expected shape [5], got [4]"
+        );
+        assert_eq!(e.arg(), Some("values"));
+        let long = "9".repeat(20_000);
+        let e = Error::parse("--seeds", long, "not a number");
+        assert!(e.to_string().len() < 120, "{e}");
+    }
+
+    #[test]
+    fn interval_rules_admit_exactly_their_values() {
+        let r = Rule::Interval {
+            min: Some(Bound::open(0.0)),
+            max: Some(Bound::closed(1.0)),
+        };
+        assert!(!r.admits(0.0) && r.admits(1e-12) && r.admits(1.0) && !r.admits(1.0 + 1e-12));
+        assert!(!r.admits(f64::NAN));
+        assert!(Rule::positive().admits(3.0) && !Rule::positive().admits(0.0));
+    }
+}

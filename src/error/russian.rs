@@ -1,0 +1,173 @@
+//! The page's messages: the same kinds and fields as the English ones, in Russian, with
+//! decimal commas and the settings' Russian names.
+
+use super::{quote, Bound, Error, ErrorKind, Quantity, Rule, Value};
+
+/// A number the Russian way: decimal comma, no fraction for integers.
+pub(crate) fn number_ru(x: f64) -> String {
+    if x.is_nan() {
+        return "не число".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 {
+            "+∞".into()
+        } else {
+            "−∞".into()
+        };
+    }
+    let s = if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x}")
+    };
+    s.replace('.', ",").replace('-', "−")
+}
+
+fn value_ru(v: &Value) -> String {
+    match v {
+        Value::Real(x) => number_ru(*x),
+        Value::Int(i) => i.to_string().replace('-', "−"),
+        Value::Text(s) => format!("«{}»", quote(s)),
+    }
+}
+
+fn bound_ru(b: &Bound) -> String {
+    number_ru(b.value)
+}
+
+fn rule_ru(rule: &Rule) -> String {
+    match rule {
+        Rule::Interval { min, max } => match (min, max) {
+            (Some(lo), Some(hi)) => format!(
+                "допустимы значения в {}{}; {}{}",
+                if lo.open { '(' } else { '[' },
+                bound_ru(lo),
+                bound_ru(hi),
+                if hi.open { ')' } else { ']' }
+            ),
+            (Some(lo), None) if lo.open && lo.value == 0.0 => "нужно положительное значение".into(),
+            (Some(lo), None) if lo.open => format!("нужно значение больше {}", bound_ru(lo)),
+            (Some(lo), None) => format!("нужно значение не меньше {}", bound_ru(lo)),
+            (None, Some(hi)) if hi.open => format!("нужно значение меньше {}", bound_ru(hi)),
+            (None, Some(hi)) => format!("нужно значение не больше {}", bound_ru(hi)),
+            (None, None) => "нужно конечное число".into(),
+        },
+        Rule::NotAbove { what, limit } => {
+            format!("нужно значение не больше {what} = {}", number_ru(*limit))
+        }
+        Rule::WholeNumber { min, max } => {
+            format!("нужно целое число от {min} до {max}")
+        }
+        Rule::OneOf(names) => format!("допустимы значения: {}", names.join(", ")),
+        Rule::Binary => "допустимы только 0 и 1".into(),
+        Rule::Distinct => "одно и то же значение указано дважды".into(),
+        Rule::NonEmpty => "нужно хотя бы одно значение".into(),
+        Rule::Count { min, max } => format!("нужно от {min} до {max} значений"),
+        Rule::IndexBelow(len) => format!("нужен индекс меньше {len}"),
+    }
+}
+
+fn dims(d: &[usize]) -> String {
+    let inner: Vec<String> = d.iter().map(usize::to_string).collect();
+    format!("[{}]", inner.join("; "))
+}
+
+fn quantity_ru(q: Quantity) -> &'static str {
+    match q {
+        Quantity::Loss => "функция потерь",
+        Quantity::Parameters => "параметр сети",
+        Quantity::LogProbability => "логарифм вероятности",
+        Quantity::Gradient => "градиент",
+        Quantity::ValueEstimate => "оценка ценности V(s)",
+        Quantity::Ratio => "отношение вероятностей",
+    }
+}
+
+fn what_ru(what: &str) -> &str {
+    match what {
+        "option" => "параметр командной строки",
+        "setting" => "настройка",
+        "command" => "команда",
+        "trainer" => "обучатель",
+        "profile" => "профиль",
+        "run" => "запуск",
+        "reduction" => "редукция",
+        other => other,
+    }
+}
+
+/// The Russian message of `e`.
+pub(crate) fn message(e: &Error, label: &dyn Fn(&str) -> Option<String>) -> String {
+    // A composite argument ("num_envs × num_steps") is named part by part.
+    let name = |arg: &str| -> String {
+        let parts: Vec<String> = arg
+            .split(" × ")
+            .map(|p| label(p).unwrap_or_else(|| format!("«{p}»")))
+            .collect();
+        parts.join(" × ")
+    };
+    match e.kind() {
+        ErrorKind::Shape { arg, expected, got } => format!(
+            "{}: ожидалась форма {}, получена {}",
+            name(arg),
+            dims(expected),
+            dims(got)
+        ),
+        ErrorKind::Range { arg, rule, value } => {
+            format!(
+                "{}: {} (получено {})",
+                name(arg),
+                rule_ru(rule),
+                value_ru(value)
+            )
+        }
+        ErrorKind::NonFinite { arg, index } => {
+            format!("{}: элемент {index} не является конечным числом", name(arg))
+        }
+        ErrorKind::Unknown {
+            what,
+            name: n,
+            known,
+        } => {
+            let mut s = format!("неизвестное имя ({}) «{}»", what_ru(what), quote(n));
+            if !known.is_empty() {
+                s += &format!("; есть: {}", known.join(", "));
+            }
+            s
+        }
+        ErrorKind::Parse { what, input, .. } => {
+            format!("{}: не удалось прочитать «{}»", name(what), quote(input))
+        }
+        ErrorKind::Io { path, message } => format!("файл {path}: {message}"),
+        ErrorKind::Diverged { step, quantity } => format!(
+            "обучение разошлось: на шаге {step} величина «{}» перестала быть конечным числом",
+            quantity_ru(*quantity)
+        ),
+        ErrorKind::Plot { message } => format!("не удалось нарисовать рисунок: {message}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn russian_messages_use_labels_and_decimal_commas() {
+        let label = |a: &str| (a == "gamma").then(|| "γ (коэффициент дисконтирования)".to_string());
+        let e = Error::range("gamma", Rule::between(0.0, 1.0), 1.5);
+        assert_eq!(
+            e.russian(&label),
+            "γ (коэффициент дисконтирования): допустимы значения в [0; 1] (получено 1,5)"
+        );
+        let e = Error::range(
+            "seed",
+            Rule::WholeNumber { min: 0, max: 9 },
+            "x".repeat(500),
+        );
+        let m = e.russian(&label);
+        assert!(
+            m.starts_with("«seed»: нужно целое число") && m.chars().count() < 120,
+            "{m}"
+        );
+    }
+}
