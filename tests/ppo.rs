@@ -175,7 +175,7 @@ fn smoke_profile_learns() {
         tr.step().unwrap();
     }
     let evs = tr.evaluations();
-    let mean = |xs: &[pgbook::train::ppo::Evaluation]| {
+    let mean = |xs: &[pgbook::train::cartpole::Evaluation]| {
         xs.iter().map(|e| e.mean).sum::<f64>() / xs.len() as f64
     };
     let early = mean(&evs[1..5]);

@@ -336,12 +336,12 @@ impl Rule {
 
 impl Bound {
     /// An included bound.
-    pub fn closed(value: f64) -> Self {
+    pub const fn closed(value: f64) -> Self {
         Bound { value, open: false }
     }
 
     /// An excluded bound.
-    pub fn open(value: f64) -> Self {
+    pub const fn open(value: f64) -> Self {
         Bound { value, open: true }
     }
 }

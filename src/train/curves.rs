@@ -1,6 +1,6 @@
 //! Several runs' evaluation curves aggregated into median and interquartile band.
 
-use super::ppo::Evaluation;
+use super::cartpole::Evaluation;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 

@@ -1,6 +1,79 @@
-//! Step-able trainers shared by the Web Worker, the CLI and the tests.
+//! Step-able trainers shared by the Web Worker, the CLI and the tests, behind one contract
+//! ([`Trainer`]): settings from a schema ([`settings`]), `step() → report`, `is_finished()`,
+//! `summary()`, the latest evaluation, progress; [`lines`] turns any of them into the JSON lines
+//! the CLI prints and the page downloads.
 
 pub mod bench;
+pub mod board;
+pub mod cartpole;
 pub mod curves;
+pub mod export;
+pub mod lines;
 pub mod ppo;
 pub mod sequence;
+pub mod settings;
+
+use crate::error::Result;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use settings::Settings;
+
+/// One trainer: a seeded run that advances one update (or iteration) per [`Trainer::step`].
+pub trait Trainer: Sized {
+    /// Its settings, described by a schema.
+    type Config: Settings;
+    /// What one step reports.
+    type Report: Serialize + DeserializeOwned + Clone + std::fmt::Debug;
+    /// The run's end-of-run numbers (meaningful mid-run too: "so far").
+    type Summary: Serialize + DeserializeOwned + Clone + std::fmt::Debug;
+    /// One evaluation of the policy.
+    type Evaluation: Serialize + Clone + std::fmt::Debug;
+    /// The trainer's name: the CLI's `train NAME`, the page's `run=NAME`.
+    const NAME: &'static str;
+    /// What one step is called in JSON lines (`"kind"`).
+    const STEP: &'static str;
+
+    /// Validates `config` and initialises the run from `seed`.
+    fn new(config: Self::Config, seed: u64) -> Result<Self>;
+    /// The run's settings.
+    fn config(&self) -> &Self::Config;
+    /// The run's seed.
+    fn seed(&self) -> u64;
+    /// One update; its report. An error once the run is finished.
+    fn step(&mut self) -> Result<Self::Report>;
+    /// Whether every configured step has run.
+    fn is_finished(&self) -> bool;
+    /// The summary so far.
+    fn summary(&self) -> Self::Summary;
+    /// The latest evaluation (`None` before the first).
+    fn last_evaluation(&self) -> Option<&Self::Evaluation>;
+    /// How far the run is.
+    fn progress(&self) -> Progress;
+}
+
+/// How far a run is, in the unit its progress bar counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Progress {
+    /// Units done.
+    pub done: u64,
+    /// Units in the whole run.
+    pub total: u64,
+    /// The unit, in Russian, in the genitive plural («шагов среды»).
+    pub unit: &'static str,
+}
+
+impl Progress {
+    /// Environment steps.
+    pub const ENV_STEPS: &'static str = "шагов среды";
+    /// Iterations.
+    pub const ITERATIONS: &'static str = "итераций";
+}
+
+/// Offset of the evaluation stream's seed from the run's seed: evaluation draws never shift
+/// the training stream.
+const EVALUATION_SEED_OFFSET: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The seed of a run's evaluation stream, the one rule every trainer uses.
+pub fn evaluation_seed(seed: u64) -> u64 {
+    seed.wrapping_add(EVALUATION_SEED_OFFSET)
+}

@@ -1,12 +1,17 @@
 //! `pgbook`: the textbook's engine on the command line — reproducible runs, JSON lines on
-//! stdout, SVG figures on request, and benchmarks.
+//! stdout, SVG figures on request, the settings' schemas, and benchmarks.
 
+#[macro_use]
+mod out;
 mod args;
 mod ppo;
 mod sequence;
 mod simulate;
+mod train;
 
 use args::Args;
+use pgbook::train::ppo::{PpoConfig, PpoTrainer};
+use pgbook::train::sequence::{SequenceConfig, SequenceTrainer};
 use pgbook::{Error, Result};
 use std::process::ExitCode;
 
@@ -14,18 +19,24 @@ const USAGE: &str = "\
 pgbook — «Градиенты политики: от REINFORCE к PPO» on the command line
 
 USAGE:
+  pgbook train ppo|sequence [OPTIONS]        train, print a summary per seed (or JSON lines)
+  pgbook settings ppo|sequence [--json]      every setting: bounds, defaults per profile, help
   pgbook simulate baselines [--group-size 8|2,4,8,16] [--groups 80000] [--seed 2026] [--json]
-  pgbook train ppo --profile smoke|full [--seeds 11,37,...] [--threads 2] [--json] [--svg-dir DIR]
-                   [--set '{\"update_epochs\": 10}']   (override config fields)
   pgbook bench ppo [--json] [--updates 60] [--repeats 3] [--kernels avx512|avx2|portable]
                    (widest SIMD path allowed; portable is what wasm runs)
-  pgbook train sequence --profile smoke|full [--seed 5 | --seeds 5,6,7] [--reduction token_mean]
-                        [--iterations N] [--json] [--svg-dir DIR]
-  pgbook help
+  pgbook help | --help | COMMAND --help
+
+TRAIN OPTIONS:
 ";
 
 /// Options that take no value, across all commands.
-const FLAGS: &[&str] = &["json"];
+const FLAGS: &[&str] = &["json", "help"];
+/// Options that may be given more than once.
+const REPEATABLE: &[&str] = &["set"];
+
+fn usage() -> String {
+    format!("{USAGE}{}\n", train::OPTIONS)
+}
 
 fn run(argv: &[String]) -> Result<()> {
     let words: Vec<&str> = argv
@@ -33,26 +44,34 @@ fn run(argv: &[String]) -> Result<()> {
         .take_while(|a| !a.starts_with("--"))
         .map(String::as_str)
         .collect();
-    let args = Args::parse(&argv[words.len()..], FLAGS)?;
+    let args = Args::parse(&argv[words.len()..], FLAGS, REPEATABLE)?;
+    if args.flag("help") || matches!(words.as_slice(), [] | ["help", ..]) {
+        out::line(&usage());
+        return Ok(());
+    }
     match words.as_slice() {
-        ["simulate", "baselines"] => simulate::baselines(&args)?,
-        ["train", "ppo"] => ppo::train(&args)?,
-        ["bench", "ppo"] => ppo::bench(&args)?,
-        ["train", "sequence"] => {
-            let job = sequence::parse(&args)?;
-            args.finish()?;
-            return sequence::train(&job);
-        }
-        [] | ["help"] => {
-            print!("{USAGE}");
-            return Ok(());
-        }
+        ["train", "ppo"] => train::train::<PpoTrainer>(args),
+        ["train", "sequence"] => train::train::<SequenceTrainer>(args),
+        ["settings", "ppo"] => train::settings::<PpoConfig>(args),
+        ["settings", "sequence"] => train::settings::<SequenceConfig>(args),
+        ["simulate", "baselines"] => simulate::baselines(args),
+        ["bench", "ppo"] => ppo::bench(args),
         _ => {
-            eprint!("{USAGE}");
-            return Err(Error::unknown("command", words.join(" "), &[]));
+            eprint!("{}", usage());
+            Err(Error::unknown(
+                "command",
+                words.join(" "),
+                &[
+                    "train ppo",
+                    "train sequence",
+                    "settings ppo",
+                    "settings sequence",
+                    "simulate baselines",
+                    "bench ppo",
+                ],
+            ))
         }
     }
-    args.finish()
 }
 
 fn main() -> ExitCode {

@@ -5,14 +5,15 @@ use pgbook::rl::simulate_group_baseline_bias;
 use pgbook::Result;
 
 /// `--group-size` takes one size or a comma-separated list (one report, or JSON line, each).
-pub fn baselines(args: &Args) -> Result<()> {
+pub fn baselines(args: Args) -> Result<()> {
     let group_sizes: Vec<usize> = args.list("group-size")?.unwrap_or_else(|| vec![8]);
     let groups = args.get("groups")?.unwrap_or(80_000);
     let seed = args.get("seed")?.unwrap_or(2026);
     let json = args.flag("json");
+    args.finish()?;
     for (i, group_size) in group_sizes.into_iter().enumerate() {
         if i > 0 && !json {
-            println!("\n");
+            outln!("\n");
         }
         report(group_size, groups, seed, json)?;
     }
@@ -28,23 +29,24 @@ fn report(group_size: usize, groups: usize, seed: u64, json: bool) -> Result<()>
             "rloo_mean": r.rloo_mean, "predicted_same_group": r.predicted_same_group,
             "plain_std": r.plain_std, "same_group_std": r.same_group_std, "rloo_std": r.rloo_std,
         });
-        println!("{value}");
+        outln!("{value}");
         return Ok(());
     }
     let z = |mean: f64, expect: f64, std: f64| (mean - expect) / (std / (groups as f64).sqrt());
-    println!("Bandit: 3 actions, logits [0, 1, -1], success probabilities [0.8, 0.3, 0.5]");
-    println!(
-        "group size {group_size}, groups {groups}, seed {seed}; component 0 of the gradient\n"
-    );
-    println!("{:<22}{:>14}", "exact", format!("{:.6}", r.exact));
-    println!(
+    outln!("Bandit: 3 actions, logits [0, 1, -1], success probabilities [0.8, 0.3, 0.5]");
+    outln!("group size {group_size}, groups {groups}, seed {seed}; component 0 of the gradient\n");
+    outln!("{:<22}{:>14}", "exact", format!("{:.6}", r.exact));
+    outln!(
         "{:<22}{:>14}",
         "predicted_same_group",
         format!("{:.6}", r.predicted_same_group)
     );
-    println!(
+    outln!(
         "\n{:<22}{:>14}{:>14}{:>22}",
-        "estimator", "mean", "std", "z vs expectation"
+        "estimator",
+        "mean",
+        "std",
+        "z vs expectation"
     );
     let rows = [
         ("plain", r.plain_mean, r.plain_std, r.exact),
@@ -57,12 +59,12 @@ fn report(group_size: usize, groups: usize, seed: u64, json: bool) -> Result<()>
         ("rloo", r.rloo_mean, r.rloo_std, r.exact),
     ];
     for (name, mean, std, expect) in rows {
-        println!(
+        outln!(
             "{name:<22}{mean:>14.6}{std:>14.6}{:>22.2}",
             z(mean, expect, std)
         );
     }
-    println!(
+    outln!(
         "\nsame_group vs exact: z = {:.1} (the (G-1)/G shrinkage)",
         z(r.same_group_mean, r.exact, r.same_group_std)
     );

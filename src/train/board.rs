@@ -1,0 +1,215 @@
+//! A trainer panel's run history: every seed's JSON lines as they arrive from the workers,
+//! read once into reports, with what the page draws and exports computed from them.
+
+use super::cartpole::Evaluation;
+use super::curves::{self, Curve};
+use super::export;
+use super::lines::{self, Parsed};
+use super::ppo::PpoTrainer;
+use super::sequence::SequenceTrainer;
+use super::settings::seeds::check_seed_list;
+use super::Trainer;
+use crate::error::{Error, Result, Rule};
+use serde::Serialize;
+use serde_json::Value;
+
+/// One seed's history.
+#[derive(Debug, Clone, Serialize)]
+pub struct SeedRun<T: Trainer> {
+    /// The seed.
+    pub seed: u64,
+    /// What the worker said when it started (totals, the untrained policy's evaluation).
+    pub info: Value,
+    /// Every report so far.
+    pub reports: Vec<T::Report>,
+    /// The summary, once the run has finished.
+    pub summary: Option<T::Summary>,
+    /// The JSON lines as they came (reports, then the summary).
+    #[serde(skip)]
+    lines: Vec<String>,
+}
+
+/// The runs of one panel, one per seed, in the order of the seeds.
+#[derive(Debug, Clone)]
+pub struct Board<T: Trainer> {
+    runs: Vec<SeedRun<T>>,
+}
+
+impl<T: Trainer> Board<T>
+where
+    T::Report: PartialEq,
+    T::Summary: PartialEq,
+{
+    /// An empty history for `seeds` (checked by the seed rule).
+    pub fn new(seeds: &[u64]) -> Result<Self> {
+        check_seed_list(seeds)?;
+        let runs = seeds
+            .iter()
+            .map(|&seed| SeedRun {
+                seed,
+                info: Value::Null,
+                reports: Vec::new(),
+                summary: None,
+                lines: Vec::new(),
+            })
+            .collect();
+        Ok(Board { runs })
+    }
+
+    fn run_mut(&mut self, index: usize) -> Result<&mut SeedRun<T>> {
+        let n = self.runs.len();
+        self.runs
+            .get_mut(index)
+            .ok_or_else(|| Error::range("run", Rule::IndexBelow(n), index))
+    }
+
+    /// Records the worker's start message of run `index`.
+    pub fn start(&mut self, index: usize, info: Value) -> Result<()> {
+        self.run_mut(index)?.info = info;
+        Ok(())
+    }
+
+    /// Adds one JSON line of run `index` (a report or the summary); the line must belong to
+    /// that run's seed.
+    pub fn push_line(&mut self, index: usize, line: &str) -> Result<()> {
+        let parsed = lines::parse_line::<T>(line)?;
+        let run = self.run_mut(index)?;
+        match parsed {
+            Parsed::Report { seed, report } => {
+                if seed != run.seed {
+                    let rule = Rule::one_of(&[&run.seed.to_string()]);
+                    return Err(Error::range("seed", rule, seed));
+                }
+                run.reports.push(report);
+            }
+            Parsed::Summary(summary) => run.summary = Some(summary),
+        }
+        run.lines.push(line.to_string());
+        Ok(())
+    }
+
+    /// The runs so far.
+    pub fn runs(&self) -> &[SeedRun<T>] {
+        &self.runs
+    }
+
+    /// Whether every run has its summary.
+    pub fn is_finished(&self) -> bool {
+        self.runs.iter().all(|r| r.summary.is_some())
+    }
+
+    /// Every line so far, seed after seed, the summaries last (as the CLI prints them).
+    pub fn json_lines(&self) -> String {
+        let mut out = String::new();
+        let steps = self.runs.iter().flat_map(|r| {
+            let n = r.lines.len() - usize::from(r.summary.is_some());
+            r.lines[..n].iter()
+        });
+        let summaries = self
+            .runs
+            .iter()
+            .filter(|r| r.summary.is_some())
+            .filter_map(|r| r.lines.last());
+        for line in steps.chain(summaries) {
+            out.push_str(line);
+            out.push('\n');
+        }
+        out
+    }
+}
+
+impl Board<PpoTrainer> {
+    /// Run `index`'s evaluations: the untrained policy's (from the start message), then those
+    /// its reports carry.
+    pub fn evaluations(&self, index: usize) -> Vec<Evaluation> {
+        let Some(run) = self.runs.get(index) else {
+            return Vec::new();
+        };
+        let first: Vec<Evaluation> = run
+            .info
+            .get("evaluations")
+            .and_then(|v| serde_json::from_value(v.clone()).ok())
+            .unwrap_or_default();
+        first
+            .into_iter()
+            .chain(run.reports.iter().filter_map(|r| r.evaluation.clone()))
+            .collect()
+    }
+
+    /// Median and IQR over the seeds, on the transition counts all of them evaluated
+    /// (`None` until every seed has an evaluation).
+    pub fn curve(&self) -> Option<Curve> {
+        let evals: Vec<Vec<Evaluation>> =
+            (0..self.runs.len()).map(|i| self.evaluations(i)).collect();
+        if evals.iter().any(Vec::is_empty) {
+            return None;
+        }
+        curves::aggregate(&evals).ok()
+    }
+
+    /// The curves as CSV ([`export::cartpole_curves_csv`]).
+    pub fn csv(&self) -> Result<String> {
+        let runs: Vec<(u64, Vec<Evaluation>)> = self
+            .runs
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.seed, self.evaluations(i)))
+            .collect();
+        export::cartpole_curves_csv(&runs)
+    }
+}
+
+impl Board<SequenceTrainer> {
+    /// The reports of the first run as CSV ([`export::sequence_reports_csv`]).
+    pub fn csv(&self) -> String {
+        export::sequence_reports_csv(self.runs.first().map_or(&[], |r| &r.reports))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::ppo::PpoConfig;
+    use serde_json::{json, Map};
+
+    #[test]
+    fn lines_go_to_their_run_and_come_back_in_cli_order() {
+        let config = PpoConfig {
+            num_updates: 2,
+            evaluation_every: 1,
+            ..PpoConfig::smoke()
+        };
+        let mut board = Board::<PpoTrainer>::new(&[11, 37]).unwrap();
+        let mut expected_steps = String::new();
+        let mut expected_summaries = String::new();
+        for (i, seed) in [11u64, 37].into_iter().enumerate() {
+            let mut t = PpoTrainer::new(config.clone(), seed).unwrap();
+            board
+                .start(i, json!({ "evaluations": t.evaluations() }))
+                .unwrap();
+            while !t.is_finished() {
+                let line = lines::report_line::<PpoTrainer>(seed, &t.step().unwrap()).unwrap();
+                board.push_line(i, &line).unwrap();
+                expected_steps += &(line + "\n");
+            }
+            let line = lines::summary_line::<PpoTrainer>(&t.summary(), &Map::new()).unwrap();
+            board.push_line(i, &line).unwrap();
+            expected_summaries += &(line + "\n");
+            assert_eq!(board.evaluations(i), t.evaluations());
+        }
+        assert!(board.is_finished());
+        assert_eq!(board.json_lines(), expected_steps + &expected_summaries);
+        assert_eq!(board.curve().unwrap().env_steps, vec![0, 256, 512]);
+        assert!(board
+            .csv()
+            .unwrap()
+            .starts_with("env_steps,median,q25,q75,seed_11,seed_37\n"));
+        // A line of another seed, an unknown run, bad JSON: errors, nothing recorded.
+        let other = board.runs()[1].lines[0].clone();
+        assert!(board.push_line(0, &other).is_err());
+        assert!(board.push_line(5, &other).is_err());
+        assert!(board.push_line(0, "{").is_err());
+        assert_eq!(board.runs()[0].reports.len(), 2);
+        assert!(Board::<PpoTrainer>::new(&[3, 3]).is_err());
+    }
+}

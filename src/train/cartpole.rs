@@ -1,0 +1,173 @@
+//! What every CartPole trainer shares: the greedy evaluation protocol, "stable ≥ 475", and
+//! the greedy episode the page animates.
+
+use crate::envs::cartpole::{CartPole, NUM_ACTIONS, OBS_DIM};
+use crate::nn::{categorical, Mlp, MlpCache};
+use crate::rng;
+use serde::{Deserialize, Serialize};
+
+/// CartPole-v1's "solved" level of an evaluation mean.
+pub const SOLVED_THRESHOLD: f64 = 475.0;
+
+/// CartPole's time step (seconds per environment step): the animation plays at this pace.
+pub const TIME_STEP_S: f64 = 0.02;
+
+/// One greedy evaluation of the current policy.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Evaluation {
+    /// Updates done when evaluated.
+    pub update: usize,
+    /// Training transitions collected so far (the learning curve's x).
+    pub env_steps: u64,
+    /// Mean undiscounted return over the episodes.
+    pub mean: f64,
+    /// Population standard deviation of the returns.
+    pub std: f64,
+    /// Each episode's return.
+    pub returns: Vec<f64>,
+}
+
+/// The end-of-run numbers of one seed (also meaningful mid-run: "so far").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSummary {
+    /// The run's seed.
+    pub seed: u64,
+    /// Mean return of the latest evaluation.
+    pub final_evaluation_mean: f64,
+    /// Its population standard deviation.
+    pub final_evaluation_std: f64,
+    /// Training transitions collected.
+    pub env_steps: u64,
+    /// The first evaluation from which every later one is ≥ [`SOLVED_THRESHOLD`].
+    pub solved_from_env_steps: Option<u64>,
+}
+
+impl RunSummary {
+    /// The summary of a run's evaluations so far.
+    pub fn of(seed: u64, env_steps: u64, evaluations: &[Evaluation]) -> Self {
+        let (mean, std) = evaluations.last().map_or((0.0, 0.0), |e| (e.mean, e.std));
+        RunSummary {
+            seed,
+            final_evaluation_mean: mean,
+            final_evaluation_std: std,
+            env_steps,
+            solved_from_env_steps: solved_from_env_steps(evaluations, SOLVED_THRESHOLD),
+        }
+    }
+}
+
+/// Greedy (argmax) evaluation of `actor`: `episodes` episodes side by side on environments
+/// reset from `seed`'s evaluation stream ([`super::evaluation_seed`]) — the same starts every
+/// time, so evaluations differ only through the policy.
+pub fn evaluate(
+    actor: &Mlp,
+    seed: u64,
+    episodes: usize,
+    update: usize,
+    env_steps: u64,
+    cache: &mut MlpCache,
+) -> Evaluation {
+    let mut rng = rng::seeded(super::evaluation_seed(seed));
+    let mut envs: Vec<CartPole> = (0..episodes).map(|_| CartPole::new(&mut rng)).collect();
+    let mut returns = vec![0.0; episodes];
+    let mut active: Vec<usize> = (0..episodes).collect();
+    let mut obs = Vec::with_capacity(episodes * OBS_DIM);
+    while !active.is_empty() {
+        obs.clear();
+        obs.extend(active.iter().flat_map(|&e| observation(&envs[e])));
+        let logits = actor.forward(&obs, active.len(), cache);
+        let mut still = Vec::with_capacity(active.len());
+        for (row, &e) in logits.chunks_exact(NUM_ACTIONS).zip(&active) {
+            let t = envs[e].step(categorical::argmax(row));
+            returns[e] += t.reward;
+            if !(t.terminated || t.truncated) {
+                still.push(e);
+            }
+        }
+        active = still;
+    }
+    let (mean, std) = mean_std(&returns);
+    Evaluation {
+        update,
+        env_steps,
+        mean,
+        std,
+        returns,
+    }
+}
+
+/// The seed of the greedy episode shown after `update` of the run with `seed`: a fresh start
+/// every time, the same in the CLI and the page.
+pub fn animation_seed(seed: u64, update: usize) -> u64 {
+    seed.wrapping_mul(1_000_003).wrapping_add(update as u64)
+}
+
+/// A greedy episode of `actor` from a reset drawn with `reset_seed`: the CartPole states from
+/// the initial one to the last (for an animation).
+pub fn greedy_episode(actor: &Mlp, reset_seed: u64) -> Vec<[f64; 4]> {
+    let mut rng = rng::seeded(reset_seed);
+    let mut env = CartPole::new(&mut rng);
+    let mut cache = MlpCache::default();
+    let mut states = vec![env.state()];
+    loop {
+        let logits = actor.forward(&observation(&env), 1, &mut cache);
+        let t = env.step(categorical::argmax(logits));
+        states.push(env.state());
+        if t.terminated || t.truncated {
+            return states;
+        }
+    }
+}
+
+/// The first evaluation from which every later evaluation mean is ≥ `threshold`, as its
+/// transition count (`None` if the last one is below).
+pub fn solved_from_env_steps(evaluations: &[Evaluation], threshold: f64) -> Option<u64> {
+    let mut first = None;
+    for ev in evaluations.iter().rev() {
+        if ev.mean >= threshold {
+            first = Some(ev.env_steps);
+        } else {
+            break;
+        }
+    }
+    first
+}
+
+/// The observation as the networks read it: f64 of CartPole's f32 observation.
+pub fn observation(env: &CartPole) -> [f64; OBS_DIM] {
+    env.observation().map(f64::from)
+}
+
+/// Mean and population standard deviation.
+pub(crate) fn mean_std(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n;
+    (mean, var.sqrt())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solved_from_is_the_start_of_the_final_run_above_the_threshold() {
+        let ev = |env_steps, mean| Evaluation {
+            update: 0,
+            env_steps,
+            mean,
+            std: 0.0,
+            returns: vec![],
+        };
+        let evs = [
+            ev(0, 20.0),
+            ev(10, 480.0),
+            ev(20, 300.0),
+            ev(30, 475.0),
+            ev(40, 500.0),
+        ];
+        assert_eq!(solved_from_env_steps(&evs, 475.0), Some(30));
+        assert_eq!(solved_from_env_steps(&evs[..3], 475.0), None);
+        assert_eq!(solved_from_env_steps(&[], 475.0), None);
+    }
+}

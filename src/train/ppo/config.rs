@@ -1,0 +1,192 @@
+//! Every setting of a PPO run, described once (CleanRL style: all arguments first).
+
+use crate::error::{Error, Result, Rule};
+use crate::train::settings::{Kind, Settings};
+
+crate::settings! {
+    /// Every hyperparameter of a PPO run on CartPole-v1. Build one from a profile
+    /// ([`PpoConfig::smoke`], [`PpoConfig::full`], [`PpoConfig::profile`]) and adjust fields;
+    /// [`PpoTrainer::new`](super::PpoTrainer::new) validates it.
+    pub struct PpoConfig;
+
+    /// The named PPO configurations.
+    pub enum PpoProfile {
+        /// The full configuration over a short run (120 updates, about a second), evaluated
+        /// every 2 updates.
+        Smoke = "smoke", seeds [11, 37],
+        /// Configuration A of the reference runs (8 envs × 32 steps, λ 0.8, γ 0.98, no
+        /// entropy bonus, lr 1e-3 and ε 0.2 both annealed to 0, no value clipping, grad-norm
+        /// 0.5) with 10 epochs of two minibatches of 128 instead of 20 epochs of one of 256:
+        /// the same 20 Adam steps per update for half the computation. 390 updates = 99,840
+        /// transitions, evaluated every 10 updates.
+        Full = "full", seeds [11, 37, 71, 101, 131],
+        /// CleanRL's `ppo.py` defaults (4 envs × 128 steps, 4 epochs of 4 minibatches of 128,
+        /// lr 2.5e-4 annealed, γ 0.99, λ 0.95, entropy 0.01, value clipping): the benchmark.
+        CleanRl = "cleanrl", seeds [11, 37],
+    }
+
+    fields {
+        /// Parallel training environments N.
+        num_envs: usize = [8, 8, 4], Rollout, Kind::Int { min: 1, max: 4096 },
+            "параллельных сред N",
+            "Сколько копий CartPole шагают одновременно; роллаут — N × T переходов.";
+        /// Steps per environment in one rollout T (batch = N·T transitions).
+        num_steps: usize = [32, 32, 128], Rollout, Kind::Int { min: 1, max: 4096 },
+            "шагов на среду T",
+            "Длина отрезка траектории, который каждая среда собирает за одно обновление.",
+            unit "шагов";
+        /// Discount γ.
+        gamma: f64 = [0.98, 0.98, 0.99], Advantages, Kind::real(0.0, 1.0),
+            "γ — коэффициент дисконтирования",
+            "Насколько будущие награды весят меньше ближайших.";
+        /// GAE λ.
+        gae_lambda: f64 = [0.8, 0.8, 0.95], Advantages, Kind::real(0.0, 1.0),
+            "λ — параметр GAE",
+            "Смесь одношаговой оценки (λ = 0) и полной отдачи (λ = 1).";
+        /// Normalise advantages per minibatch (mean 0, std 1).
+        norm_adv: bool = [true, true, true], Advantages, Kind::Bool,
+            "нормировать преимущества",
+            "Вычитать среднее и делить на стандартное отклонение в каждом мини-батче.";
+        /// Clip range ε of the policy ratio (at the start, if annealed).
+        clip_coef: f64 = [0.2, 0.2, 0.2], Loss,
+            Kind::Real { min: Some(crate::error::Bound::open(0.0)), max: Some(crate::error::Bound::open(1.0)) },
+            "ε — порог клиппирования",
+            "Отношение вероятностей обрезается до [1 − ε, 1 + ε].";
+        /// Anneal ε linearly to 0 together with the learning rate.
+        anneal_clip: bool = [true, true, false], Loss, Kind::Bool,
+            "уменьшать ε до нуля",
+            "Линейно уменьшать ε к концу обучения вместе с шагом обучения.";
+        /// Clip the value loss around the old values with the same ε.
+        clip_vloss: bool = [false, false, true], Loss, Kind::Bool,
+            "клиппировать функцию ценности",
+            "Ограничивать сдвиг V(s) относительно старых значений тем же ε.";
+        /// Entropy bonus coefficient.
+        ent_coef: f64 = [0.0, 0.0, 0.01], Loss, Kind::real(0.0, 10.0),
+            "вес бонуса энтропии",
+            "Поощрение разнообразия действий; 0 — без бонуса.";
+        /// Value loss coefficient.
+        vf_coef: f64 = [0.5, 0.5, 0.5], Loss, Kind::real(0.0, 10.0),
+            "вес потерь ценности",
+            "Множитель квадратичной ошибки критика в общей функции потерь.";
+        /// PPO updates in the whole run.
+        num_updates: usize = [120, 390, 195], Optimisation, Kind::Int { min: 1, max: 100_000 },
+            "обновлений",
+            "Сколько раз собрать роллаут и обновить политику.",
+            unit "обновлений";
+        /// Passes over the rollout per update.
+        update_epochs: usize = [10, 10, 4], Optimisation, Kind::Int { min: 1, max: 100 },
+            "эпох на обновление",
+            "Сколько раз пройти по одному роллауту, прежде чем собрать новый.";
+        /// Transitions per minibatch (at most N·T).
+        minibatch_size: usize = [128, 128, 128], Optimisation, Kind::Int { min: 1, max: 1 << 18 },
+            "размер мини-батча",
+            "Сколько переходов входит в один шаг Adam (не больше N × T).",
+            unit "переходов";
+        /// Adam learning rate at the start.
+        learning_rate: f64 = [1e-3, 1e-3, 2.5e-4], Optimisation, Kind::real_above(0.0, 1.0),
+            "шаг обучения Adam",
+            "Начальный шаг оптимизатора.";
+        /// Anneal the learning rate linearly to 0 over the run.
+        anneal_lr: bool = [true, true, true], Optimisation, Kind::Bool,
+            "уменьшать шаг до нуля",
+            "Линейно уменьшать шаг обучения к концу обучения.";
+        /// Global gradient-norm limit (actor and critic together).
+        max_grad_norm: f64 = [0.5, 0.5, 0.5], Optimisation, Kind::real_above(0.0, 1000.0),
+            "предел нормы градиента",
+            "Общая норма градиента актора и критика обрезается до этого значения.";
+        /// Hidden layer widths of both the actor and the critic (separate networks).
+        hidden_sizes: Vec<usize> = [vec![64, 64], vec![64, 64], vec![64, 64]], Network,
+            Kind::IntList { min: 1, max: 1024, max_len: 4 },
+            "скрытые слои",
+            "Ширины скрытых слоёв актора и критика через запятую (tanh).";
+        /// Greedy evaluation every this many updates (0: only after the last update).
+        evaluation_every: usize = [2, 10, 0], Evaluation, Kind::Int { min: 0, max: 100_000 },
+            "оценка каждые",
+            "Жадная оценка политики через столько обновлений; 0 — только в конце.",
+            unit "обновлений";
+        /// Episodes per evaluation (run side by side on their own seeded environments).
+        evaluation_episodes: usize = [10, 10, 10], Evaluation, Kind::Int { min: 1, max: 100 },
+            "эпизодов оценки",
+            "Сколько эпизодов жадной политики усредняется в одной оценке.",
+            unit "эпизодов";
+    }
+
+    relations(c) {
+        // Bounds that keep memory and work finite before anything is allocated.
+        let max_steps = MAX_BATCH / c.num_envs;
+        if c.num_steps > max_steps {
+            let rule = Rule::NotAbove { what: format!("{MAX_BATCH} / num_envs"), limit: max_steps as f64 };
+            return Err(Error::range("num_steps", rule, c.num_steps));
+        }
+        if c.minibatch_size > c.batch_size() {
+            let rule = Rule::NotAbove { what: "num_envs × num_steps".into(), limit: c.batch_size() as f64 };
+            return Err(Error::range("minibatch_size", rule, c.minibatch_size));
+        }
+        let total = c.total_env_steps();
+        if total > MAX_ENV_STEPS {
+            let rule = Rule::at_most(MAX_ENV_STEPS as f64);
+            return Err(Error::range("num_updates × num_envs × num_steps", rule, total));
+        }
+        let work = c.total_work();
+        if work > MAX_WORK {
+            let rule = Rule::at_most(MAX_WORK);
+            return Err(Error::range("num_updates × update_epochs × num_envs × num_steps × hidden_sizes", rule, work));
+        }
+        Ok(())
+    }
+}
+
+/// Most transitions in one rollout (memory).
+pub const MAX_BATCH: usize = 1 << 18;
+/// Most training transitions in one run (about half an hour natively).
+pub const MAX_ENV_STEPS: u64 = 200_000_000;
+/// Most multiply-adds of the updates of one run (≈ 1,000 × the full profile).
+pub const MAX_WORK: f64 = 1e13;
+
+impl PpoConfig {
+    /// The `smoke` profile.
+    pub fn smoke() -> Self {
+        Self::for_profile(PpoProfile::Smoke)
+    }
+
+    /// The `full` profile.
+    pub fn full() -> Self {
+        Self::for_profile(PpoProfile::Full)
+    }
+
+    /// The `cleanrl` profile.
+    pub fn cleanrl() -> Self {
+        Self::for_profile(PpoProfile::CleanRl)
+    }
+
+    /// Transitions per rollout, N·T.
+    pub fn batch_size(&self) -> usize {
+        self.num_envs * self.num_steps
+    }
+
+    /// Transitions of the whole run (for a progress bar).
+    pub fn total_env_steps(&self) -> u64 {
+        self.num_updates as u64 * self.batch_size() as u64
+    }
+
+    /// Multiply-adds of all updates: samples passed × weights of both networks (×3 for
+    /// forward and backward), a size measure of the run.
+    pub fn total_work(&self) -> f64 {
+        let mut weights = 0.0;
+        let mut prev = crate::envs::cartpole::OBS_DIM as f64;
+        for &w in &self.hidden_sizes {
+            weights += prev * w as f64;
+            prev = w as f64;
+        }
+        // Actor (2 outputs) and critic (1 output) share the hidden shapes.
+        let weights = 2.0 * weights + 3.0 * prev;
+        let samples =
+            self.num_updates as f64 * self.update_epochs as f64 * self.batch_size() as f64;
+        3.0 * samples * weights
+    }
+
+    /// Checks every field and relation; the error names the first offending one.
+    pub fn validate(&self) -> Result<()> {
+        Settings::validate(self)
+    }
+}

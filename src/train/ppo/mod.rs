@@ -1,0 +1,513 @@
+//! PPO on CartPole-v1, step by step: one [`PpoTrainer::step`] = one fixed rollout from N
+//! vectorised environments + one PPO update, in the order the course lists them:
+//! settings ([`config`]) → rollout and GAE ([`rollout`]) → epochs of minibatch steps on the
+//! clipped loss ([`loss`]) → greedy evaluation → report ([`report`]).
+//!
+//! The trainer is pure computation (no clock, no threads, no I/O), so the same code runs in the
+//! CLI, the tests and a browser Web Worker; reports and configs are serde values. The same seed
+//! gives a bit-identical run.
+
+pub mod config;
+pub mod loss;
+pub mod report;
+mod rollout;
+
+pub use config::{PpoConfig, PpoProfile};
+pub use loss::{ppo_loss_and_gradients, LossCoefficients, LossParts, LossWorkspace, Minibatch};
+pub use report::UpdateReport;
+
+use crate::envs::cartpole::{NUM_ACTIONS, OBS_DIM};
+use crate::error::{Error, Quantity, Result, Rule};
+use crate::nn::{clip_grad_norm, Adam, Mlp, MlpCache};
+use crate::rl::DiagnosticsAccumulator;
+use crate::rng::{self, Rng};
+use crate::train::cartpole::{self, mean_std, Evaluation, RunSummary};
+use crate::train::{Progress, Trainer};
+use rollout::{Envs, Gathered, Rollout};
+
+/// A PPO run on CartPole-v1 that advances one update per [`PpoTrainer::step`].
+///
+/// ```
+/// use pgbook::train::ppo::{PpoConfig, PpoTrainer};
+/// let config = PpoConfig { num_updates: 4, ..PpoConfig::smoke() };
+/// let mut trainer = PpoTrainer::new(config, 11)?;
+/// while !trainer.is_finished() {
+///     let report = trainer.step()?;
+///     assert!(report.approx_kl >= 0.0);
+/// }
+/// assert_eq!(trainer.env_steps(), 4 * 256);
+/// let frames = trainer.greedy_episode(7); // CartPole states for an animation
+/// assert!(frames.len() >= 2);
+/// # Ok::<(), pgbook::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct PpoTrainer {
+    config: PpoConfig,
+    seed: u64,
+    actor: Mlp,
+    critic: Mlp,
+    actor_adam: Adam,
+    critic_adam: Adam,
+    actor_grads: Vec<f64>,
+    critic_grads: Vec<f64>,
+    /// Action sampling, environment resets and minibatch shuffles.
+    rng: Rng,
+    envs: Envs,
+    update: usize,
+    env_steps: u64,
+    rollout: Rollout,
+    gathered: Gathered,
+    loss_ws: LossWorkspace,
+    eval_cache: MlpCache,
+    evaluations: Vec<Evaluation>,
+}
+
+impl PpoTrainer {
+    /// A fresh run: validated config, orthogonally initialised actor and critic, N reset
+    /// environments, and an evaluation of the untrained policy at 0 transitions.
+    pub fn new(config: PpoConfig, seed: u64) -> Result<Self> {
+        config.validate()?;
+        let mut rng = rng::seeded(seed);
+        let mut sizes = vec![OBS_DIM];
+        sizes.extend(&config.hidden_sizes);
+        let root2 = std::f64::consts::SQRT_2;
+        let actor = Mlp::new(
+            &[&sizes[..], &[NUM_ACTIONS]].concat(),
+            root2,
+            0.01,
+            &mut rng,
+        )?;
+        let critic = Mlp::new(&[&sizes[..], &[1]].concat(), root2, 1.0, &mut rng)?;
+        let envs = Envs::new(config.num_envs, &mut rng);
+        let mut trainer = PpoTrainer {
+            actor_adam: Adam::new(actor.params().len()),
+            critic_adam: Adam::new(critic.params().len()),
+            actor_grads: vec![0.0; actor.params().len()],
+            critic_grads: vec![0.0; critic.params().len()],
+            actor,
+            critic,
+            rng,
+            envs,
+            update: 0,
+            env_steps: 0,
+            rollout: Rollout::default(),
+            gathered: Gathered::default(),
+            loss_ws: LossWorkspace::default(),
+            eval_cache: MlpCache::default(),
+            evaluations: Vec::new(),
+            seed,
+            config,
+        };
+        let first = trainer.evaluate();
+        trainer.evaluations.push(first);
+        Ok(trainer)
+    }
+
+    /// One rollout and one PPO update; the report carries an evaluation every
+    /// `evaluation_every` updates and after the last one.
+    pub fn step(&mut self) -> Result<UpdateReport> {
+        if self.is_finished() {
+            // The run is finished: every configured update is done.
+            let n = self.config.num_updates;
+            return Err(Error::range("update", Rule::at_most(n as f64), n + 1));
+        }
+        let cfg = self.config.clone();
+        // Linear anneal: the first update uses the full rate, the last 1/num_updates of it.
+        let frac = 1.0 - self.update as f64 / cfg.num_updates as f64;
+        let lr = if cfg.anneal_lr {
+            frac * cfg.learning_rate
+        } else {
+            cfg.learning_rate
+        };
+        let clip = if cfg.anneal_clip {
+            frac * cfg.clip_coef
+        } else {
+            cfg.clip_coef
+        };
+        let update = self.update + 1;
+
+        // 1. Rollout with the current policy; old log-probs and values are stored.
+        let finished_returns = self.rollout.collect(
+            &mut self.envs,
+            &self.actor,
+            &self.critic,
+            cfg.num_steps,
+            &mut self.rng,
+        );
+        self.env_steps += cfg.batch_size() as u64;
+
+        // 2. GAE per environment with the two masks, then value targets R = A + V_old.
+        self.rollout
+            .compute_advantages(cfg.num_steps, cfg.gamma, cfg.gae_lambda, update)?;
+        let explained_variance = explained_variance(&self.rollout.values, &self.rollout.returns);
+
+        // 3. Several epochs of shuffled minibatches.
+        let coef = LossCoefficients {
+            clip_epsilon: clip,
+            value_clip: cfg.clip_vloss.then_some(clip),
+            ent_coef: cfg.ent_coef,
+            vf_coef: cfg.vf_coef,
+        };
+        let mut order: Vec<usize> = (0..cfg.batch_size()).collect();
+        let mut diag = DiagnosticsAccumulator::default();
+        let (mut sums, mut grad_norm_sum, mut steps) = ([0.0; 3], 0.0, 0usize);
+        for _ in 0..cfg.update_epochs {
+            rng::shuffle(&mut self.rng, &mut order);
+            for idx in order.chunks(cfg.minibatch_size) {
+                let (parts, grad_norm) = self.minibatch_step(idx, &coef, lr, Some(&mut diag));
+                if !parts.loss.is_finite() {
+                    return Err(Error::diverged(update, Quantity::Loss));
+                }
+                if !grad_norm.is_finite() {
+                    return Err(Error::diverged(update, Quantity::Gradient));
+                }
+                sums[0] += parts.policy_loss;
+                sums[1] += parts.value_loss;
+                sums[2] += parts.entropy;
+                grad_norm_sum += grad_norm;
+                steps += 1;
+            }
+        }
+        if self
+            .actor
+            .params()
+            .iter()
+            .chain(self.critic.params())
+            .any(|p| !p.is_finite())
+        {
+            return Err(Error::diverged(update, Quantity::Parameters));
+        }
+        let d = diag
+            .finish()
+            .ok_or_else(|| Error::diverged(update, Quantity::Ratio))?;
+        self.update = update;
+
+        // 4. A separate greedy evaluation on its own environments.
+        let due = cfg.evaluation_every > 0 && update % cfg.evaluation_every == 0;
+        let evaluation = if due || self.is_finished() {
+            let ev = self.evaluate();
+            self.evaluations.push(ev.clone());
+            Some(ev)
+        } else {
+            None
+        };
+
+        // 5. The report.
+        let nf = steps as f64;
+        let episodes_finished = finished_returns.len();
+        Ok(UpdateReport {
+            update,
+            env_steps: self.env_steps,
+            learning_rate: lr,
+            clip_epsilon: clip,
+            policy_loss: sums[0] / nf,
+            value_loss: sums[1] / nf,
+            entropy: sums[2] / nf,
+            approx_kl: d.approx_kl_nonnegative,
+            active_clip_fraction: d.active_clip_fraction,
+            ratio_outside_fraction: d.ratio_outside_fraction,
+            explained_variance,
+            grad_norm: grad_norm_sum / nf,
+            episodes_finished,
+            mean_episode_return: (episodes_finished > 0)
+                .then(|| finished_returns.iter().sum::<f64>() / episodes_finished as f64),
+            evaluation,
+        })
+    }
+
+    /// Gathers the minibatch `idx`, normalises its advantages, computes loss and gradients,
+    /// clips the global gradient norm and takes an Adam step on both networks.
+    fn minibatch_step(
+        &mut self,
+        idx: &[usize],
+        coef: &LossCoefficients,
+        lr: f64,
+        diagnostics: Option<&mut DiagnosticsAccumulator>,
+    ) -> (LossParts, f64) {
+        let g = &mut self.gathered;
+        g.gather(&self.rollout, idx, self.config.norm_adv);
+        let mb = Minibatch {
+            obs: &g.obs,
+            actions: &g.actions,
+            old_log_probs: &g.log_probs,
+            old_values: &g.values,
+            advantages: &g.advantages,
+            returns: &g.returns,
+        };
+        let parts = ppo_loss_and_gradients(
+            &self.actor,
+            &self.critic,
+            &mb,
+            coef,
+            &mut self.loss_ws,
+            &mut self.actor_grads,
+            &mut self.critic_grads,
+            diagnostics,
+        );
+        // Global gradient-norm clipping over actor and critic together.
+        let norm = clip_grad_norm(
+            &mut [&mut self.actor_grads, &mut self.critic_grads],
+            self.config.max_grad_norm,
+        );
+        self.actor_adam
+            .step(self.actor.params_mut(), &self.actor_grads, lr);
+        self.critic_adam
+            .step(self.critic.params_mut(), &self.critic_grads, lr);
+        (parts, norm)
+    }
+
+    /// Greedy evaluation of the current policy ([`cartpole::evaluate`]).
+    fn evaluate(&mut self) -> Evaluation {
+        cartpole::evaluate(
+            &self.actor,
+            self.seed,
+            self.config.evaluation_episodes,
+            self.update,
+            self.env_steps,
+            &mut self.eval_cache,
+        )
+    }
+
+    /// Runs `count` more minibatch steps of `minibatch_size` on the last rollout (the
+    /// benchmark's unit of work; it changes the networks like training does).
+    pub fn train_minibatches(&mut self, count: usize) -> Result<()> {
+        let batch = self.config.batch_size();
+        if self.rollout.returns.len() != batch {
+            // Needs a rollout: call step() first.
+            let got = vec![self.rollout.returns.len()];
+            return Err(Error::shape("rollout", vec![batch], got));
+        }
+        let coef = LossCoefficients {
+            clip_epsilon: self.config.clip_coef,
+            value_clip: self.config.clip_vloss.then_some(self.config.clip_coef),
+            ent_coef: self.config.ent_coef,
+            vf_coef: self.config.vf_coef,
+        };
+        let mut order: Vec<usize> = (0..batch).collect();
+        let lr = self.config.learning_rate;
+        for _ in 0..count {
+            rng::shuffle(&mut self.rng, &mut order);
+            let (parts, _) =
+                self.minibatch_step(&order[..self.config.minibatch_size], &coef, lr, None);
+            if !parts.loss.is_finite() {
+                return Err(Error::diverged(self.update, Quantity::Loss));
+            }
+        }
+        Ok(())
+    }
+
+    /// The run's configuration.
+    pub fn config(&self) -> &PpoConfig {
+        &self.config
+    }
+
+    /// The run's seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Updates done so far.
+    pub fn updates_done(&self) -> usize {
+        self.update
+    }
+
+    /// Training transitions collected so far (over all environments).
+    pub fn env_steps(&self) -> u64 {
+        self.env_steps
+    }
+
+    /// Whether all `num_updates` updates are done.
+    pub fn is_finished(&self) -> bool {
+        self.update >= self.config.num_updates
+    }
+
+    /// Every evaluation so far, the untrained policy's first.
+    pub fn evaluations(&self) -> &[Evaluation] {
+        &self.evaluations
+    }
+
+    /// The latest evaluation, the transitions so far and when the run became stably solved.
+    pub fn summary(&self) -> RunSummary {
+        RunSummary::of(self.seed, self.env_steps, &self.evaluations)
+    }
+
+    /// The actor network (logits of the two actions).
+    pub fn actor(&self) -> &Mlp {
+        &self.actor
+    }
+
+    /// The critic network (V).
+    pub fn critic(&self) -> &Mlp {
+        &self.critic
+    }
+
+    /// A greedy episode of the current policy from a reset drawn with `reset_seed`.
+    pub fn greedy_episode(&self, reset_seed: u64) -> Vec<[f64; 4]> {
+        cartpole::greedy_episode(&self.actor, reset_seed)
+    }
+}
+
+impl Trainer for PpoTrainer {
+    type Config = PpoConfig;
+    type Report = UpdateReport;
+    type Summary = RunSummary;
+    type Evaluation = Evaluation;
+    const NAME: &'static str = "ppo";
+    const STEP: &'static str = "update";
+
+    fn new(config: PpoConfig, seed: u64) -> Result<Self> {
+        PpoTrainer::new(config, seed)
+    }
+    fn config(&self) -> &PpoConfig {
+        &self.config
+    }
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+    fn step(&mut self) -> Result<UpdateReport> {
+        PpoTrainer::step(self)
+    }
+    fn is_finished(&self) -> bool {
+        PpoTrainer::is_finished(self)
+    }
+    fn summary(&self) -> RunSummary {
+        PpoTrainer::summary(self)
+    }
+    fn last_evaluation(&self) -> Option<&Evaluation> {
+        self.evaluations.last()
+    }
+    fn progress(&self) -> Progress {
+        Progress {
+            done: self.env_steps,
+            total: self.config.total_env_steps(),
+            unit: Progress::ENV_STEPS,
+        }
+    }
+}
+
+/// 1 − Var(y − ŷ)/Var(y); `None` when the targets do not vary.
+fn explained_variance(pred: &[f64], target: &[f64]) -> Option<f64> {
+    let (_, sd_y) = mean_std(target);
+    let diff: Vec<f64> = target.iter().zip(pred).map(|(y, p)| y - p).collect();
+    let (_, sd_d) = mean_std(&diff);
+    (sd_y > 0.0).then(|| 1.0 - (sd_d * sd_d) / (sd_y * sd_y))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::envs::cartpole::{CartPole, OBS_DIM};
+    use crate::error::Quantity;
+    use crate::nn::MlpCache;
+    use crate::rl::DiagnosticsAccumulator;
+    use crate::train::cartpole::observation;
+
+    fn tiny() -> PpoConfig {
+        PpoConfig {
+            num_envs: 2,
+            num_steps: 4,
+            num_updates: 3,
+            minibatch_size: 4,
+            update_epochs: 2,
+            hidden_sizes: vec![8, 8],
+            ..PpoConfig::full()
+        }
+    }
+
+    #[test]
+    fn truncation_bootstraps_from_the_last_real_observation_and_cuts_the_trace() {
+        let mut tr = PpoTrainer::new(tiny(), 3).unwrap();
+        // Env 0 is upright two steps before the time limit: its step t = 1 is step 500.
+        tr.envs.envs[0] = CartPole::from_state_at([0.0, 0.0, 0.01, 0.0], 498);
+        tr.envs.obs[..OBS_DIM].copy_from_slice(&observation(&tr.envs.envs[0]));
+        // Replay env 0's first two steps to know the real observation at the limit.
+        let mut cache = MlpCache::default();
+        tr.rollout
+            .collect(&mut tr.envs, &tr.actor, &tr.critic, 4, &mut tr.rng);
+        let ro = &tr.rollout;
+        let t_len = 4;
+        let mut replay = CartPole::from_state_at([0.0, 0.0, 0.01, 0.0], 498);
+        replay.step(ro.actions[0]);
+        let t = replay.step(ro.actions[1]);
+        assert!(t.truncated && !t.terminated);
+        let v_final = tr.critic.forward(&observation(&replay), 1, &mut cache)[0];
+        // t = 0 continues into t = 1: bootstrap from the stored value, no cut.
+        assert_eq!(ro.next_values[0], ro.values[1]);
+        assert!(!ro.trace_cuts[0] && !ro.terminated[0]);
+        // t = 1 is truncated: not terminal, bootstrapped from V(final real obs), trace cut.
+        assert!(!ro.terminated[1] && ro.trace_cuts[1]);
+        assert_eq!(ro.next_values[1], v_final);
+        // After the reset the next record starts a fresh episode.
+        assert_ne!(ro.obs[2 * OBS_DIM..3 * OBS_DIM], observation(&replay));
+        // The buffer's last record of every env: cut, bootstrapped from the next observation.
+        let v_next = tr.critic.forward(&tr.envs.obs, 2, &mut cache).to_vec();
+        for (e, &v) in v_next.iter().enumerate() {
+            let k = e * t_len + t_len - 1;
+            assert!(ro.trace_cuts[k]);
+            if !ro.terminated[k] && tr.envs.envs[e].steps() > 0 {
+                assert_eq!(ro.next_values[k], v);
+            }
+        }
+    }
+
+    #[test]
+    fn a_non_finite_parameter_stops_the_run_naming_the_update() {
+        let mut tr = PpoTrainer::new(tiny(), 5).unwrap();
+        tr.step().unwrap();
+        tr.critic.params_mut()[0] = f64::NAN;
+        match tr.step() {
+            Err(e) => assert_eq!(
+                e.kind(),
+                &crate::error::ErrorKind::Diverged {
+                    step: 2,
+                    quantity: Quantity::ValueEstimate
+                }
+            ),
+            Ok(_) => panic!("expected divergence"),
+        }
+    }
+
+    #[test]
+    fn stored_old_log_probs_and_values_match_the_loss_exactly_before_the_update() {
+        // Row results do not depend on the batch they are computed in, so the ratio of the
+        // first minibatch is exactly 1 and the value error is exactly 0.
+        let mut tr = PpoTrainer::new(tiny(), 9).unwrap();
+        tr.rollout
+            .collect(&mut tr.envs, &tr.actor, &tr.critic, 4, &mut tr.rng);
+        let ro = &tr.rollout;
+        let zeros = vec![0.0; ro.actions.len()];
+        let mb = Minibatch {
+            obs: &ro.obs,
+            actions: &ro.actions,
+            old_log_probs: &ro.log_probs,
+            old_values: &ro.values,
+            advantages: &zeros,
+            returns: &ro.values,
+        };
+        let coef = LossCoefficients {
+            clip_epsilon: 0.2,
+            value_clip: None,
+            ent_coef: 0.0,
+            vf_coef: 0.5,
+        };
+        let mut grads = (
+            vec![0.0; tr.actor.params().len()],
+            vec![0.0; tr.critic.params().len()],
+        );
+        let mut diag = DiagnosticsAccumulator::default();
+        let parts = ppo_loss_and_gradients(
+            &tr.actor,
+            &tr.critic,
+            &mb,
+            &coef,
+            &mut LossWorkspace::default(),
+            &mut grads.0,
+            &mut grads.1,
+            Some(&mut diag),
+        );
+        let d = diag.finish().unwrap();
+        assert_eq!(d.mean_log_ratio, 0.0);
+        assert_eq!(d.approx_kl_nonnegative, 0.0);
+        assert_eq!(parts.value_loss, 0.0);
+    }
+}

@@ -1,0 +1,40 @@
+//! What one PPO update reports.
+
+use crate::train::cartpole::Evaluation;
+use serde::{Deserialize, Serialize};
+
+/// What one update did: losses, how far the policy moved, and an evaluation when one was due.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UpdateReport {
+    /// 1-based update number.
+    pub update: usize,
+    /// Training transitions collected so far.
+    pub env_steps: u64,
+    /// Learning rate used in this update (after annealing).
+    pub learning_rate: f64,
+    /// Clip range ε used in this update.
+    pub clip_epsilon: f64,
+    /// Mean clipped policy loss over the minibatch steps.
+    pub policy_loss: f64,
+    /// Mean value loss over the minibatch steps.
+    pub value_loss: f64,
+    /// Mean policy entropy (nats) over the minibatch steps.
+    pub entropy: f64,
+    /// Non-negative approx KL mean((r − 1) − log r) over all minibatch steps.
+    pub approx_kl: f64,
+    /// Fraction of samples whose clipping changed the pessimistic minimum.
+    pub active_clip_fraction: f64,
+    /// Fraction of samples with the ratio outside [1 − ε, 1 + ε].
+    pub ratio_outside_fraction: f64,
+    /// 1 − Var(returns − values)/Var(returns) of the rollout's old values (`None` when the
+    /// returns do not vary).
+    pub explained_variance: Option<f64>,
+    /// Mean global gradient norm before clipping.
+    pub grad_norm: f64,
+    /// Training episodes that ended (terminated or truncated) during this rollout.
+    pub episodes_finished: usize,
+    /// Their mean return (sampled actions), if any ended.
+    pub mean_episode_return: Option<f64>,
+    /// The greedy evaluation after this update, if one was due.
+    pub evaluation: Option<Evaluation>,
+}

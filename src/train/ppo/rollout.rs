@@ -1,0 +1,213 @@
+//! Experience for one PPO update: T steps from each of N environments with the current
+//! policy, the two masks of lesson 4, and GAE advantages and value targets.
+
+use crate::envs::cartpole::{CartPole, NUM_ACTIONS, OBS_DIM};
+use crate::error::{Error, Quantity, Result};
+use crate::nn::{categorical, Mlp, MlpCache};
+use crate::rl::gae_advantages;
+use crate::rng::{self, Rng};
+use crate::train::cartpole::observation;
+
+/// The N training environments with their current observations and running returns.
+#[derive(Debug, Clone)]
+pub(super) struct Envs {
+    pub(super) envs: Vec<CartPole>,
+    /// Current observation of each environment, row-major `N × 4`.
+    pub(super) obs: Vec<f64>,
+    running_returns: Vec<f64>,
+    actor_cache: MlpCache,
+    critic_cache: MlpCache,
+}
+
+impl Envs {
+    /// `n` environments reset from `rng`.
+    pub(super) fn new(n: usize, rng: &mut Rng) -> Self {
+        let envs: Vec<CartPole> = (0..n).map(|_| CartPole::new(rng)).collect();
+        Envs {
+            obs: envs.iter().flat_map(observation).collect(),
+            running_returns: vec![0.0; n],
+            envs,
+            actor_cache: MlpCache::default(),
+            critic_cache: MlpCache::default(),
+        }
+    }
+}
+
+/// The rollout buffer, environment-major: record `e·T + t` is env e's step t, so each
+/// environment's trajectory is one contiguous slice for GAE.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Rollout {
+    pub(super) obs: Vec<f64>,
+    pub(super) actions: Vec<usize>,
+    pub(super) log_probs: Vec<f64>,
+    pub(super) values: Vec<f64>,
+    pub(super) rewards: Vec<f64>,
+    /// V of the observation that followed (the real one, before any reset).
+    pub(super) next_values: Vec<f64>,
+    /// True terminal: no bootstrap.
+    pub(super) terminated: Vec<bool>,
+    /// The GAE recursion stops here: terminal, truncation, or the end of the buffer.
+    pub(super) trace_cuts: Vec<bool>,
+    pub(super) advantages: Vec<f64>,
+    pub(super) returns: Vec<f64>,
+}
+
+impl Rollout {
+    /// Collects `t_len` steps from each environment with actions sampled from `actor`,
+    /// storing log π_old and V_old; returns the returns of the training episodes that ended.
+    pub(super) fn collect(
+        &mut self,
+        envs: &mut Envs,
+        actor: &Mlp,
+        critic: &Mlp,
+        t_len: usize,
+        rng: &mut Rng,
+    ) -> Vec<f64> {
+        let n_envs = envs.envs.len();
+        let size = n_envs * t_len;
+        self.obs.resize(size * OBS_DIM, 0.0);
+        self.actions.resize(size, 0);
+        self.log_probs.resize(size, 0.0);
+        self.values.resize(size, 0.0);
+        self.rewards.resize(size, 0.0);
+        self.next_values.resize(size, 0.0);
+        self.terminated.resize(size, false);
+        self.trace_cuts.resize(size, false);
+        let mut finished = Vec::new();
+        let mut probs = [0.0; NUM_ACTIONS];
+        let mut truncated_obs = Vec::new();
+        for t in 0..t_len {
+            let logits = actor.forward(&envs.obs, n_envs, &mut envs.actor_cache);
+            let values = critic.forward(&envs.obs, n_envs, &mut envs.critic_cache);
+            truncated_obs.clear();
+            for e in 0..n_envs {
+                let k = e * t_len + t;
+                if t > 0 && !self.terminated[k - 1] && !self.trace_cuts[k - 1] {
+                    // The previous step continued into this observation: bootstrap from it.
+                    self.next_values[k - 1] = values[e];
+                }
+                let row = &logits[e * NUM_ACTIONS..(e + 1) * NUM_ACTIONS];
+                // Sample a ~ π(·|s), then store log π_old(a|s) computed exactly as the loss
+                // recomputes it (so the first minibatch sees ratios of exactly 1).
+                categorical::log_prob_entropy(row, 0, &mut probs); // fills `probs`
+                let action = rng::categorical(rng, &probs);
+                let (log_prob, _) = categorical::log_prob_entropy(row, action, &mut probs);
+                self.obs[k * OBS_DIM..(k + 1) * OBS_DIM]
+                    .copy_from_slice(&envs.obs[e * OBS_DIM..(e + 1) * OBS_DIM]);
+                self.actions[k] = action;
+                self.log_probs[k] = log_prob;
+                self.values[k] = values[e];
+                let env = &mut envs.envs[e];
+                let tr = env.step(action);
+                self.rewards[k] = tr.reward;
+                self.terminated[k] = tr.terminated;
+                // The trace stops at a terminal, at a truncation and at the buffer's edge.
+                self.trace_cuts[k] = tr.terminated || tr.truncated || t + 1 == t_len;
+                self.next_values[k] = 0.0;
+                envs.running_returns[e] += tr.reward;
+                if tr.truncated && !tr.terminated {
+                    // Truncation is not an ending: bootstrap from V of the last real
+                    // observation, which the reset below is about to replace.
+                    truncated_obs.push((k, observation(env)));
+                }
+                if tr.terminated || tr.truncated {
+                    finished.push(envs.running_returns[e]);
+                    envs.running_returns[e] = 0.0;
+                    env.reset(rng);
+                }
+                let next = observation(env);
+                envs.obs[e * OBS_DIM..(e + 1) * OBS_DIM].copy_from_slice(&next);
+            }
+            for (k, o) in &truncated_obs {
+                self.next_values[*k] = critic.forward(o, 1, &mut envs.critic_cache)[0];
+            }
+        }
+        // The buffer's last record bootstraps from the observation that follows it.
+        let values = critic.forward(&envs.obs, n_envs, &mut envs.critic_cache);
+        for (e, (&v, env)) in values.iter().zip(&envs.envs).enumerate() {
+            let k = e * t_len + t_len - 1;
+            // Already set when the episode ended there (terminal: none; truncation: V(final)).
+            let cut_by_episode = self.terminated[k] || env.steps() == 0;
+            if !cut_by_episode {
+                self.next_values[k] = v;
+            }
+        }
+        finished
+    }
+
+    /// GAE per environment with the two masks, then the value targets R = A + V_old.
+    pub(super) fn compute_advantages(
+        &mut self,
+        t_len: usize,
+        gamma: f64,
+        gae_lambda: f64,
+        update: usize,
+    ) -> Result<()> {
+        self.advantages.clear();
+        for e in 0..self.rewards.len() / t_len {
+            let r = e * t_len..(e + 1) * t_len;
+            let adv = gae_advantages(
+                &self.rewards[r.clone()],
+                &self.values[r.clone()],
+                &self.next_values[r.clone()],
+                &self.terminated[r.clone()],
+                &self.trace_cuts[r],
+                gamma,
+                gae_lambda,
+            )
+            .map_err(|_| Error::diverged(update, Quantity::ValueEstimate))?;
+            self.advantages.extend(adv);
+        }
+        self.returns.clear();
+        self.returns
+            .extend(self.advantages.iter().zip(&self.values).map(|(a, v)| a + v));
+        Ok(())
+    }
+}
+
+/// Minibatch gather buffers.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Gathered {
+    pub(super) obs: Vec<f64>,
+    pub(super) actions: Vec<usize>,
+    pub(super) log_probs: Vec<f64>,
+    pub(super) values: Vec<f64>,
+    pub(super) advantages: Vec<f64>,
+    pub(super) returns: Vec<f64>,
+}
+
+impl Gathered {
+    /// Copies the records `idx` of `ro` and normalises their advantages when asked
+    /// (unbiased std, + 1e-8 as CleanRL).
+    pub(super) fn gather(&mut self, ro: &Rollout, idx: &[usize], norm_adv: bool) {
+        self.obs.clear();
+        self.actions.clear();
+        self.log_probs.clear();
+        self.values.clear();
+        self.advantages.clear();
+        self.returns.clear();
+        for &k in idx {
+            self.obs
+                .extend_from_slice(&ro.obs[k * OBS_DIM..(k + 1) * OBS_DIM]);
+            self.actions.push(ro.actions[k]);
+            self.log_probs.push(ro.log_probs[k]);
+            self.values.push(ro.values[k]);
+            self.advantages.push(ro.advantages[k]);
+            self.returns.push(ro.returns[k]);
+        }
+        if norm_adv {
+            let n = self.advantages.len() as f64;
+            let mean = self.advantages.iter().sum::<f64>() / n;
+            let var = self
+                .advantages
+                .iter()
+                .map(|a| (a - mean) * (a - mean))
+                .sum::<f64>()
+                / (n - 1.0).max(1.0);
+            let scale = 1.0 / (var.sqrt() + 1e-8);
+            self.advantages
+                .iter_mut()
+                .for_each(|a| *a = (*a - mean) * scale);
+        }
+    }
+}

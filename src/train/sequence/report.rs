@@ -1,0 +1,121 @@
+//! What a sequence run reports: per iteration, the first batch, the greedy answers, the
+//! evaluation on fresh samples, and the run's summary.
+
+use super::task;
+use serde::{Deserialize, Serialize};
+
+/// One row of the first rollout, kept for display.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FirstBatchRow {
+    /// Prompt class.
+    pub prompt_class: usize,
+    /// The row of `input_ids`.
+    pub input_ids: Vec<i64>,
+    /// The row decoded, PAD left out.
+    pub text: String,
+    /// Verifier reward.
+    pub reward: f64,
+    /// RLOO advantage.
+    pub advantage: f64,
+    /// Response mask row (0/1), aligned with `input_ids[1..]`.
+    pub mask: Vec<u8>,
+}
+
+/// The greedy (most probable token at every step) answer to one prompt.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GreedyAnswer {
+    /// Prompt class.
+    pub prompt_class: usize,
+    /// The whole row decoded: `<bos> q<c> …`.
+    pub text: String,
+    /// Verifier reward.
+    pub reward: f64,
+    /// Fully correct.
+    pub correct: bool,
+}
+
+/// Evaluation on fresh samples, plus the greedy answers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SampleEvaluation {
+    /// Mean verifier reward over the samples.
+    pub mean_reward: f64,
+    /// Fraction of fully correct sampled answers.
+    pub success_rate: f64,
+    /// Number of samples (per prompt × prompts).
+    pub samples: usize,
+    /// The greedy answer to every prompt.
+    pub greedy: Vec<GreedyAnswer>,
+}
+
+impl SampleEvaluation {
+    /// How many prompts the greedy policy answers correctly.
+    pub fn greedy_correct(&self) -> usize {
+        self.greedy.iter().filter(|g| g.correct).count()
+    }
+}
+
+/// What one iteration did and how the policy stands after it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IterationReport {
+    /// 1-based iteration number.
+    pub iteration: usize,
+    /// Mean reward of the rollout.
+    pub mean_reward: f64,
+    /// Fully correct fraction of the rollout.
+    pub success_rate: f64,
+    /// Mean response length of the rollout, `<eos>` included.
+    pub mean_response_length: f64,
+    /// Non-negative KL estimate mean((r − 1) − log r) over response tokens, before every
+    /// epoch's update (the first epoch contributes zeros).
+    pub approx_kl: f64,
+    /// Fraction of token ratios outside [1 − ε, 1 + ε], same tokens.
+    pub ratio_outside_fraction: f64,
+    /// Fraction of tokens where clipping changed the pessimistic minimum.
+    pub active_clip_fraction: f64,
+    /// Loss of the first epoch (−objective at ratio 1: minus the reduced advantages).
+    pub policy_loss: f64,
+    /// Mean entropy of the policy over the rollout's response tokens (before the update).
+    pub entropy: f64,
+    /// Mean global gradient norm before clipping.
+    pub grad_norm: f64,
+    /// Evaluation after the update: mean reward over fresh samples.
+    pub eval_mean_reward: f64,
+    /// Evaluation after the update: fully correct fraction.
+    pub eval_success_rate: f64,
+    /// Evaluation after the update: prompts whose greedy answer is correct.
+    pub greedy_correct: usize,
+}
+
+/// Success rate the lesson calls "solved" (together with every greedy answer correct).
+pub const SOLVED_SUCCESS: f64 = 0.95;
+
+/// The end-of-run numbers of one sequence run (meaningful mid-run: "so far").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SequenceSummary {
+    /// The run's seed.
+    pub seed: u64,
+    /// The reduction trained with.
+    pub reduction: String,
+    /// Mean reward of the latest evaluation.
+    pub final_mean_reward: f64,
+    /// Fully correct fraction of the latest evaluation.
+    pub final_success_rate: f64,
+    /// Prompts the greedy policy answers correctly.
+    pub greedy_correct: usize,
+    /// Prompts of the task.
+    pub prompts: usize,
+    /// Iterations done.
+    pub iterations: usize,
+    /// The first iteration after which every greedy answer was correct and the success rate
+    /// at least [`SOLVED_SUCCESS`].
+    pub solved_iteration: Option<usize>,
+    /// The greedy answers now.
+    pub greedy: Vec<GreedyAnswer>,
+}
+
+impl SequenceSummary {
+    /// Whether a report counts as solved.
+    pub fn is_solved(report: &IterationReport) -> bool {
+        report.greedy_correct == task::NUM_PROMPTS && report.eval_success_rate >= SOLVED_SUCCESS
+    }
+}

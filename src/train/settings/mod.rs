@@ -1,0 +1,253 @@
+//! One description of every setting of a trainer, from which everything else is derived:
+//! validation, the CLI's `--set key=value` and `--config file.json`, `pgbook settings`, the
+//! page's forms, its URL overrides and its Russian messages.
+//!
+//! A trainer's configuration is declared with [`settings!`](crate::settings): each field once,
+//! with its type, bounds ([`Kind`]), group, default in every profile, Russian label and help.
+//! The macro writes the struct, the profile enum and the [`Settings`] implementation.
+
+mod declare;
+mod kind;
+pub mod seeds;
+
+pub use kind::Kind;
+
+use crate::error::{Error, Result};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+/// Where a field sits on the page's form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Group {
+    /// How experience is collected.
+    Rollout,
+    /// Returns and advantages (γ, λ, baselines).
+    Advantages,
+    /// The terms of the loss.
+    Loss,
+    /// The optimiser and the length of the run.
+    Optimisation,
+    /// The networks.
+    Network,
+    /// How the policy is evaluated.
+    Evaluation,
+}
+
+impl Group {
+    /// Every group, in the order of the form.
+    pub const ALL: [Group; 6] = [
+        Group::Rollout,
+        Group::Advantages,
+        Group::Loss,
+        Group::Optimisation,
+        Group::Network,
+        Group::Evaluation,
+    ];
+
+    /// The group's heading on the page.
+    pub fn label(self) -> &'static str {
+        match self {
+            Group::Rollout => "Сбор опыта",
+            Group::Advantages => "Отдача и преимущества",
+            Group::Loss => "Функция потерь",
+            Group::Optimisation => "Оптимизация",
+            Group::Network => "Сети",
+            Group::Evaluation => "Оценка политики",
+        }
+    }
+}
+
+/// The description of one setting.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Field {
+    /// The field's name (as in JSON, `--set` and the URL).
+    pub name: &'static str,
+    /// Its type and bounds.
+    pub kind: Kind,
+    /// Where it sits on the form.
+    pub group: Group,
+    /// Russian label, short (a form label, a legend, a message).
+    pub label: &'static str,
+    /// One-line Russian help text.
+    pub help: &'static str,
+    /// Unit, if any (Russian).
+    pub unit: Option<&'static str>,
+}
+
+/// A named profile of a trainer's settings.
+pub trait Profile: Copy + Eq + std::fmt::Debug + 'static {
+    /// Every profile, the default first.
+    const ALL: &'static [Self];
+    /// The profile's name.
+    fn name(self) -> &'static str;
+    /// The seeds the course uses with this profile.
+    fn seeds(self) -> &'static [u64];
+    /// The profile called `name`.
+    fn parse(name: &str) -> Result<Self> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|p| p.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Self::ALL.iter().map(|p| p.name()).collect();
+                Error::unknown("profile", name, &names)
+            })
+    }
+}
+
+/// A trainer's configuration described by a schema (written by [`settings!`](crate::settings)).
+pub trait Settings:
+    Sized + Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwned
+{
+    /// Its profiles.
+    type Profile: Profile;
+    /// Its fields, in the order of the form.
+    const FIELDS: &'static [Field];
+    /// The settings of a profile.
+    fn for_profile(profile: Self::Profile) -> Self;
+    /// Relations between fields that no single bound expresses (products of sizes, …).
+    fn check_relations(&self) -> Result<()>;
+
+    /// The field called `name`.
+    fn field(name: &str) -> Result<&'static Field> {
+        Self::FIELDS.iter().find(|f| f.name == name).ok_or_else(|| {
+            let names: Vec<&str> = Self::FIELDS.iter().map(|f| f.name).collect();
+            Error::unknown("setting", name, &names)
+        })
+    }
+
+    /// The settings as a JSON object, one member per field.
+    fn to_json(&self) -> Map<String, Value> {
+        match serde_json::to_value(self) {
+            Ok(Value::Object(map)) => map,
+            // A derived Serialize of a struct of plain fields is always an object.
+            _ => Map::new(),
+        }
+    }
+
+    /// Every field within its bounds, then the relations.
+    fn validate(&self) -> Result<()> {
+        let values = self.to_json();
+        for f in Self::FIELDS {
+            f.kind
+                .check(f.name, values.get(f.name).unwrap_or(&Value::Null))?;
+        }
+        // JSON writes NaN as null, which an optional field reads as "off": a value that does
+        // not survive the round trip is not finite.
+        let back: Option<Self> = serde_json::from_value(Value::Object(values.clone())).ok();
+        if back.as_ref() != Some(self) {
+            let f = Self::FIELDS
+                .iter()
+                .find(|f| values.get(f.name).is_some_and(Value::is_null))
+                .map_or("settings", |f| f.name);
+            return Err(Error::non_finite(f, 0));
+        }
+        self.check_relations()
+    }
+
+    /// These settings with the members of `overrides` replaced; each value is checked
+    /// against its field before it is used, unknown names are errors.
+    fn with_json(&self, overrides: &Map<String, Value>) -> Result<Self> {
+        let mut values = self.to_json();
+        for (name, value) in overrides {
+            let f = Self::field(name)?;
+            f.kind.check(name, value)?;
+            values.insert(name.clone(), value.clone());
+        }
+        let merged: Self = serde_json::from_value(Value::Object(values))
+            .map_err(|e| Error::parse("settings", "", e))?;
+        merged.validate()?;
+        Ok(merged)
+    }
+
+    /// These settings with `name=value` pairs (CLI `--set`, URL parameters) applied.
+    fn with_text(&self, pairs: &[(String, String)]) -> Result<Self> {
+        let mut overrides = Map::new();
+        for (name, text) in pairs {
+            let f = Self::field(name)?;
+            overrides.insert(name.clone(), f.kind.parse_text(name, text)?);
+        }
+        self.with_json(&overrides)
+    }
+
+    /// The fields whose value differs from `base`, as `(field, base text, own text)`.
+    fn differences(&self, base: &Self) -> Vec<(&'static Field, String, String)> {
+        let (a, b) = (base.to_json(), self.to_json());
+        Self::FIELDS
+            .iter()
+            .filter_map(|f| {
+                let (x, y) = (a.get(f.name)?, b.get(f.name)?);
+                (x != y).then(|| (f, f.kind.to_text(x), f.kind.to_text(y)))
+            })
+            .collect()
+    }
+
+    /// The overrides of `base` that give these settings, as text (for `--set` and URLs).
+    fn overrides_of(&self, base: &Self) -> Vec<(String, String)> {
+        self.differences(base)
+            .into_iter()
+            .map(|(f, _, own)| (f.name.to_string(), own))
+            .collect()
+    }
+}
+
+/// The schema of `S` as JSON: one object per field with `name`, `type`, bounds or `choices`,
+/// `default` per profile, `label`, `help`, `unit` and `group`; plus the profiles with their
+/// seeds.
+pub fn schema_json<S: Settings>() -> Value {
+    let profiles: Vec<(S::Profile, Map<String, Value>)> = S::Profile::ALL
+        .iter()
+        .map(|&p| (p, S::for_profile(p).to_json()))
+        .collect();
+    let fields: Vec<Value> = S::FIELDS
+        .iter()
+        .map(|f| {
+            let mut o = f.kind.describe();
+            o.insert("name".into(), f.name.into());
+            let defaults: Map<String, Value> = profiles
+                .iter()
+                .map(|(p, values)| {
+                    let v = values.get(f.name).cloned().unwrap_or(Value::Null);
+                    (p.name().to_string(), v)
+                })
+                .collect();
+            o.insert("default".into(), Value::Object(defaults));
+            o.insert("label".into(), f.label.into());
+            o.insert("help".into(), f.help.into());
+            o.insert("unit".into(), f.unit.map_or(Value::Null, Value::from));
+            o.insert("group".into(), json!(f.group));
+            o.insert("group_label".into(), f.group.label().into());
+            Value::Object(o)
+        })
+        .collect();
+    let profile_list: Vec<Value> = S::Profile::ALL
+        .iter()
+        .map(|p| json!({ "name": p.name(), "seeds": p.seeds() }))
+        .collect();
+    json!({ "profiles": profile_list, "fields": fields })
+}
+
+/// The settings a run asks for: a profile and its overrides as text (what a URL and the
+/// CLI carry), resolved and checked in one place.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct Request {
+    /// The profile's name.
+    pub profile: String,
+    /// `name=value` overrides of that profile.
+    #[serde(default)]
+    pub set: Vec<(String, String)>,
+}
+
+impl Request {
+    /// The settings this request describes, checked.
+    pub fn resolve<S: Settings>(&self) -> Result<(S::Profile, S)> {
+        let profile = S::Profile::parse(&self.profile)?;
+        let settings = S::for_profile(profile).with_text(&self.set)?;
+        Ok((profile, settings))
+    }
+}
+
+#[cfg(test)]
+mod tests;
