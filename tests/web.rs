@@ -153,40 +153,54 @@ fn worked_examples_are_computed_in_the_browser() {
     assert!((get(&["bstar", "b_star"]).as_f64().unwrap() - 2.6).abs() < 1e-12);
 }
 
+fn pairs(list: &[(&str, &str)]) -> wasm_bindgen::JsValue {
+    let v: Vec<(String, String)> = list
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    serde_wasm_bindgen::to_value(&v).unwrap()
+}
+
 #[wasm_bindgen_test]
 fn trainer_settings_are_checked_before_a_worker_starts() {
-    assert!(web::validate_ppo_settings("smoke", "11, 37").is_ok());
+    assert!(web::check_run("ppo", "smoke", pairs(&[]), "11, 37").is_ok());
     for (profile, seeds) in [
         ("smoke", "abc"),
         ("smoke", ""),
         ("smoke", "1, 1"),
         ("huge", "11"),
         ("full", "1,2,3,4,5,6,7,8,9"),
+        ("smoke", "1000000001000000000"),
     ] {
         assert!(
-            web::validate_ppo_settings(profile, seeds).is_err(),
+            web::check_run("ppo", profile, pairs(&[]), seeds).is_err(),
             "{profile} {seeds}"
         );
     }
-    assert!(web::validate_sequence_settings("smoke", "5", "token_mean").is_ok());
-    assert!(web::validate_sequence_settings("smoke", "5", "sum").is_err());
-    assert!(web::validate_sequence_settings("smoke", "-1", "token_mean").is_err());
+    assert!(web::check_run("ppo", "smoke", pairs(&[("gamma", "0.99")]), "11").is_ok());
+    assert!(web::check_run("ppo", "smoke", pairs(&[("gamma", "")]), "11").is_err());
+    let ok = |r| web::check_run("sequence", "smoke", pairs(&[("reduction", r)]), "5");
+    assert!(ok("token_mean").is_ok());
+    assert!(ok("sum").is_err());
+    assert!(web::check_run("sequence", "smoke", pairs(&[]), "-1").is_err());
+    assert!(web::check_run("reinforce", "smoke", pairs(&[]), "1").is_err());
 }
 
 #[wasm_bindgen_test]
 fn a_ppo_run_steps_in_the_browser() {
-    let mut run = web::PpoRun::new("smoke", 11.0).unwrap();
-    assert!(!run.finished());
+    let mut run = web::TrainerRun::new("ppo", r#"{"profile":"smoke"}"#, 11.0).unwrap();
+    assert!(!run.is_finished());
+    let mut extra = wasm_bindgen::JsValue::UNDEFINED;
     for _ in 0..2 {
-        run.step().unwrap();
+        let step = run.step().unwrap();
+        extra = js_sys::Reflect::get(&step, &"extra".into()).unwrap();
     }
     // Two updates of the smoke profile include an evaluation, so the animation gets an episode.
-    let extra = run.extra().unwrap();
     let episode =
         js_sys::Reflect::get(&extra, &wasm_bindgen::JsValue::from_str("episode")).unwrap();
     assert!(
         js_sys::Array::from(&episode).length() >= 4 * 9,
         "a greedy episode has at least 9 states"
     );
-    assert!(web::PpoRun::new("smoke", -1.0).is_err());
+    assert!(web::TrainerRun::new("ppo", r#"{"profile":"smoke"}"#, -1.0).is_err());
 }

@@ -83,16 +83,16 @@ fn quantity_ru(q: Quantity) -> &'static str {
     }
 }
 
-fn what_ru(what: &str) -> &str {
+fn unknown_ru(what: &str) -> String {
     match what {
-        "option" => "параметр командной строки",
-        "setting" => "настройка",
-        "command" => "команда",
-        "trainer" => "обучатель",
-        "profile" => "профиль",
-        "run" => "запуск",
-        "reduction" => "редукция",
-        other => other,
+        "option" => "неизвестный параметр командной строки".into(),
+        "setting" => "неизвестная настройка".into(),
+        "command" => "неизвестная команда".into(),
+        "trainer" => "неизвестный вид обучения".into(),
+        "profile" => "неизвестный профиль".into(),
+        "reduction" => "неизвестная редукция".into(),
+        "canvas" => "на странице нет рисунка".into(),
+        other => format!("неизвестное имя ({other})"),
     }
 }
 
@@ -129,7 +129,7 @@ pub(crate) fn message(e: &Error, label: &dyn Fn(&str) -> Option<String>) -> Stri
             name: n,
             known,
         } => {
-            let mut s = format!("неизвестное имя ({}) «{}»", what_ru(what), quote(n));
+            let mut s = format!("{} «{}»", unknown_ru(what), quote(n));
             if !known.is_empty() {
                 s += &format!("; есть: {}", known.join(", "));
             }

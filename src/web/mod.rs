@@ -19,7 +19,7 @@ pub fn start() {
 
 /// The core's error as a JS exception with the Russian message (the page shows it as is).
 fn js_error(e: crate::Error) -> JsError {
-    JsError::new(&e.russian(&|_| None))
+    JsError::new(&e.russian(&crate::train::settings::label_ru))
 }
 
 /// Plain JS objects (not Maps) so the page can read fields by name.

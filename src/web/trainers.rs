@@ -1,232 +1,433 @@
-//! Trainer handles for the Web Workers, and the live figures the page draws from their
-//! reports. A worker owns one handle and calls `step()` between its message checks.
+//! Trainers for the page, thin over the core: the schema the page builds its controls from,
+//! one check of a run's settings before any worker starts, one worker handle for every
+//! trainer ([`TrainerRun`]), and a panel's run history on the main thread ([`RunBoard`]).
 
-use super::{canvas, js_error, to_js, whole_number};
+use super::{canvas, js_error, to_js};
 use crate::plots::{self, Theme};
-use crate::rl::Reduction;
-use crate::train::curves;
-use crate::train::ppo::{Evaluation as PpoEvaluation, PpoConfig, PpoTrainer, UpdateReport};
-use crate::train::sequence::{task, IterationReport, SequenceConfig, SequenceTrainer};
+use crate::train::board::Board;
+use crate::train::cartpole::{self, SOLVED_THRESHOLD, TIME_STEP_S};
+use crate::train::lines::{report_line, summary_line};
+use crate::train::ppo::{PpoConfig, PpoTrainer};
+use crate::train::sequence::{task, SequenceConfig, SequenceTrainer};
+use crate::train::settings::{schema_json, seeds, Request, Settings};
+use crate::train::{Progress, Trainer};
 use crate::{Error, Result};
 use serde::Serialize;
+use serde_json::{json, Map, Value};
 use wasm_bindgen::prelude::*;
 
-/// Reads a JS value into a Rust type, naming what was expected.
-fn from_js<T: serde::de::DeserializeOwned>(what: &str, value: JsValue) -> Result<T> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| Error::parse(what, "", e))
+type JsResult<T> = std::result::Result<T, JsError>;
+
+/// The trainers the page hosts.
+const TRAINERS: [&str; 2] = [PpoTrainer::NAME, SequenceTrainer::NAME];
+
+fn unknown_trainer(name: &str) -> Error {
+    Error::unknown("trainer", name, &TRAINERS)
 }
 
-/// A seed typed by the reader: a whole number below 2^53 (JS numbers are exact up to there).
-fn parse_seed(text: &str) -> Result<u64> {
-    let t = text.trim();
-    t.parse::<u64>()
-        .ok()
-        .filter(|&s| s < (1u64 << 53))
-        .ok_or_else(|| {
-            let rule = crate::error::Rule::WholeNumber {
-                min: 0,
-                max: (1 << 53) - 1,
-            };
-            Error::range("seed", rule, t)
-        })
-}
-
-// ---------------------------------------------------------------- the sequence policy
-
-/// Checked settings of a sequence run.
-#[derive(Serialize)]
-struct SequenceSettings {
-    profile: String,
-    seed: u64,
-    reduction: String,
-}
-
-/// Checks the reader's sequence settings before any worker starts; returns them normalised.
+/// Everything the page needs to know about a trainer: its settings' schema (fields, bounds,
+/// defaults per profile, Russian labels), its profiles and their seeds, the seed rule and the
+/// facts its panel shows (the solved threshold, CartPole's time step).
 #[wasm_bindgen]
-pub fn validate_sequence_settings(
-    profile: &str,
-    seed: &str,
-    reduction: &str,
-) -> std::result::Result<JsValue, JsError> {
-    let check = || -> Result<SequenceSettings> {
-        let mut config = SequenceConfig::profile(profile)?;
-        config.reduction = reduction.parse()?;
-        config.validate()?;
-        Ok(SequenceSettings {
-            profile: profile.to_string(),
-            seed: parse_seed(seed)?,
-            reduction: config.reduction.name().into(),
-        })
+pub fn trainer_schema(name: &str) -> JsResult<JsValue> {
+    let mut schema = match name {
+        PpoTrainer::NAME => schema_json::<PpoConfig>(),
+        SequenceTrainer::NAME => schema_json::<SequenceConfig>(),
+        other => return Err(js_error(unknown_trainer(other))),
     };
-    to_js(&check().map_err(js_error)?)
+    schema["name"] = name.into();
+    schema["max_seed"] = seeds::MAX_SEED.into();
+    schema["max_seeds"] = seeds::MAX_SEEDS.into();
+    schema["solved_threshold"] = SOLVED_THRESHOLD.into();
+    schema["time_step_s"] = TIME_STEP_S.into();
+    to_js(&schema)
 }
 
-/// A first-batch row as the page shows it.
+/// A run's settings, checked: the profile, the overrides that differ from it (normalised
+/// text), the seeds, and the totals of one seed.
 #[derive(Serialize)]
-struct BatchRowView {
-    prompt: String,
-    sequence: String,
-    reward: f64,
-    advantage: f64,
-    mask: Vec<u8>,
-}
-
-/// A greedy answer as the page shows it.
-#[derive(Serialize)]
-struct GreedyView {
-    prompt: String,
-    answer: String,
-    correct_answer: String,
-    reward: f64,
-    correct: bool,
-}
-
-/// One sequence run inside a worker.
-#[wasm_bindgen]
-pub struct SequenceRun {
-    trainer: SequenceTrainer,
+struct CheckedRun {
+    name: String,
     profile: String,
-    last: Option<IterationReport>,
-    sent_first_batch: bool,
+    set: Vec<(String, String)>,
+    seeds: Vec<u64>,
+    /// Progress units of one seed's run.
+    total_per_seed: u64,
+    unit: &'static str,
 }
 
+fn check<S: Settings, T: Trainer<Config = S>>(
+    request: &Request,
+    seeds_text: &str,
+) -> Result<CheckedRun> {
+    let (profile, settings) = request.resolve::<S>()?;
+    let seeds = seeds::parse_seeds(seeds_text)?;
+    let base = S::for_profile(profile);
+    // A trainer of the first seed gives the totals (it validates once more, cheaply).
+    let progress = T::new(settings.clone(), seeds[0])?.progress();
+    Ok(CheckedRun {
+        name: T::NAME.into(),
+        profile: request.profile.clone(),
+        set: settings.overrides_of(&base),
+        seeds,
+        total_per_seed: progress.total,
+        unit: progress.unit,
+    })
+}
+
+/// Checks a run before any worker starts: `set` is an array of `[name, value]` text pairs
+/// (from the form or the URL), `seeds` a comma-separated list. Errors are Russian messages
+/// naming the setting and its bounds.
 #[wasm_bindgen]
-impl SequenceRun {
-    /// A run of `profile` with `seed` and `reduction`.
-    #[wasm_bindgen(constructor)]
-    pub fn new(
-        profile: &str,
-        seed: f64,
-        reduction: &str,
-    ) -> std::result::Result<SequenceRun, JsError> {
-        let build = || -> Result<SequenceRun> {
-            let mut config = SequenceConfig::profile(profile)?;
-            config.reduction = reduction.parse::<Reduction>()?;
-            let seed = whole_number("seed", seed)? as u64;
-            Ok(SequenceRun {
-                trainer: SequenceTrainer::new(config, seed)?,
-                profile: profile.into(),
-                last: None,
-                sent_first_batch: false,
-            })
+pub fn check_run(name: &str, profile: &str, set: JsValue, seeds: &str) -> JsResult<JsValue> {
+    let run = || -> Result<CheckedRun> {
+        let set: Vec<(String, String)> =
+            serde_wasm_bindgen::from_value(set).map_err(|e| Error::parse("settings", "", e))?;
+        let request = Request {
+            profile: profile.to_string(),
+            set,
         };
-        build().map_err(js_error)
-    }
+        match name {
+            PpoTrainer::NAME => check::<PpoConfig, PpoTrainer>(&request, seeds),
+            SequenceTrainer::NAME => check::<SequenceConfig, SequenceTrainer>(&request, seeds),
+            other => Err(unknown_trainer(other)),
+        }
+    };
+    to_js(&run().map_err(js_error)?)
+}
 
-    /// What the page needs to show progress.
-    pub fn info(&self) -> std::result::Result<JsValue, JsError> {
-        let c = self.trainer.config();
-        to_js(&serde_json::json!({
-            "profile": self.profile, "seed": self.trainer.seed(), "reduction": c.reduction.name(),
-            "iterations": c.iterations, "group_size": c.group_size, "ppo_epochs": c.ppo_epochs,
-        }))
-    }
+// ---------------------------------------------------------------- the worker's handle
 
-    /// Whether the configured iterations are done.
-    pub fn finished(&self) -> bool {
-        self.trainer.done()
-    }
+/// What the page shows of a run besides its reports (the CartPole animation, the greedy
+/// answers and the first batch): one method per trainer, none in JavaScript.
+trait PageExtras: Trainer {
+    /// After a step: anything new to show.
+    fn extra(&mut self, report: &Self::Report, first: bool) -> Value;
+    /// At the start: totals, and what the untrained policy does.
+    fn info(&self) -> Value;
+}
 
-    /// One iteration; its report.
-    pub fn step(&mut self) -> std::result::Result<JsValue, JsError> {
-        let report = self.trainer.step().map_err(js_error)?;
-        let value = to_js(&report)?;
-        self.last = Some(report);
-        Ok(value)
+impl PageExtras for PpoTrainer {
+    fn extra(&mut self, report: &Self::Report, _first: bool) -> Value {
+        if report.evaluation.is_none() {
+            return json!({});
+        }
+        let reset = cartpole::animation_seed(self.seed(), report.update);
+        let episode: Vec<f64> = self.greedy_episode(reset).into_iter().flatten().collect();
+        json!({ "episode": episode, "update": report.update })
     }
+    fn info(&self) -> Value {
+        json!({ "evaluations": self.evaluations() })
+    }
+}
 
-    /// The greedy answers now, and (once) the first rollout batch.
-    pub fn extra(&mut self) -> std::result::Result<JsValue, JsError> {
+impl PageExtras for SequenceTrainer {
+    fn extra(&mut self, _report: &Self::Report, first: bool) -> Value {
         let prompt = |class: usize| task::token_text(task::PROMPT_TOKENS[class]);
-        let greedy: Vec<GreedyView> = self
-            .trainer
-            .greedy_answers()
-            .map_err(js_error)?
+        let greedy: Vec<Value> = self
+            .last_evaluation()
+            .map(|e| e.greedy.clone())
+            .unwrap_or_default()
             .into_iter()
-            .map(|g| GreedyView {
-                prompt: prompt(g.prompt_class),
-                answer: g.text,
-                correct_answer: task::decode(&task::layout_row(
-                    g.prompt_class,
-                    &task::correct_response(g.prompt_class),
-                    0,
-                )),
-                reward: g.reward,
-                correct: g.correct,
+            .map(|g| {
+                let right = task::layout_row(g.prompt_class, &task::correct_response(g.prompt_class), 0);
+                json!({
+                    "prompt": prompt(g.prompt_class), "answer": g.text,
+                    "correct_answer": task::decode(&right), "reward": g.reward, "correct": g.correct,
+                })
             })
             .collect();
-        let first_batch: Option<Vec<BatchRowView>> =
-            match (self.sent_first_batch, self.trainer.first_batch()) {
-                (false, Some(rows)) => {
-                    self.sent_first_batch = true;
-                    Some(
-                        rows.iter()
-                            .map(|r| BatchRowView {
-                                prompt: prompt(r.prompt_class),
-                                sequence: r.text.clone(),
-                                reward: r.reward,
-                                advantage: r.advantage,
-                                mask: r.mask.clone(),
-                            })
-                            .collect(),
-                    )
-                }
-                _ => None,
+        let first_batch = first.then(|| {
+            self.first_batch()
+                .unwrap_or_default()
+                .iter()
+                .map(|r| {
+                    json!({
+                        "prompt": prompt(r.prompt_class), "sequence": r.text, "reward": r.reward,
+                        "advantage": r.advantage, "mask": r.mask,
+                    })
+                })
+                .collect::<Vec<_>>()
+        });
+        json!({ "greedy": greedy, "first_batch": first_batch })
+    }
+    fn info(&self) -> Value {
+        json!({})
+    }
+}
+
+/// A trainer of any kind behind one interface, for the worker.
+trait AnyRun {
+    fn step_line(&mut self) -> Result<(String, Value)>;
+    fn summary_line(&self) -> Result<String>;
+    fn is_finished(&self) -> bool;
+    fn info(&self) -> Value;
+}
+
+struct Run<T: PageExtras> {
+    trainer: T,
+    steps: usize,
+}
+
+impl<T: PageExtras> AnyRun for Run<T> {
+    fn step_line(&mut self) -> Result<(String, Value)> {
+        let report = self.trainer.step()?;
+        self.steps += 1;
+        let extra = self.trainer.extra(&report, self.steps == 1);
+        Ok((report_line::<T>(self.trainer.seed(), &report)?, extra))
+    }
+    fn summary_line(&self) -> Result<String> {
+        summary_line::<T>(&self.trainer.summary(), &Map::new())
+    }
+    fn is_finished(&self) -> bool {
+        self.trainer.is_finished()
+    }
+    fn info(&self) -> Value {
+        let p: Progress = self.trainer.progress();
+        let mut info = self.trainer.info();
+        info["seed"] = self.trainer.seed().into();
+        info["total"] = p.total.into();
+        info["unit"] = p.unit.into();
+        info
+    }
+}
+
+fn build<T: PageExtras + 'static>(request: &Request, seed: u64) -> Result<Box<dyn AnyRun>> {
+    let (_, config) = request.resolve::<T::Config>()?;
+    Ok(Box::new(Run {
+        trainer: T::new(config, seed)?,
+        steps: 0,
+    }))
+}
+
+/// One run (one seed) of any trainer inside a worker: the worker drives every trainer through
+/// these same methods.
+#[wasm_bindgen]
+pub struct TrainerRun {
+    run: Box<dyn AnyRun>,
+}
+
+#[wasm_bindgen]
+impl TrainerRun {
+    /// The run of trainer `name` with `request` (JSON `{"profile": …, "set": [[k, v], …]}`)
+    /// and `seed`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(name: &str, request: &str, seed: f64) -> JsResult<TrainerRun> {
+        let make = || -> Result<TrainerRun> {
+            let request: Request =
+                serde_json::from_str(request).map_err(|e| Error::parse("settings", request, e))?;
+            let seed = seeds::check_seed(seed)?;
+            let run = match name {
+                PpoTrainer::NAME => build::<PpoTrainer>(&request, seed)?,
+                SequenceTrainer::NAME => build::<SequenceTrainer>(&request, seed)?,
+                other => return Err(unknown_trainer(other)),
             };
-        to_js(&serde_json::json!({ "greedy": greedy, "first_batch": first_batch }))
+            Ok(TrainerRun { run })
+        };
+        make().map_err(js_error)
     }
 
-    /// The final summary (same fields as the CLI's, without the wall time).
-    pub fn summary(&self) -> std::result::Result<JsValue, JsError> {
-        let last = self
-            .last
-            .as_ref()
-            .ok_or_else(|| JsError::new("no iteration has run"))?;
-        to_js(&serde_json::json!({
-            "kind": "summary", "seed": self.trainer.seed(), "profile": self.profile,
-            "reduction": self.trainer.config().reduction.name(),
-            "final_mean_reward": last.eval_mean_reward, "final_success_rate": last.eval_success_rate,
-            "greedy_correct": last.greedy_correct, "prompts": task::NUM_PROMPTS, "iterations": last.iteration,
-        }))
+    /// Totals for the progress bar and what the untrained policy does.
+    pub fn info(&self) -> JsResult<JsValue> {
+        to_js(&self.run.info())
+    }
+
+    /// Whether every configured step has run.
+    pub fn is_finished(&self) -> bool {
+        self.run.is_finished()
+    }
+
+    /// One step: `{ line, extra }` — the report as the CLI's JSON line, and what is new to show.
+    pub fn step(&mut self) -> JsResult<JsValue> {
+        let (line, extra) = self.run.step_line().map_err(js_error)?;
+        to_js(&json!({ "line": line, "extra": extra }))
+    }
+
+    /// The summary as the CLI's JSON line (without the CLI's timings).
+    pub fn summary(&self) -> JsResult<String> {
+        self.run.summary_line().map_err(js_error)
     }
 }
 
-/// Draws the sequence run's evaluation curves from its reports so far.
-#[wasm_bindgen]
-pub fn draw_sequence_curves(canvas_id: &str, reports: JsValue) -> std::result::Result<(), JsError> {
-    let reports: Vec<IterationReport> = from_js("reports", reports).map_err(js_error)?;
-    canvas::with_canvas(canvas_id, |area, dpr| {
-        plots::sequence_curves::draw_sequence_curves(area, &reports, Theme::for_dpr(dpr))
-    })
-    .map_err(js_error)
+// ---------------------------------------------------------------- a panel's run history
+
+enum AnyBoard {
+    Ppo(Board<PpoTrainer>),
+    Sequence(Board<SequenceTrainer>),
 }
 
-/// The reports as CSV, one row per iteration.
+/// A trainer panel's run history, kept in Rust on the main thread: the page pushes each
+/// worker's lines once, then asks for figures, exports and progress.
 #[wasm_bindgen]
-pub fn sequence_reports_csv(reports: JsValue) -> std::result::Result<String, JsError> {
-    let reports: Vec<IterationReport> = from_js("reports", reports).map_err(js_error)?;
-    let mut out = String::from(
-        "iteration,mean_reward,success_rate,mean_response_length,approx_kl,ratio_outside_fraction,active_clip_fraction,policy_loss,entropy,grad_norm,eval_mean_reward,eval_success_rate,greedy_correct\n",
-    );
-    for r in &reports {
-        out += &format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-            r.iteration,
-            r.mean_reward,
-            r.success_rate,
-            r.mean_response_length,
-            r.approx_kl,
-            r.ratio_outside_fraction,
-            r.active_clip_fraction,
-            r.policy_loss,
-            r.entropy,
-            r.grad_norm,
-            r.eval_mean_reward,
-            r.eval_success_rate,
-            r.greedy_correct
-        );
+pub struct RunBoard {
+    board: AnyBoard,
+}
+
+#[wasm_bindgen]
+impl RunBoard {
+    /// An empty history of trainer `name` for `seeds`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(name: &str, seeds: Vec<f64>) -> JsResult<RunBoard> {
+        let make = || -> Result<RunBoard> {
+            let seeds: Vec<u64> = seeds
+                .into_iter()
+                .map(seeds::check_seed)
+                .collect::<Result<_>>()?;
+            let board = match name {
+                PpoTrainer::NAME => AnyBoard::Ppo(Board::new(&seeds)?),
+                SequenceTrainer::NAME => AnyBoard::Sequence(Board::new(&seeds)?),
+                other => return Err(unknown_trainer(other)),
+            };
+            Ok(RunBoard { board })
+        };
+        make().map_err(js_error)
     }
-    Ok(out)
+
+    /// Records run `index`'s start message.
+    pub fn start(&mut self, index: usize, info: JsValue) -> JsResult<()> {
+        let info: Value = serde_wasm_bindgen::from_value(info)
+            .map_err(|e| js_error(Error::parse("info", "", e)))?;
+        match &mut self.board {
+            AnyBoard::Ppo(b) => b.start(index, info),
+            AnyBoard::Sequence(b) => b.start(index, info),
+        }
+        .map_err(js_error)
+    }
+
+    /// Adds one JSON line of run `index`.
+    pub fn push(&mut self, index: usize, line: &str) -> JsResult<()> {
+        match &mut self.board {
+            AnyBoard::Ppo(b) => b.push_line(index, line),
+            AnyBoard::Sequence(b) => b.push_line(index, line),
+        }
+        .map_err(js_error)
+    }
+
+    /// Whether every run has its summary.
+    pub fn is_finished(&self) -> bool {
+        match &self.board {
+            AnyBoard::Ppo(b) => b.is_finished(),
+            AnyBoard::Sequence(b) => b.is_finished(),
+        }
+    }
+
+    /// Units done and in total over all runs, for the progress bar.
+    pub fn progress(&self) -> JsResult<JsValue> {
+        let (done, total) = match &self.board {
+            AnyBoard::Ppo(b) => b.runs().iter().fold((0, 0), |(d, t), r| {
+                let done = r.reports.last().map_or(0, |x| x.env_steps);
+                (
+                    d + done,
+                    t + r.info.get("total").and_then(Value::as_u64).unwrap_or(0),
+                )
+            }),
+            AnyBoard::Sequence(b) => b.runs().iter().fold((0, 0), |(d, t), r| {
+                let total = r.info.get("total").and_then(Value::as_u64).unwrap_or(0);
+                (d + r.reports.len() as u64, t + total)
+            }),
+        };
+        to_js(&json!({ "done": done, "total": total }))
+    }
+
+    /// Every run so far (seed, info, reports, summary; PPO runs also their evaluations).
+    pub fn runs(&self) -> JsResult<JsValue> {
+        match &self.board {
+            AnyBoard::Ppo(b) => {
+                let runs: Vec<Value> = b
+                    .runs()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| {
+                        let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
+                        v["evaluations"] = json!(b.evaluations(i));
+                        v
+                    })
+                    .collect();
+                to_js(&runs)
+            }
+            AnyBoard::Sequence(b) => to_js(&b.runs()),
+        }
+    }
+
+    /// The summaries so far, one per finished run.
+    pub fn summaries(&self) -> JsResult<JsValue> {
+        match &self.board {
+            AnyBoard::Ppo(b) => to_js(
+                &b.runs()
+                    .iter()
+                    .filter_map(|r| r.summary.clone())
+                    .collect::<Vec<_>>(),
+            ),
+            AnyBoard::Sequence(b) => to_js(
+                &b.runs()
+                    .iter()
+                    .filter_map(|r| r.summary.clone())
+                    .collect::<Vec<_>>(),
+            ),
+        }
+    }
+
+    /// Redraws the panel's live figures: PPO — the learning curve (median, IQR, every seed)
+    /// on `curve_canvas` and the first run's diagnostics on `detail_canvas`; sequence — the
+    /// evaluation curves on `curve_canvas`.
+    pub fn draw(&self, curve_canvas: &str, detail_canvas: &str, profile: &str) -> JsResult<()> {
+        let result = match &self.board {
+            AnyBoard::Ppo(b) => {
+                if let Some(curve) = b.curve() {
+                    canvas::with_canvas(curve_canvas, |area, dpr| {
+                        plots::learning_curve::draw_learning_curve(
+                            area,
+                            &curve,
+                            profile,
+                            Theme::for_dpr(dpr),
+                        )
+                    })?;
+                }
+                match b.runs().first() {
+                    Some(first) if !first.reports.is_empty() => {
+                        canvas::with_canvas(detail_canvas, |area, dpr| {
+                            plots::ppo_diagnostics::draw_ppo_diagnostics(
+                                area,
+                                &first.reports,
+                                first.seed,
+                                Theme::for_dpr(dpr),
+                            )
+                        })
+                    }
+                    _ => Ok(()),
+                }
+            }
+            AnyBoard::Sequence(b) => match b.runs().first() {
+                Some(first) if !first.reports.is_empty() => {
+                    canvas::with_canvas(curve_canvas, |area, dpr| {
+                        plots::sequence_curves::draw_sequence_curves(
+                            area,
+                            &first.reports,
+                            Theme::for_dpr(dpr),
+                        )
+                    })
+                }
+                _ => Ok(()),
+            },
+        };
+        result.map_err(js_error)
+    }
+
+    /// The curves as CSV.
+    pub fn csv(&self) -> JsResult<String> {
+        match &self.board {
+            AnyBoard::Ppo(b) => b.csv().map_err(js_error),
+            AnyBoard::Sequence(b) => Ok(b.csv()),
+        }
+    }
+
+    /// Every JSON line so far, as the CLI prints them with `--json`.
+    pub fn json_lines(&self) -> String {
+        match &self.board {
+            AnyBoard::Ppo(b) => b.json_lines(),
+            AnyBoard::Sequence(b) => b.json_lines(),
+        }
+    }
 }
 
 /// Draws one CartPole frame.
@@ -238,7 +439,7 @@ pub fn draw_cartpole(
     theta: f64,
     theta_dot: f64,
     caption: &str,
-) -> std::result::Result<(), JsError> {
+) -> JsResult<()> {
     canvas::with_canvas(canvas_id, |area, dpr| {
         plots::cartpole::draw(
             area,
@@ -250,206 +451,11 @@ pub fn draw_cartpole(
     .map_err(js_error)
 }
 
-// ---------------------------------------------------------------- PPO on CartPole
-
-/// Most seeds one run may train side by side (one worker each).
-const MAX_SEEDS: usize = 8;
-
-/// Checked settings of a PPO run.
-#[derive(Serialize)]
-struct PpoSettings {
-    profile: String,
-    seeds: Vec<u64>,
-    total_env_steps_per_seed: u64,
-}
-
-/// The course's default seeds of a profile.
-#[wasm_bindgen]
-pub fn ppo_default_seeds(profile: &str) -> Vec<f64> {
-    PpoConfig::default_seeds(profile)
-        .into_iter()
-        .map(|s| s as f64)
-        .collect()
-}
-
-/// Checks the reader's PPO settings (profile, comma-separated seeds) before any worker starts.
-#[wasm_bindgen]
-pub fn validate_ppo_settings(profile: &str, seeds: &str) -> std::result::Result<JsValue, JsError> {
-    let check = || -> Result<PpoSettings> {
-        let config = PpoConfig::profile(profile)?;
-        config.validate()?;
-        let list: Vec<u64> = seeds.split(',').map(parse_seed).collect::<Result<_>>()?;
-        if list.len() > MAX_SEEDS {
-            let rule = crate::error::Rule::Count {
-                min: 1,
-                max: MAX_SEEDS,
-            };
-            return Err(Error::range("seeds", rule, list.len()));
-        }
-        if let Some(d) = list
-            .iter()
-            .enumerate()
-            .find_map(|(i, s)| list[..i].contains(s).then_some(*s))
-        {
-            return Err(Error::range("seeds", crate::error::Rule::Distinct, d));
-        }
-        Ok(PpoSettings {
-            profile: profile.into(),
-            total_env_steps_per_seed: config.total_env_steps(),
-            seeds: list,
-        })
-    };
-    to_js(&check().map_err(js_error)?)
-}
-
-/// One PPO run (one seed) inside a worker.
-#[wasm_bindgen]
-pub struct PpoRun {
-    trainer: PpoTrainer,
-    profile: String,
-    last_update: usize,
-    evaluated: bool,
-}
-
-#[wasm_bindgen]
-impl PpoRun {
-    /// A run of `profile` with `seed`.
-    #[wasm_bindgen(constructor)]
-    pub fn new(profile: &str, seed: f64) -> std::result::Result<PpoRun, JsError> {
-        let build = || -> Result<PpoRun> {
-            let config = PpoConfig::profile(profile)?;
-            let seed = whole_number("seed", seed)? as u64;
-            Ok(PpoRun {
-                trainer: PpoTrainer::new(config, seed)?,
-                profile: profile.into(),
-                last_update: 0,
-                evaluated: false,
-            })
-        };
-        build().map_err(js_error)
-    }
-
-    /// Totals for the progress bar, and the evaluation of the untrained policy.
-    pub fn info(&self) -> std::result::Result<JsValue, JsError> {
-        let c = self.trainer.config();
-        to_js(&serde_json::json!({
-            "profile": self.profile, "seed": self.trainer.seed(),
-            "total_env_steps": c.total_env_steps(), "updates": c.num_updates,
-            "evaluations": self.trainer.evaluations(),
-        }))
-    }
-
-    /// Whether all updates are done.
-    pub fn finished(&self) -> bool {
-        self.trainer.is_finished()
-    }
-
-    /// One rollout + one update; its report (with an evaluation when one was due).
-    pub fn step(&mut self) -> std::result::Result<JsValue, JsError> {
-        let report = self.trainer.step().map_err(js_error)?;
-        self.last_update = report.update;
-        self.evaluated = report.evaluation.is_some();
-        to_js(&report)
-    }
-
-    /// After an evaluation: a fresh greedy episode of the current policy for the animation,
-    /// as a flat [x, ẋ, θ, θ̇, …] array.
-    pub fn extra(&self) -> std::result::Result<JsValue, JsError> {
-        if !self.evaluated {
-            return to_js(&serde_json::json!({}));
-        }
-        let reset_seed = self
-            .trainer
-            .seed()
-            .wrapping_mul(1_000_003)
-            .wrapping_add(self.last_update as u64);
-        let episode: Vec<f64> = self
-            .trainer
-            .greedy_episode(reset_seed)
-            .into_iter()
-            .flatten()
-            .collect();
-        to_js(&serde_json::json!({ "episode": episode }))
-    }
-
-    /// The run's summary (as the CLI's summary line, without timings).
-    pub fn summary(&self) -> std::result::Result<JsValue, JsError> {
-        let mut value = serde_json::to_value(self.trainer.summary())
-            .map_err(|e| JsError::new(&e.to_string()))?;
-        value["kind"] = "summary".into();
-        to_js(&value)
-    }
-}
-
-/// One seed's evaluations as the page keeps them.
-#[derive(serde::Deserialize)]
-struct PageRun {
-    seed: u64,
-    evaluations: Vec<PpoEvaluation>,
-}
-
-/// Draws the live learning curve (median, IQR band, per-seed lines) of several seeds.
-#[wasm_bindgen]
-pub fn draw_ppo_curves(
-    canvas_id: &str,
-    profile: &str,
-    runs: JsValue,
-) -> std::result::Result<(), JsError> {
-    let runs: Vec<PageRun> = from_js("runs", runs).map_err(js_error)?;
-    let evals: Vec<Vec<PpoEvaluation>> = runs.into_iter().map(|r| r.evaluations).collect();
-    let curve = curves::aggregate(&evals).map_err(js_error)?;
-    canvas::with_canvas(canvas_id, |area, dpr| {
-        plots::learning_curve::draw_learning_curve(area, &curve, profile, Theme::for_dpr(dpr))
-    })
-    .map_err(js_error)
-}
-
-/// Draws one seed's diagnostics per update.
-#[wasm_bindgen]
-pub fn draw_ppo_diagnostics(
-    canvas_id: &str,
-    seed: f64,
-    reports: JsValue,
-) -> std::result::Result<(), JsError> {
-    let reports: Vec<UpdateReport> = from_js("reports", reports).map_err(js_error)?;
-    let seed = whole_number("seed", seed).map_err(js_error)? as u64;
-    canvas::with_canvas(canvas_id, |area, dpr| {
-        plots::ppo_diagnostics::draw_ppo_diagnostics(area, &reports, seed, Theme::for_dpr(dpr))
-    })
-    .map_err(js_error)
-}
-
-/// The runs' evaluation curves as CSV: one row per grid point with median, quartiles and
-/// every seed's mean return.
-#[wasm_bindgen]
-pub fn ppo_runs_csv(runs: JsValue) -> std::result::Result<String, JsError> {
-    let runs: Vec<PageRun> = from_js("runs", runs).map_err(js_error)?;
-    let seeds: Vec<u64> = runs.iter().map(|r| r.seed).collect();
-    let evals: Vec<Vec<PpoEvaluation>> = runs.into_iter().map(|r| r.evaluations).collect();
-    let curve = curves::aggregate(&evals).map_err(js_error)?;
-    let mut out = String::from("env_steps,median,q25,q75");
-    for s in &seeds {
-        out += &format!(",seed_{s}");
-    }
-    out.push('\n');
-    for i in 0..curve.env_steps.len() {
-        out += &format!(
-            "{},{},{},{}",
-            curve.env_steps[i], curve.median[i], curve.q25[i], curve.q75[i]
-        );
-        for run in &curve.runs {
-            out += &format!(",{}", run[i]);
-        }
-        out.push('\n');
-    }
-    Ok(out)
-}
-
 /// The CLI's `bench ppo`, run in this (worker) thread with the browser's clock.
 #[wasm_bindgen]
-pub fn bench_ppo(updates: f64, repeats: f64) -> std::result::Result<JsValue, JsError> {
-    let updates = whole_number("updates", updates).map_err(js_error)?;
-    let repeats = whole_number("repeats", repeats).map_err(js_error)?;
+pub fn bench_ppo(updates: f64, repeats: f64) -> JsResult<JsValue> {
+    let updates = super::whole_number("updates", updates).map_err(js_error)?;
+    let repeats = super::whole_number("repeats", repeats).map_err(js_error)?;
     let r = crate::train::bench::bench_ppo(updates, repeats, || js_sys::Date::now() / 1000.0)
         .map_err(js_error)?;
     to_js(&r)

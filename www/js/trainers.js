@@ -1,5 +1,7 @@
 // The live trainers of lessons 6 and 8. Each seed trains in its own Web Worker; this file
-// only wires controls, collects the workers' reports and asks wasm to draw them.
+// only wires controls. Every fact it shows (profiles, seeds, choices, the solved threshold,
+// CartPole's time step) comes from the trainer's schema in wasm, settings are checked by wasm
+// before any worker starts, and the run history lives in a wasm RunBoard.
 import { formatNumber } from './format.js';
 
 const WORKER_URL = new URL('./worker.js', import.meta.url);
@@ -32,10 +34,15 @@ function textTable(headers, rows, attrs = {}) {
   return table;
 }
 
-// The profile choice both trainers offer.
-function profileSelect(id) {
-  return el('select', { id },
-    el('option', { value: 'smoke', text: 'smoke — секунды' }), el('option', { value: 'full', text: 'full — полный' }));
+// The profile choice of a trainer, from its schema.
+function profileSelect(id, schema) {
+  return el('select', { id }, ...schema.profiles.map((p) => el('option', { value: p.name, text: p.label })));
+}
+
+// A <select> of a choice setting, from its schema field.
+function choiceSelect(id, schema, name) {
+  const field = schema.fields.find((f) => f.name === name);
+  return el('select', { id }, ...field.choices.map((c) => el('option', { value: c, text: c })));
 }
 
 function download(name, type, text) {
@@ -62,7 +69,7 @@ class WorkerRun {
     const w = new Worker(WORKER_URL, { type: 'module' });
     w.onmessage = (e) => {
       const m = e.data;
-      if (m.type === 'ready') w.postMessage({ type: 'start', kind: this.kind, settings });
+      if (m.type === 'ready') w.postMessage({ type: 'start', kind: this.kind, request: settings.request, seed: settings.seed });
       else this.handlers.message(i, m);
     };
     // An exception the worker did not catch (e.g. its script failed to load).
@@ -82,6 +89,9 @@ class Panel {
     this.root = root;
     this.wasm = wasm;
     this.kind = kind;
+    this.schema = wasm.trainer_schema(kind);
+    this.board = null;
+    this.overrides = []; // [name, value] settings from the link, checked by wasm
     this.run = null;
     this.status = 'idle'; // idle | running | paused | stopped | finished | failed
     this.dirty = false;
@@ -134,6 +144,7 @@ class Panel {
       return;
     }
     this.terminate();
+    this.board = new this.wasm.RunBoard(this.kind, this.settings.seeds);
     this.begin(jobs);
     this.t0 = performance.now();
     this.pausedMs = 0;
@@ -179,9 +190,9 @@ class Panel {
 
   onMessage(i, m) {
     switch (m.type) {
-      case 'started': this.started(i, m.info); break;
-      case 'update': this.update(i, m.report, m.extra); this.dirty = true; break;
-      case 'finished': this.finished(i, m.summary); this.dirty = true; break;
+      case 'started': this.board.start(i, m.info); this.started(i, m.info); break;
+      case 'update': this.board.push(i, m.line); this.update(i, m.extra); this.dirty = true; break;
+      case 'finished': this.board.push(i, m.line); this.finished(i); this.dirty = true; break;
       case 'error':
       case 'panic':
         this.terminate();
@@ -209,7 +220,8 @@ class Panel {
   }
 
   updateProgress() {
-    const { done, total, unit } = this.counts();
+    const { done, total } = this.board.progress();
+    const unit = this.unit;
     this.progress.value = total ? done / total : 0;
     const elapsed = (performance.now() - this.t0 - this.pausedMs - (this.status === 'paused' ? performance.now() - this.pauseStart : 0)) / 1000;
     const left = done > 0 ? elapsed * (total - done) / done : NaN;
@@ -217,8 +229,25 @@ class Panel {
     this.progressText.textContent = `${formatNumber(done)} из ${formatNumber(total)} ${unit}; ${tail}`;
   }
 
+  // The settings of the form (and the URL's overrides) as wasm checks them.
+  request() {
+    return { profile: this.profile.value, set: this.overrides };
+  }
+
+  // What the page keeps of the run (read by the downloads and the e2e tests).
+  runs() { return this.board ? this.board.runs() : []; }
+
+  // The share link: the trainer, the profile, the overrides and the seeds.
+  shareUrl() {
+    const q = new URLSearchParams({ run: this.kind, profile: this.settings.profile });
+    for (const [k, v] of this.settings.set) q.set(k, v);
+    this.seedParams(q);
+    return `${location.pathname}?${q}#trainer-${this.kind}`;
+  }
+
+
   allFinished() {
-    if (this.states.every((s) => s.summary)) {
+    if (this.board.is_finished()) {
       this.terminate();
       this.setStatus('finished');
       this.updateProgress();
@@ -232,9 +261,9 @@ class Panel {
 class PpoPanel extends Panel {
   constructor(root, wasm) {
     super(root, wasm, 'ppo');
-    this.profile = profileSelect('ppo-profile');
-    this.seeds = el('input', { id: 'ppo-seeds', type: 'text', inputmode: 'numeric', size: '18', value: '11, 37' });
-    this.profile.addEventListener('change', () => { this.seeds.value = this.wasm.ppo_default_seeds(this.profile.value).join(', '); });
+    this.profile = profileSelect('ppo-profile', this.schema);
+    this.seeds = el('input', { id: 'ppo-seeds', type: 'text', inputmode: 'numeric', size: '18', value: this.profileSeeds().join(', ') });
+    this.profile.addEventListener('change', () => { this.seeds.value = this.profileSeeds().join(', '); });
     this.curve = el('canvas', { id: 'canvas-ppo-curve', role: 'img', 'aria-label': 'Кривая обучения: медиана и межквартильный диапазон по начальным значениям' });
     this.diag = el('canvas', { id: 'canvas-ppo-diagnostics', role: 'img', 'aria-label': 'Диагностики PPO по обновлениям' });
     this.pole = el('canvas', { id: 'canvas-cartpole', class: 'cartpole', role: 'img', 'aria-label': 'CartPole: жадная политика первого начального значения' });
@@ -254,21 +283,19 @@ class PpoPanel extends Panel {
     this.animation = null;
   }
 
+  profileSeeds() { return this.schema.profiles.find((p) => p.name === this.profile.value)?.seeds ?? []; }
+
   jobs() {
-    const s = this.wasm.validate_ppo_settings(this.profile.value, this.seeds.value);
+    const s = this.wasm.check_run(this.kind, this.profile.value, this.overrides, this.seeds.value);
     this.settings = s;
-    return s.seeds.map((seed) => ({ profile: s.profile, seed }));
+    this.unit = s.unit;
+    return s.seeds.map((seed) => ({ request: { profile: s.profile, set: s.set }, seed }));
   }
   jobLabel(i) { return `начальное значение ${this.settings?.seeds[i] ?? i}`; }
-
-  shareUrl() {
-    const q = new URLSearchParams({ run: 'ppo', profile: this.settings.profile, seeds: this.settings.seeds.join(',') });
-    return `${location.pathname}?${q}#trainer-ppo`;
-  }
+  seedParams(q) { q.set('seeds', this.settings.seeds.join(',')); }
 
   begin() {
-    this.states = this.settings.seeds.map((seed) => ({ seed, reports: [], evaluations: [], summary: null, info: null }));
-    window.pgbookRuns.ppo = this.states;
+    Object.defineProperty(window.pgbookRuns, 'ppo', { get: () => this.runs(), configurable: true, enumerable: true });
     this.clear();
   }
 
@@ -278,45 +305,31 @@ class PpoPanel extends Panel {
     this.frames = null;
   }
 
-  started(i, info) {
-    this.states[i].info = info;
-    this.states[i].evaluations.push(...info.evaluations); // the untrained policy at 0 steps
+  started() {}
+
+  update(i, extra) {
+    if (i === 0 && extra.episode) this.animate(extra.episode, extra.update);
   }
 
-  update(i, report, extra) {
-    const s = this.states[i];
-    s.reports.push(report);
-    if (report.evaluation) s.evaluations.push(report.evaluation);
-    if (i === 0 && extra.episode) this.animate(extra.episode, report.update);
-  }
-
-  finished(i, summary) {
-    this.states[i].summary = summary;
+  finished() {
     this.renderTable();
     this.allFinished();
   }
 
-  counts() {
-    const total = this.states.reduce((a, s) => a + (s.info?.total_env_steps ?? 0), 0);
-    const done = this.states.reduce((a, s) => a + (s.reports.at(-1)?.env_steps ?? 0), 0);
-    return { done, total, unit: 'шагов среды' };
-  }
-
   draw() {
-    const runs = this.states.map((s) => ({ seed: s.seed, evaluations: s.evaluations }));
-    if (runs.every((r) => r.evaluations.length)) this.wasm.draw_ppo_curves(this.curve.id, this.settings.profile, runs);
-    if (this.states[0].reports.length) this.wasm.draw_ppo_diagnostics(this.diag.id, this.states[0].seed, this.states[0].reports);
+    this.board.draw(this.curve.id, this.diag.id, this.settings.profile);
   }
 
-  // Plays the greedy episode (a flat [x, ẋ, θ, θ̇, …] array) at CartPole's 50 steps per second.
+  // Plays the greedy episode (a flat [x, ẋ, θ, θ̇, …] array) at CartPole's pace.
   animate(flat, update) {
     this.frames = { flat, update, t0: performance.now() };
     if (this.animation) return;
+    const stepMs = this.schema.time_step_s * 1000;
     const frame = () => {
       const f = this.frames;
       if (!f) { this.animation = null; return; }
       const n = f.flat.length / 4;
-      const k = Math.min(n - 1, Math.floor((performance.now() - f.t0) / 20));
+      const k = Math.min(n - 1, Math.floor((performance.now() - f.t0) / stepMs));
       const s = f.flat.slice(4 * k, 4 * k + 4);
       try {
         this.wasm.draw_cartpole(this.pole.id, s[0], s[1], s[2], s[3], `после обновления ${f.update}: шаг ${k + 1} из ${n}`);
@@ -332,25 +345,24 @@ class PpoPanel extends Panel {
   }
 
   renderTable() {
-    const rows = this.states.filter((s) => s.summary).map(({ summary: x }) => [
+    const rows = this.board.summaries().map((x) => [
       String(x.seed), formatNumber(x.final_evaluation_mean, 1), formatNumber(x.final_evaluation_std, 1),
       formatNumber(x.env_steps), x.solved_from_env_steps == null ? '—' : formatNumber(x.solved_from_env_steps)]);
     this.table.replaceChildren(textTable(
-      ['начальное значение', 'итоговая оценка', 'std', 'шагов среды', 'стабильно ≥ 475 начиная с шага'], rows, { id: 'ppo-summary' }));
+      ['начальное значение', 'итоговая оценка', 'std', 'шагов среды', `стабильно ≥ ${formatNumber(this.schema.solved_threshold)} начиная с шага`], rows, { id: 'ppo-summary' }));
   }
 
-  downloadCsv() { download('ppo-cartpole.csv', 'text/csv', this.wasm.ppo_runs_csv(this.states)); }
-  downloadJson() { download('ppo-cartpole.json', 'application/json', JSON.stringify(this.states, null, 1)); }
+  downloadCsv() { download('ppo-cartpole.csv', 'text/csv', this.board.csv()); }
+  downloadJson() { download('ppo-cartpole.json', 'application/json', JSON.stringify(this.runs(), null, 1)); }
 }
 
 // ---------------- the sequence policy (lesson 8) ----------------
 class SequencePanel extends Panel {
   constructor(root, wasm) {
     super(root, wasm, 'sequence');
-    this.profile = profileSelect('seq-profile');
-    this.seed = el('input', { id: 'seq-seed', type: 'number', min: '0', step: '1', value: '5' });
-    this.reduction = el('select', { id: 'seq-reduction' },
-      ...['token_mean', 'sequence_mean', 'sequence_sum_mean'].map((r) => el('option', { value: r, text: r })));
+    this.profile = profileSelect('seq-profile', this.schema);
+    this.seed = el('input', { id: 'seq-seed', type: 'number', min: '0', step: '1', value: String(this.schema.profiles[0].seeds[0]) });
+    this.reduction = choiceSelect('seq-reduction', this.schema, 'reduction');
     this.curve = el('canvas', { id: 'canvas-seq-curve', role: 'img', 'aria-label': 'Средняя награда и доля верных ответов по итерациям' });
     this.greedy = el('div', { class: 'table-wrap', id: 'seq-greedy', 'aria-live': 'polite' });
     this.batch = el('div', { class: 'table-wrap', id: 'seq-first-batch' });
@@ -370,21 +382,24 @@ class SequencePanel extends Panel {
   }
 
   jobs() {
-    const s = this.wasm.validate_sequence_settings(this.profile.value, this.seed.value, this.reduction.value);
+    // The reduction is a setting like any other: one more override of the profile.
+    const set = [...this.overrides.filter(([k]) => k !== 'reduction'), ['reduction', this.reduction.value]];
+    const s = this.wasm.check_run(this.kind, this.profile.value, set, this.seed.value);
     this.settings = s;
-    return [s];
+    this.unit = s.unit;
+    return [{ request: { profile: s.profile, set: s.set }, seed: s.seeds[0] }];
   }
-  jobLabel() { return `начальное значение ${this.settings?.seed}`; }
-
-  shareUrl() {
-    const s = this.settings;
-    const q = new URLSearchParams({ run: 'sequence', profile: s.profile, seed: String(s.seed), reduction: s.reduction });
-    return `${location.pathname}?${q}#trainer-sequence`;
+  jobLabel() { return `начальное значение ${this.settings?.seeds[0]}`; }
+  seedParams(q) {
+    q.set('seed', String(this.settings.seeds[0]));
+    q.set('reduction', this.reduction.value);
   }
 
   begin() {
-    this.states = [{ seed: this.settings.seed, reduction: this.settings.reduction, reports: [], summary: null, info: null, firstBatch: null }];
-    window.pgbookRuns.sequence = this.states[0];
+    this.firstBatch = null;
+    Object.defineProperty(window.pgbookRuns, 'sequence', {
+      get: () => ({ ...this.runs()[0], reduction: this.reduction.value, firstBatch: this.firstBatch }), configurable: true, enumerable: true,
+    });
     this.clear();
   }
 
@@ -394,30 +409,23 @@ class SequencePanel extends Panel {
     this.summaryBox.replaceChildren();
   }
 
-  started(i, info) { this.states[0].info = info; }
+  started() {}
 
-  update(i, report, extra) {
-    const s = this.states[0];
-    s.reports.push(report);
-    if (extra.first_batch && !s.firstBatch) { s.firstBatch = extra.first_batch; this.renderFirstBatch(); }
+  update(i, extra) {
+    if (extra.first_batch && !this.firstBatch) { this.firstBatch = extra.first_batch; this.renderFirstBatch(); }
     if (extra.greedy) this.renderGreedy(extra.greedy);
   }
 
-  finished(i, summary) {
-    this.states[0].summary = summary;
+  finished() {
+    const [summary] = this.board.summaries();
     this.summaryBox.replaceChildren(el('p', { text:
       `Итог: средняя награда ${formatNumber(summary.final_mean_reward)}, доля верных ответов ${formatNumber(summary.final_success_rate)}, ` +
       `жадно верно ${summary.greedy_correct} из ${summary.prompts} запросов за ${summary.iterations} итераций.` }));
     this.allFinished();
   }
 
-  counts() {
-    const s = this.states[0];
-    return { done: s.reports.length, total: s.info?.iterations ?? 0, unit: 'итераций' };
-  }
-
   draw() {
-    if (this.states[0].reports.length) this.wasm.draw_sequence_curves(this.curve.id, this.states[0].reports);
+    this.board.draw(this.curve.id, '', this.settings.profile);
   }
 
   renderGreedy(answers) {
@@ -427,16 +435,17 @@ class SequencePanel extends Panel {
 
   renderFirstBatch() {
     this.batch.replaceChildren(textTable(['запрос', 'последовательность', 'награда', 'преимущество', 'маска ответа'],
-      this.states[0].firstBatch.map((r) => [r.prompt, r.sequence, formatNumber(r.reward), formatNumber(r.advantage),
+      this.firstBatch.map((r) => [r.prompt, r.sequence, formatNumber(r.reward), formatNumber(r.advantage),
         r.mask.map((m) => (m ? '1' : '0')).join(' ')])));
   }
 
-  downloadCsv() { download('sequence.csv', 'text/csv', this.wasm.sequence_reports_csv(this.states[0].reports)); }
-  downloadJson() { download('sequence.json', 'application/json', JSON.stringify(this.states[0], null, 1)); }
+  downloadCsv() { download('sequence.csv', 'text/csv', this.board.csv()); }
+  downloadJson() { download('sequence.json', 'application/json', JSON.stringify(this.runs()[0], null, 1)); }
 }
 
-// Starts a run from the URL (?run=ppo&profile=smoke&seeds=11,37 or
-// ?run=sequence&profile=smoke&seed=5&reduction=token_mean): a teacher sends one link.
+// Starts a run from the URL (?run=ppo&profile=smoke&seeds=11,37&gamma=0.99 or
+// ?run=sequence&profile=smoke&seed=5&reduction=token_mean): a teacher sends one link. Any
+// setting of the trainer's schema may be overridden by name; wasm checks them all.
 export function setupTrainers(wasm) {
   const panels = {};
   const ppoRoot = document.querySelector('#trainer-ppo');
@@ -445,24 +454,29 @@ export function setupTrainers(wasm) {
   if (seqRoot) panels.sequence = new SequencePanel(seqRoot, wasm);
   window.pgbookPanels = panels;
   const q = new URLSearchParams(location.search);
-  const p = panels[q.get('run')];
-  if (p) {
-    if (q.has('profile')) p.profile.value = q.get('profile');
-    if (p === panels.ppo && q.has('seeds')) p.seeds.value = q.get('seeds');
-    if (p === panels.sequence) {
-      if (q.has('seed')) p.seed.value = q.get('seed');
-      if (q.has('reduction')) p.reduction.value = q.get('reduction');
-    }
-    // A <select> ignores values it does not offer: check what the link asked for.
-    if (q.has('profile') && p.profile.value !== q.get('profile')) {
-      p.showError(`Настройки не приняты: неизвестный профиль «${q.get('profile')}» (есть smoke и full).`);
-      return;
-    }
-    if (p === panels.sequence && q.has('reduction') && p.reduction.value !== q.get('reduction')) {
-      p.showError(`Настройки не приняты: неизвестная редукция «${q.get('reduction')}».`);
-      return;
-    }
-    p.root.scrollIntoView();
-    p.start();
+  const name = q.get('run');
+  const p = name !== null && Object.hasOwn(panels, name) ? panels[name] : null;
+  if (!p) return;
+  const fields = new Set(p.schema.fields.map((f) => f.name));
+  p.overrides = [...q.entries()].filter(([k]) => fields.has(k) && k !== 'reduction');
+  if (p === panels.ppo && q.has('seeds')) p.seeds.value = q.get('seeds');
+  if (p === panels.sequence) {
+    if (q.has('seed')) p.seed.value = q.get('seed');
+    if (q.has('reduction')) p.reduction.value = q.get('reduction');
   }
+  // A <select> ignores values it does not offer: let wasm say what is wrong with the link.
+  const asked = { profile: q.get('profile'), reduction: q.get('reduction') };
+  if (asked.profile !== null) p.profile.value = asked.profile;
+  const refused = (asked.profile !== null && p.profile.value !== asked.profile)
+    || (p === panels.sequence && asked.reduction !== null && p.reduction.value !== asked.reduction);
+  if (refused) {
+    try {
+      wasm.check_run(p.kind, asked.profile ?? p.profile.value, [['reduction', asked.reduction ?? p.reduction?.value ?? '']].filter(() => p === panels.sequence), '1');
+    } catch (e) {
+      p.showError(`Настройки не приняты: ${e.message ?? e}`);
+    }
+    return;
+  }
+  p.root.scrollIntoView();
+  p.start();
 }

@@ -1,12 +1,12 @@
 // A trainer in a Web Worker: the page's main thread never runs a training step.
-// Protocol (page → worker): start {kind, settings}, pause, resume, stop, fail (self-check),
-// bench {updates, repeats}.
-// (worker → page): ready, started {info}, update {report, extra}, finished {summary},
+// It drives any trainer through the same wasm handle (TrainerRun): no branch per kind.
+// Protocol (page → worker): start {kind, request, seed}, pause, resume, stop, fail
+// (self-check), bench {updates, repeats}.
+// (worker → page): ready, started {info}, update {line, extra}, finished {line},
 // paused, stopped, error {message}, panic {message}, bench {result}.
 import init, * as wasm from '../pkg/pgbook.js';
 
 let run = null;          // the wasm trainer handle
-let kind = null;         // 'ppo' | 'sequence'
 let state = 'idle';      // idle | running | paused | stopped | finished | failed
 const SLICE_MS = 30;     // work per slice before the worker looks at its messages again
 
@@ -33,13 +33,13 @@ async function loop() {
     const t0 = performance.now();
     try {
       while (state === 'running' && performance.now() - t0 < SLICE_MS) {
-        if (run.finished()) {
+        if (run.is_finished()) {
           state = 'finished';
-          postMessage({ type: 'finished', summary: run.summary() });
+          postMessage({ type: 'finished', line: run.summary() });
           return;
         }
-        const report = run.step();
-        postMessage({ type: 'update', report, extra: run.extra() });
+        const { line, extra } = run.step();
+        postMessage({ type: 'update', line, extra });
       }
     } catch (e) {
       fail(e);
@@ -54,10 +54,7 @@ onmessage = async (event) => {
   try {
     switch (msg.type) {
       case 'start':
-        kind = msg.kind;
-        run = kind === 'ppo'
-          ? new wasm.PpoRun(msg.settings.profile, msg.settings.seed)
-          : new wasm.SequenceRun(msg.settings.profile, msg.settings.seed, msg.settings.reduction);
+        run = new wasm.TrainerRun(msg.kind, JSON.stringify(msg.request), msg.seed);
         state = 'running';
         postMessage({ type: 'started', info: run.info() });
         loop();

@@ -13,16 +13,16 @@ crate::settings! {
     pub enum PpoProfile {
         /// The full configuration over a short run (120 updates, about a second), evaluated
         /// every 2 updates.
-        Smoke = "smoke", seeds [11, 37],
+        Smoke = "smoke", seeds [11, 37], label "smoke — секунды",
         /// Configuration A of the reference runs (8 envs × 32 steps, λ 0.8, γ 0.98, no
         /// entropy bonus, lr 1e-3 and ε 0.2 both annealed to 0, no value clipping, grad-norm
         /// 0.5) with 10 epochs of two minibatches of 128 instead of 20 epochs of one of 256:
         /// the same 20 Adam steps per update for half the computation. 390 updates = 99,840
         /// transitions, evaluated every 10 updates.
-        Full = "full", seeds [11, 37, 71, 101, 131],
+        Full = "full", seeds [11, 37, 71, 101, 131], label "full — полный",
         /// CleanRL's `ppo.py` defaults (4 envs × 128 steps, 4 epochs of 4 minibatches of 128,
         /// lr 2.5e-4 annealed, γ 0.99, λ 0.95, entropy 0.01, value clipping): the benchmark.
-        CleanRl = "cleanrl", seeds [11, 37],
+        CleanRl = "cleanrl", seeds [11, 37], label "cleanrl — настройки CleanRL",
     }
 
     fields {

@@ -13,9 +13,9 @@ crate::settings! {
     /// The named sequence configurations.
     pub enum SequenceProfile {
         /// A few seconds' worth of learning, enough to see the reward rise.
-        Smoke = "smoke", seeds [5],
+        Smoke = "smoke", seeds [5], label "smoke — секунды",
         /// The profile the lesson runs: all three prompts answered correctly.
-        Full = "full", seeds [5],
+        Full = "full", seeds [5], label "full — полный",
     }
 
     fields {

@@ -16,7 +16,7 @@ macro_rules! settings {
         pub struct $name:ident;
         $(#[$pmeta:meta])*
         pub enum $profile:ident {
-            $( $(#[$vmeta:meta])* $variant:ident = $pname:literal, seeds $seeds:expr ),+ $(,)?
+            $( $(#[$vmeta:meta])* $variant:ident = $pname:literal, seeds $seeds:expr, label $plabel:literal ),+ $(,)?
         }
         fields {
             $(
@@ -52,6 +52,9 @@ macro_rules! settings {
             }
             fn seeds(self) -> &'static [u64] {
                 match self { $( $profile::$variant => &$seeds, )+ }
+            }
+            fn label(self) -> &'static str {
+                match self { $( $profile::$variant => $plabel, )+ }
             }
         }
 

@@ -84,6 +84,8 @@ pub trait Profile: Copy + Eq + std::fmt::Debug + 'static {
     fn name(self) -> &'static str;
     /// The seeds the course uses with this profile.
     fn seeds(self) -> &'static [u64];
+    /// The profile's name on the page, with what it is for (Russian).
+    fn label(self) -> &'static str;
     /// The profile called `name`.
     fn parse(name: &str) -> Result<Self> {
         Self::ALL
@@ -224,7 +226,7 @@ pub fn schema_json<S: Settings>() -> Value {
         .collect();
     let profile_list: Vec<Value> = S::Profile::ALL
         .iter()
-        .map(|p| json!({ "name": p.name(), "seeds": p.seeds() }))
+        .map(|p| json!({ "name": p.name(), "label": p.label(), "seeds": p.seeds() }))
         .collect();
     json!({ "profiles": profile_list, "fields": fields })
 }
@@ -251,3 +253,30 @@ impl Request {
 
 #[cfg(test)]
 mod tests;
+
+/// The Russian name of an argument or setting for messages: a setting's label (from every
+/// trainer's schema), or one of the few arguments that are not settings.
+pub fn label_ru(name: &str) -> Option<String> {
+    use crate::train::ppo::PpoConfig;
+    use crate::train::sequence::SequenceConfig;
+    let extra = match name {
+        "seed" => Some("начальное значение"),
+        "seeds" => Some("список начальных значений"),
+        "profile" => Some("профиль"),
+        "eps" | "clip_epsilon" => Some("ε — порог клиппирования"),
+        "group_size" => Some("размер группы G"),
+        "lambda" => Some("λ — параметр GAE"),
+        "run" => Some("номер запуска"),
+        _ => None,
+    };
+    extra
+        .map(str::to_string)
+        .or_else(|| {
+            PpoConfig::FIELDS
+                .iter()
+                .chain(SequenceConfig::FIELDS)
+                .find(|f| f.name == name)
+                .map(|f| f.label.to_string())
+        })
+        .map(|l| format!("«{l}» ({name})"))
+}

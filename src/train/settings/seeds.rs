@@ -8,7 +8,7 @@ use crate::error::{Error, Result, Rule};
 pub const MAX_SEED: u64 = (1 << 53) - 1;
 
 /// Most seeds one run trains (one worker each on the page, threads in the CLI).
-pub const MAX_SEEDS: usize = 32;
+pub const MAX_SEEDS: usize = 8;
 
 fn rule() -> Rule {
     Rule::WholeNumber {
