@@ -240,3 +240,50 @@ fn figures_render_to_svg_with_russian_labels() {
     });
     assert!(empty.is_ok());
 }
+
+#[test]
+fn target_kl_stops_the_epochs_of_an_update() {
+    let run = |config: PpoConfig| {
+        let mut t = PpoTrainer::new(config, 11).unwrap();
+        let reports: Vec<UpdateReport> = (0..3).map(|_| t.step().unwrap()).collect();
+        (reports, t.actor().params().to_vec())
+    };
+    let base = PpoConfig {
+        num_updates: 3,
+        ..PpoConfig::full()
+    };
+    // A target no KL stays under stops every update after its first epoch: the same run as
+    // one epoch per update (the shuffles of later epochs are never drawn).
+    let tiny = run(PpoConfig {
+        target_kl: Some(1e-12),
+        ..base.clone()
+    });
+    let one_epoch = run(PpoConfig {
+        update_epochs: 1,
+        ..base.clone()
+    });
+    assert_eq!(tiny, one_epoch);
+    // A target no KL reaches changes nothing; off is the default.
+    assert_eq!(base.target_kl, None);
+    let loose = run(PpoConfig {
+        target_kl: Some(10.0),
+        ..base.clone()
+    });
+    assert_eq!(loose, run(base.clone()));
+    assert_ne!(loose, tiny);
+    // Bad targets are refused by the schema, by name.
+    for bad in [0.0, -1.0, f64::NAN, 11.0] {
+        let c = PpoConfig {
+            target_kl: Some(bad),
+            ..base.clone()
+        };
+        assert_eq!(invalid_arg_or_non_finite(c), "target_kl", "{bad}");
+    }
+}
+
+fn invalid_arg_or_non_finite(config: PpoConfig) -> String {
+    match PpoTrainer::new(config, 1) {
+        Err(e) => e.arg().unwrap_or_default().to_string(),
+        Ok(_) => panic!("a bad config was accepted"),
+    }
+}

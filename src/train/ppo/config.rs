@@ -94,6 +94,12 @@ crate::settings! {
         max_grad_norm: f64 = [0.5, 0.5, 0.5], Optimisation, Kind::real_above(0.0, 1000.0),
             "предел нормы градиента",
             "Общая норма градиента актора и критика обрезается до этого значения.";
+        /// Stop the update's epochs once an epoch's last minibatch has an approximate KL above
+        /// this (CleanRL's `target_kl`); `None`: always run every epoch.
+        target_kl: Option<f64> = [None, None, None], Optimisation,
+            Kind::Optional(&Kind::real_above(0.0, 10.0)),
+            "порог KL для остановки эпох",
+            "Если приближённая KL последнего мини-батча эпохи выше порога, оставшиеся эпохи обновления пропускаются; off — без остановки.";
         /// Hidden layer widths of both the actor and the critic (separate networks).
         hidden_sizes: Vec<usize> = [vec![64, 64], vec![64, 64], vec![64, 64]], Network,
             Kind::IntList { min: 1, max: 1024, max_len: 4 },

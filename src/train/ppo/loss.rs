@@ -48,6 +48,8 @@ pub struct LossParts {
     pub value_loss: f64,
     /// Mean entropy of the policy.
     pub entropy: f64,
+    /// This minibatch's approximate KL mean((r − 1) − log r) before the step.
+    pub approx_kl: f64,
 }
 
 /// Scratch space of [`ppo_loss_and_gradients`], reused between calls.
@@ -88,6 +90,7 @@ pub fn ppo_loss_and_gradients(
     d_values.clear();
     d_values.resize(n, 0.0);
     let (eps, mut policy_sum, mut value_sum, mut entropy_sum) = (coef.clip_epsilon, 0.0, 0.0, 0.0);
+    let mut kl_sum = 0.0;
     let mut probs = [0.0; NUM_ACTIONS];
     for i in 0..n {
         let row = &logits[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS];
@@ -106,6 +109,7 @@ pub fn ppo_loss_and_gradients(
             0.0
         };
         entropy_sum += entropy;
+        kl_sum += (ratio - 1.0) - log_ratio;
         let d_entropy = -coef.ent_coef / nf;
         categorical::backward(
             &probs,
@@ -150,5 +154,6 @@ pub fn ppo_loss_and_gradients(
         policy_loss,
         value_loss,
         entropy,
+        approx_kl: kl_sum / nf,
     }
 }

@@ -153,6 +153,7 @@ impl PpoTrainer {
         let (mut sums, mut grad_norm_sum, mut steps) = ([0.0; 3], 0.0, 0usize);
         for _ in 0..cfg.update_epochs {
             rng::shuffle(&mut self.rng, &mut order);
+            let mut last_kl = 0.0;
             for idx in order.chunks(cfg.minibatch_size) {
                 let (parts, grad_norm) = self.minibatch_step(idx, &coef, lr, Some(&mut diag));
                 if !parts.loss.is_finite() {
@@ -166,6 +167,11 @@ impl PpoTrainer {
                 sums[2] += parts.entropy;
                 grad_norm_sum += grad_norm;
                 steps += 1;
+                last_kl = parts.approx_kl;
+            }
+            // Early stop on the last minibatch's KL, checked after each epoch as CleanRL does.
+            if cfg.target_kl.is_some_and(|target| last_kl > target) {
+                break;
             }
         }
         if self
