@@ -3,7 +3,8 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use pgbook::nn::gru::{log_softmax_backward, Gru, GruBlock, GruShape};
+use pgbook::nn::categorical::log_softmax_backward;
+use pgbook::nn::gru::{Gru, GruBlock, GruShape};
 use pgbook::rng;
 
 const SHAPE: GruShape = GruShape {

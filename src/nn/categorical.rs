@@ -1,7 +1,55 @@
-//! The categorical policy head: log-probabilities and entropy of softmax(logits) and their
-//! gradients with respect to the logits.
+//! The categorical policy head, once for every network: log-softmax, log-probabilities and
+//! entropy of softmax(logits), their gradients with respect to the logits, and the greedy
+//! action.
 
 use crate::math;
+
+/// The largest logit and ln Σ exp(z − max): log softmax(z)_k = z_k − max − ln Σ.
+#[inline]
+fn log_normaliser(logits: &[f64]) -> (f64, f64) {
+    let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (
+        max,
+        math::ln(logits.iter().map(|z| math::exp(z - max)).sum::<f64>()),
+    )
+}
+
+/// In place: `logits ← log_softmax(logits)`, shifted by the maximum so nothing overflows.
+#[inline]
+pub fn log_softmax_in_place(logits: &mut [f64]) {
+    let (max, log_sum) = log_normaliser(logits);
+    let shift = log_sum + max;
+    logits.iter_mut().for_each(|z| *z -= shift);
+}
+
+/// Turns the gradient with respect to log-probabilities into the gradient with respect to
+/// the logits: d/dz_k = g_k − softmax_k · Σ_j g_j (the log-softmax Jacobian).
+pub fn log_softmax_backward(log_probs: &[f64], d_log_probs: &[f64], d_logits: &mut [f64]) {
+    let total: f64 = d_log_probs.iter().sum();
+    for ((out, &lp), &g) in d_logits.iter_mut().zip(log_probs).zip(d_log_probs) {
+        *out = g - math::exp(lp) * total;
+    }
+}
+
+/// Entropy −Σ p log p of a distribution given by its log-probabilities.
+#[inline]
+pub fn entropy_of_log_probs(log_probs: &[f64]) -> f64 {
+    -log_probs.iter().map(|&lp| math::exp(lp) * lp).sum::<f64>()
+}
+
+/// Adds `weight · ∂(−H)/∂z` to `d_logits` for the distribution with `log_probs` and entropy
+/// `entropy`: ∂(−H)/∂z_k = p_k (log p_k + H).
+#[inline]
+pub fn add_negative_entropy_gradient(
+    log_probs: &[f64],
+    entropy: f64,
+    weight: f64,
+    d_logits: &mut [f64],
+) {
+    for (dz, lp) in d_logits.iter_mut().zip(log_probs) {
+        *dz += weight * math::exp(*lp) * (lp + entropy);
+    }
+}
 
 /// `log softmax(z)[a]`, softmax(z) and entropy for one row of logits; `probs` receives softmax(z).
 #[inline]

@@ -16,6 +16,7 @@
 
 use crate::error::{Error, Result, Rule};
 use crate::math;
+use crate::nn::categorical;
 use crate::rng::{self, Rng};
 
 /// Sizes of the network: the input vocabulary, the embedding and hidden widths, and the number
@@ -204,11 +205,30 @@ fn affine(w: &[f64], b: &[f64], x: &[f64], out: &mut [f64]) {
     }
 }
 
-/// In place: `logits ← log_softmax(logits)`, shifted by the maximum so nothing overflows.
-pub fn log_softmax_in_place(logits: &mut [f64]) {
-    let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let log_sum = math::ln(logits.iter().map(|z| math::exp(z - max)).sum::<f64>()) + max;
-    logits.iter_mut().for_each(|z| *z -= log_sum);
+/// The backward pass of [`affine`]: given `d = ∂loss/∂out`, adds `d xᵀ` to `gw`, `d` to `gb`
+/// and `Wᵀ d` to `dx`. Rows with a zero gradient are skipped (they add nothing).
+#[inline]
+fn affine_backward(
+    w: &[f64],
+    x: &[f64],
+    d: &[f64],
+    gw: &mut [f64],
+    gb: &mut [f64],
+    dx: &mut [f64],
+) {
+    let n = x.len();
+    for (i, &di) in d.iter().enumerate() {
+        if di == 0.0 {
+            continue;
+        }
+        gb[i] += di;
+        let row = &w[i * n..(i + 1) * n];
+        let g = &mut gw[i * n..(i + 1) * n];
+        for k in 0..n {
+            g[k] += di * x[k];
+            dx[k] += di * row[k];
+        }
+    }
 }
 
 impl Gru {
@@ -317,6 +337,65 @@ impl Gru {
         }
     }
 
+    /// The backward pass of [`Gru::cell`]: given `dh = ∂loss/∂h'`, adds the gradients of the
+    /// cell's parameters and of the embedding row of `token` into `grad`, and turns `dh` into
+    /// `∂loss/∂h_prev`.
+    fn cell_backward(
+        &self,
+        token: usize,
+        h_prev: &[f64],
+        gates: &[f64],
+        hn: &[f64],
+        dh: &mut [f64],
+        grad: &mut [f64],
+    ) {
+        let (e, hd) = (self.shape.embed, self.shape.hidden);
+        let o = Offsets::new(&self.shape);
+        let p = &self.params;
+        let mut d_pre_i = vec![0.0; 3 * hd]; // d loss / d (W_ih e + b_ih)
+        let mut d_pre_h = vec![0.0; 3 * hd]; // d loss / d (W_hh h + b_hh)
+                                             // h' = (1 − z) n + z h_prev, n = tanh(a_n), a_n = W_in x + b_in + r ⊙ (W_hn h + b_hn).
+        for j in 0..hd {
+            let (r, z, n) = (gates[j], gates[hd + j], gates[2 * hd + j]);
+            let dn = dh[j] * (1.0 - z);
+            let dz = dh[j] * (h_prev[j] - n);
+            let da_n = dn * (1.0 - n * n);
+            let dr = da_n * hn[j];
+            d_pre_i[j] = dr * r * (1.0 - r);
+            d_pre_i[hd + j] = dz * z * (1.0 - z);
+            d_pre_i[2 * hd + j] = da_n;
+            d_pre_h[j] = d_pre_i[j];
+            d_pre_h[hd + j] = d_pre_i[hd + j];
+            d_pre_h[2 * hd + j] = da_n * r;
+            // The direct path through z ⊙ h_prev; the matrix path is added below.
+            dh[j] *= z;
+        }
+        // Input side: W_ih, b_ih and the embedding row of the token read.
+        let x = &p[o.emb + token * e..o.emb + (token + 1) * e];
+        let mut dx = vec![0.0; e];
+        let (gw, gb) = grad_pair(grad, o.w_ih, o.b_ih, 3 * hd * e, 3 * hd);
+        affine_backward(
+            &p[o.w_ih..o.w_ih + 3 * hd * e],
+            x,
+            &d_pre_i,
+            gw,
+            gb,
+            &mut dx,
+        );
+        let ge = &mut grad[o.emb + token * e..o.emb + (token + 1) * e];
+        ge.iter_mut().zip(&dx).for_each(|(g, d)| *g += d);
+        // State side: W_hh, b_hh and the gradient flowing to the previous state.
+        let (gw, gb) = grad_pair(grad, o.w_hh, o.b_hh, 3 * hd * hd, 3 * hd);
+        affine_backward(
+            &p[o.w_hh..o.w_hh + 3 * hd * hd],
+            h_prev,
+            &d_pre_h,
+            gw,
+            gb,
+            dh,
+        );
+    }
+
     /// The head: log-softmax of `W_out h + b_out`.
     fn head(&self, h: &[f64], log_probs: &mut [f64]) {
         let (hd, a) = (self.shape.hidden, self.shape.outputs);
@@ -327,7 +406,7 @@ impl Gru {
             h,
             log_probs,
         );
-        log_softmax_in_place(log_probs);
+        categorical::log_softmax_in_place(log_probs);
     }
 
     /// Runs `B` sequences of equal length `S` (`inputs[b][t]` is the token read at step `t`)
@@ -385,7 +464,7 @@ impl Gru {
     /// Rows are walked back only from their last step with a non-zero gradient: later steps
     /// (padding) cannot influence earlier ones.
     pub fn backward(&self, tape: &Tape, d_logits: &[f64]) -> Result<Vec<f64>> {
-        let (e, hd, a) = (self.shape.embed, self.shape.hidden, self.shape.outputs);
+        let (hd, a) = (self.shape.hidden, self.shape.outputs);
         let (batch, steps) = (tape.batch, tape.steps);
         if d_logits.len() != batch * steps * a {
             return Err(Error::shape(
@@ -398,8 +477,6 @@ impl Gru {
         let p = &self.params;
         let mut grad = vec![0.0; self.params.len()];
         let mut dh = vec![0.0; hd];
-        let mut d_pre_i = vec![0.0; 3 * hd]; // d loss / d (W_ih e + b_ih)
-        let mut d_pre_h = vec![0.0; 3 * hd]; // d loss / d (W_hh h + b_hh)
         for b in 0..batch {
             let row = &d_logits[b * steps * a..(b + 1) * steps * a];
             let Some(last) = (0..steps)
@@ -415,73 +492,32 @@ impl Gru {
                 let h = &tape.hidden[h_prev_at + hd..h_prev_at + 2 * hd];
                 // Head: logits = W_out h + b_out.
                 let dl = &row[t * a..(t + 1) * a];
-                for (k, &d) in dl.iter().enumerate() {
-                    if d == 0.0 {
-                        continue;
-                    }
-                    grad[o.b_out + k] += d;
-                    let w = &p[o.w_out + k * hd..o.w_out + (k + 1) * hd];
-                    let gw = &mut grad[o.w_out + k * hd..o.w_out + (k + 1) * hd];
-                    for j in 0..hd {
-                        gw[j] += d * h[j];
-                        dh[j] += d * w[j];
-                    }
-                }
-                // Cell: h' = (1 − z) n + z h_prev.
+                let (gw, gb) = grad_pair(&mut grad, o.w_out, o.b_out, a * hd, a);
+                affine_backward(&p[o.w_out..o.w_out + a * hd], h, dl, gw, gb, &mut dh);
                 let g = (b * steps + t) * 3 * hd;
-                let gates = &tape.gates[g..g + 3 * hd];
-                let hn = &tape.hn[(b * steps + t) * hd..(b * steps + t + 1) * hd];
-                for j in 0..hd {
-                    let (r, z, n) = (gates[j], gates[hd + j], gates[2 * hd + j]);
-                    let dn = dh[j] * (1.0 - z);
-                    let dz = dh[j] * (h_prev[j] - n);
-                    let da_n = dn * (1.0 - n * n);
-                    let dr = da_n * hn[j];
-                    d_pre_i[j] = dr * r * (1.0 - r);
-                    d_pre_i[hd + j] = dz * z * (1.0 - z);
-                    d_pre_i[2 * hd + j] = da_n;
-                    d_pre_h[j] = d_pre_i[j];
-                    d_pre_h[hd + j] = d_pre_i[hd + j];
-                    d_pre_h[2 * hd + j] = da_n * r;
-                    // The direct path through z ⊙ h_prev; the matrix path is added below.
-                    dh[j] *= z;
-                }
-                // Input side: W_ih, b_ih and the embedding row of the token read.
-                let token = tape.inputs[b * steps + t];
-                let x = &p[o.emb + token * e..o.emb + (token + 1) * e];
-                let mut dx = vec![0.0; e];
-                for (i, &d) in d_pre_i.iter().enumerate() {
-                    grad[o.b_ih + i] += d;
-                    let w = &p[o.w_ih + i * e..o.w_ih + (i + 1) * e];
-                    let gw = &mut grad[o.w_ih + i * e..o.w_ih + (i + 1) * e];
-                    for k in 0..e {
-                        gw[k] += d * x[k];
-                        dx[k] += d * w[k];
-                    }
-                }
-                let ge = &mut grad[o.emb + token * e..o.emb + (token + 1) * e];
-                ge.iter_mut().zip(&dx).for_each(|(g, d)| *g += d);
-                // State side: W_hh, b_hh and the gradient flowing to the previous state.
-                for (i, &d) in d_pre_h.iter().enumerate() {
-                    grad[o.b_hh + i] += d;
-                    let w = &p[o.w_hh + i * hd..o.w_hh + (i + 1) * hd];
-                    let gw = &mut grad[o.w_hh + i * hd..o.w_hh + (i + 1) * hd];
-                    for j in 0..hd {
-                        gw[j] += d * h_prev[j];
-                        dh[j] += d * w[j];
-                    }
-                }
+                let n = (b * steps + t) * hd;
+                self.cell_backward(
+                    tape.inputs[b * steps + t],
+                    h_prev,
+                    &tape.gates[g..g + 3 * hd],
+                    &tape.hn[n..n + hd],
+                    &mut dh,
+                    &mut grad,
+                );
             }
         }
         Ok(grad)
     }
 }
 
-/// Turns the gradient with respect to log-probabilities into the gradient with respect to
-/// the logits: d/dz_k = g_k − softmax_k · Σ_j g_j (the log-softmax Jacobian).
-pub fn log_softmax_backward(log_probs: &[f64], d_log_probs: &[f64], d_logits: &mut [f64]) {
-    let total: f64 = d_log_probs.iter().sum();
-    for ((out, &lp), &g) in d_logits.iter_mut().zip(log_probs).zip(d_log_probs) {
-        *out = g - math::exp(lp) * total;
-    }
+/// The gradient slices of a weight block and its bias block (`w_at < b_at`, disjoint).
+fn grad_pair(
+    grad: &mut [f64],
+    w_at: usize,
+    b_at: usize,
+    w_len: usize,
+    b_len: usize,
+) -> (&mut [f64], &mut [f64]) {
+    let (head, tail) = grad.split_at_mut(b_at);
+    (&mut head[w_at..w_at + w_len], &mut tail[..b_len])
 }

@@ -6,7 +6,7 @@ use super::task::NUM_ACTIONS;
 use super::SequenceTrainer;
 use crate::error::{Error, Result};
 use crate::math;
-use crate::nn::gru::log_softmax_backward;
+use crate::nn::categorical;
 use crate::rl::{self, DiagnosticsAccumulator, Grid};
 
 /// The loss of one batch, its parts, and its gradient.
@@ -114,15 +114,17 @@ impl SequenceTrainer {
                     d_log_probs.fill(0.0);
                     // Loss = −objective.
                     d_log_probs[action] = -weight * unclipped;
-                    log_softmax_backward(log_probs, &d_log_probs, d);
+                    categorical::log_softmax_backward(log_probs, &d_log_probs, d);
                 }
-                let entropy: f64 = -log_probs.iter().map(|&lp| math::exp(lp) * lp).sum::<f64>();
+                let entropy = categorical::entropy_of_log_probs(log_probs);
                 entropy_sum += entropy;
                 if entropy_weight > 0.0 {
-                    // d(−c·H)/dz_k = c · p_k (log p_k + H).
-                    for (dz, lp) in d.iter_mut().zip(log_probs) {
-                        *dz += entropy_weight * math::exp(*lp) * (lp + entropy);
-                    }
+                    categorical::add_negative_entropy_gradient(
+                        log_probs,
+                        entropy,
+                        entropy_weight,
+                        d,
+                    );
                 }
             }
         }

@@ -6,6 +6,7 @@ use super::task::{self, Verdict, NUM_ACTIONS, NUM_PROMPTS, PROMPT_LENGTH};
 use super::SequenceTrainer;
 use crate::error::{Error, Quantity, Result, Rule};
 use crate::math;
+use crate::nn::categorical;
 use crate::nn::gru::Gru;
 use crate::rl::{self, Grid};
 use crate::rng::{self, Rng};
@@ -102,13 +103,7 @@ impl SequenceTrainer {
                     rng::categorical(r, &probs)
                 }
                 // Greedy: the first of the most probable actions.
-                None => (0..NUM_ACTIONS).fold(0, |best, a| {
-                    if log_probs[a] > log_probs[best] {
-                        a
-                    } else {
-                        best
-                    }
-                }),
+                None => categorical::argmax(&log_probs),
             };
             let token = task::action_token(action);
             response.push(token);
