@@ -1,0 +1,231 @@
+//! The `pgbook` command line as a user meets it: every bound checked before any work (exit 2
+//! and a message, fast), a closed pipe ends quietly, every option checked before training,
+//! help on every level, and the settings' schema.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_pgbook");
+
+/// Runs the CLI; returns (exit code, stdout, stderr, seconds).
+fn run(args: &[&str]) -> (i32, String, String, f64) {
+    let t0 = Instant::now();
+    let out = Command::new(BIN).args(args).output().expect("the CLI runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        t0.elapsed().as_secs_f64(),
+    )
+}
+
+fn refused(args: &[&str], names: &str) {
+    let (code, _, err, secs) = run(args);
+    assert_eq!(code, 2, "{args:?}: {err}");
+    assert!(
+        err.contains(names),
+        "{args:?}: the message should name {names}: {err}"
+    );
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert!(secs < 5.0, "{args:?}: refused only after {secs:.1} s");
+}
+
+#[test]
+fn every_size_bound_is_checked_before_any_allocation_or_work() {
+    refused(
+        &["train", "sequence", "--iterations", "10000000000"],
+        "iterations",
+    );
+    refused(
+        &["train", "sequence", "--iterations", "18446744073709551615"],
+        "iterations",
+    );
+    refused(
+        &["train", "sequence", "--group-size", "100000000000"],
+        "group_size",
+    );
+    refused(
+        &["train", "sequence", "--set", "ppo_epochs=100000000"],
+        "ppo_epochs",
+    );
+    refused(
+        &["train", "sequence", "--set", "hidden_dim=1000000"],
+        "hidden_dim",
+    );
+    refused(
+        &["train", "ppo", "--set", "update_epochs=1000000"],
+        "update_epochs",
+    );
+    refused(
+        &["train", "ppo", "--set", "hidden_sizes=100000"],
+        "hidden_sizes",
+    );
+    refused(
+        &[
+            "train",
+            "ppo",
+            "--set",
+            "num_envs=4096",
+            "--set",
+            "num_steps=4096",
+        ],
+        "num_steps",
+    );
+    // Each bound alone is fine, their product (total work) is not.
+    refused(
+        &[
+            "train",
+            "ppo",
+            "--set",
+            "num_updates=100000",
+            "--set",
+            "hidden_sizes=1024,1024",
+        ],
+        "num_updates",
+    );
+    refused(
+        &["train", "ppo", "--seeds", "1000000000000000000000"],
+        "seed",
+    );
+    refused(&["train", "ppo", "--seeds", "9007199254740992"], "seed");
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let mut child = Command::new(BIN)
+        .args([
+            "train",
+            "ppo",
+            "--profile",
+            "smoke",
+            "--seeds",
+            "11",
+            "--json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the CLI starts");
+    // Read one line, then close the pipe as `head -1` does.
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut first = [0u8; 64];
+    stdout.read_exact(&mut first).expect("a first line");
+    drop(stdout);
+    let t0 = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "the CLI did not stop"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut err)
+        .ok();
+    assert_eq!(status.code(), Some(0), "{err}");
+    assert!(
+        err.is_empty(),
+        "nothing on stderr after a closed pipe: {err}"
+    );
+}
+
+#[test]
+fn every_option_is_checked_before_training_starts() {
+    // A mistyped option, a bad value, an unwritable directory: refused at once.
+    refused(
+        &["train", "ppo", "--profile", "full", "--sed", "5"],
+        "--sed",
+    );
+    refused(
+        &["train", "ppo", "--profile", "full", "--threads", "x"],
+        "--threads",
+    );
+    refused(
+        &["train", "ppo", "--profile", "full", "--json=false"],
+        "--json",
+    );
+    refused(
+        &[
+            "train",
+            "ppo",
+            "--profile",
+            "full",
+            "--svg-dir",
+            "/proc/pgbook",
+        ],
+        "/proc/pgbook",
+    );
+    refused(&["train", "ppo", "--profile", "huge"], "huge");
+    refused(&["train", "ppo", "--set", "gamma"], "--set");
+    refused(&["train", "ppo", "--set", "gama=0.9"], "gama");
+    refused(&["train", "reinforce"], "reinforce");
+}
+
+#[test]
+fn help_on_every_level_lists_the_options() {
+    for args in [
+        &["--help"][..],
+        &["help"],
+        &["train", "--help"],
+        &["train", "ppo", "--help"],
+        &[],
+    ] {
+        let (code, out, err, _) = run(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        for option in ["--set", "--config", "--seeds", "--json", "settings"] {
+            assert!(out.contains(option), "{args:?} does not mention {option}");
+        }
+    }
+}
+
+#[test]
+fn settings_print_the_schema_and_overrides_apply() {
+    let (code, out, _, _) = run(&["settings", "ppo", "--json"]);
+    assert_eq!(code, 0);
+    let schema: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let fields = schema["fields"].as_array().expect("fields");
+    for f in fields {
+        for key in ["name", "type", "default", "label", "help"] {
+            assert!(f.get(key).is_some(), "{f} lacks {key}");
+        }
+        assert!(f.get("choices").is_some() || f["type"] == "bool" || f.get("min").is_some());
+    }
+    let (code, out, _, _) = run(&["settings", "sequence"]);
+    assert!(code == 0 && out.contains("reduction") && out.contains("token_mean"));
+    // --set and --config reach the run (two updates of one seed, as JSON lines).
+    let dir = std::env::temp_dir().join(format!("pgbook-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let config = dir.join("c.json");
+    std::fs::write(&config, r#"{"num_updates": 2, "evaluation_every": 1}"#).expect("write");
+    let path = config.to_string_lossy().into_owned();
+    let (code, out, err, _) = run(&[
+        "train",
+        "ppo",
+        "--seeds",
+        "3",
+        "--config",
+        &path,
+        "--set",
+        "gamma=0.9",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 3, "two updates and a summary");
+    assert_eq!(lines[0]["kind"], "update");
+    assert_eq!(lines[2]["kind"], "summary");
+    assert!(lines[1]["evaluation"].is_object());
+}
