@@ -8,6 +8,8 @@ use crate::train::curves;
 use crate::train::ppo::{Evaluation as PpoEvaluation, PpoConfig, PpoTrainer, UpdateReport};
 use crate::train::sequence::{task, IterationReport, SequenceConfig, SequenceTrainer};
 use crate::{Error, Result};
+use plots::{cartpole::Data as CartPole, learning_curve::Data as LearningCurve};
+use plots::{ppo_diagnostics::Data as PpoDiagnostics, sequence_curves::Data as SequenceCurves};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -196,7 +198,11 @@ impl SequenceRun {
 pub fn draw_sequence_curves(canvas_id: &str, reports: JsValue) -> std::result::Result<(), JsError> {
     let reports: Vec<IterationReport> = from_js("reports", reports).map_err(js_error)?;
     canvas::with_canvas(canvas_id, |area, dpr| {
-        plots::sequence_curves::draw_sequence_curves(area, &reports, Theme::for_dpr(dpr))
+        plots::sequence_curves::draw(
+            area,
+            &SequenceCurves { reports: &reports },
+            &Theme::for_dpr(dpr),
+        )
     })
     .map_err(js_error)
 }
@@ -240,12 +246,8 @@ pub fn draw_cartpole(
     caption: &str,
 ) -> std::result::Result<(), JsError> {
     canvas::with_canvas(canvas_id, |area, dpr| {
-        plots::cartpole::draw(
-            area,
-            [x, x_dot, theta, theta_dot],
-            caption,
-            Theme::for_dpr(dpr),
-        )
+        let state = [x, x_dot, theta, theta_dot];
+        plots::cartpole::draw(area, &CartPole { state, caption }, &Theme::for_dpr(dpr))
     })
     .map_err(js_error)
 }
@@ -399,7 +401,14 @@ pub fn draw_ppo_curves(
     let evals: Vec<Vec<PpoEvaluation>> = runs.into_iter().map(|r| r.evaluations).collect();
     let curve = curves::aggregate(&evals).map_err(js_error)?;
     canvas::with_canvas(canvas_id, |area, dpr| {
-        plots::learning_curve::draw_learning_curve(area, &curve, profile, Theme::for_dpr(dpr))
+        plots::learning_curve::draw(
+            area,
+            &LearningCurve {
+                curve: &curve,
+                profile,
+            },
+            &Theme::for_dpr(dpr),
+        )
     })
     .map_err(js_error)
 }
@@ -414,7 +423,14 @@ pub fn draw_ppo_diagnostics(
     let reports: Vec<UpdateReport> = from_js("reports", reports).map_err(js_error)?;
     let seed = whole_number("seed", seed).map_err(js_error)? as u64;
     canvas::with_canvas(canvas_id, |area, dpr| {
-        plots::ppo_diagnostics::draw_ppo_diagnostics(area, &reports, seed, Theme::for_dpr(dpr))
+        plots::ppo_diagnostics::draw(
+            area,
+            &PpoDiagnostics {
+                history: &reports,
+                seed,
+            },
+            &Theme::for_dpr(dpr),
+        )
     })
     .map_err(js_error)
 }

@@ -7,6 +7,7 @@ use pgbook::train::bench::bench_ppo;
 use pgbook::train::curves::aggregate;
 use pgbook::train::ppo::{Evaluation, PpoConfig, PpoTrainer, RunSummary, UpdateReport};
 use pgbook::{Error, Result};
+use plots::{learning_curve::Data as LearningCurve, ppo_diagnostics::Data as PpoDiagnostics};
 use plotters::prelude::*;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -170,18 +171,24 @@ fn write_svgs(dir: &str, profile: &str, runs: &[Run]) -> Result<()> {
     let path = format!("{dir}/ppo_{profile}_learning_curve.svg");
     {
         let root = SVGBackend::new(&path, (900, 500)).into_drawing_area();
-        plots::learning_curve::draw_learning_curve(&root, &curve, profile, Theme::default())?;
+        plots::learning_curve::draw(
+            &root,
+            &LearningCurve {
+                curve: &curve,
+                profile,
+            },
+            &Theme::default(),
+        )?;
         root.present().map_err(|e| Error::io(&path, e))?;
     }
     if let Some(first) = runs.first() {
         let path = format!("{dir}/ppo_{profile}_diagnostics_seed{}.svg", first.seed);
         let root = SVGBackend::new(&path, (900, 480)).into_drawing_area();
-        plots::ppo_diagnostics::draw_ppo_diagnostics(
-            &root,
-            &first.history,
-            first.seed,
-            Theme::default(),
-        )?;
+        let data = PpoDiagnostics {
+            history: &first.history,
+            seed: first.seed,
+        };
+        plots::ppo_diagnostics::draw(&root, &data, &Theme::default())?;
         root.present().map_err(|e| Error::io(&path, e))?;
     }
     let _ = std::io::stdout().flush();

@@ -1,7 +1,7 @@
 //! `pgbook train sequence`: the tiny GRU policy trained with RLOO and token-level PPO.
 
 use crate::args::Args;
-use pgbook::plots::{draw_sequence_curves, to_svg, Theme};
+use pgbook::plots::{sequence_curves, to_svg, Theme};
 use pgbook::rl::Reduction;
 use pgbook::train::sequence::{IterationReport, SequenceConfig, SequenceTrainer};
 use pgbook::{Error, Result};
@@ -232,7 +232,7 @@ fn write_svg(
         config.reduction.name()
     ));
     let svg = to_svg(800, 450, |area| {
-        draw_sequence_curves(area, reports, Theme::default())
+        sequence_curves::draw(area, &sequence_curves::Data { reports }, &Theme::default())
     })?;
     std::fs::write(&path, svg).map_err(|e| Error::io(path.display(), e))?;
     Ok(())
