@@ -58,3 +58,50 @@ pub(crate) fn check_shape2(
         Err(Error::shape(arg, vec![expected.0, expected.1], vec![b, t]))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::error::ErrorKind;
+    use crate::rl;
+    use ndarray::{aview1, aview2};
+
+    #[test]
+    fn mismatched_shapes_are_errors_not_panics() {
+        let e = rl::masked_token_ppo_terms(
+            aview2(&[[0.0, 0.0]]),
+            aview2(&[[0.0, 0.0, 0.0]]),
+            aview1(&[1.0]),
+            aview2(&[[1.0, 1.0]]),
+            0.2,
+        )
+        .unwrap_err();
+        let expected = ErrorKind::Shape {
+            arg: "old_log_probs".into(),
+            expected: vec![1, 2],
+            got: vec![1, 3],
+        };
+        assert_eq!(e.into_kind(), expected);
+        let e = rl::sequence_log_probability(aview2(&[[0.0, 0.0]]), Some(aview2(&[[1.0], [1.0]])));
+        assert!(matches!(e.unwrap_err().kind(), ErrorKind::Shape { arg, .. } if arg == "mask"));
+        let e = rl::broadcast_sequence_advantages(aview1(&[1.0, 2.0]), aview2(&[[1.0, 0.0]]));
+        assert!(matches!(e.unwrap_err().kind(), ErrorKind::Shape { .. }));
+        let e = rl::response_token_mask(aview2(&[[1, 2]]), aview1(&[1, 1]), 0, 2, true);
+        assert!(matches!(e.unwrap_err().kind(), ErrorKind::Shape { .. }));
+        let e = rl::group_gradient_estimates(aview1(&[0.0]), aview1(&[0, 0]), aview1(&[1.0]));
+        assert!(matches!(e.unwrap_err().kind(), ErrorKind::Shape { .. }));
+    }
+
+    #[test]
+    fn nested_rows_round_trip_and_ragged_rows_are_named() {
+        let rows = vec![vec![1.0, 2.0], vec![3.0, 4.0]];
+        assert_eq!(super::rows(super::array2("x", &rows).unwrap().view()), rows);
+        let e = super::array2("x", &[vec![1.0], vec![]]).unwrap_err();
+        let expected = ErrorKind::Shape {
+            arg: "x[1]".into(),
+            expected: vec![1],
+            got: vec![0],
+        };
+        assert_eq!(e.into_kind(), expected);
+        assert_eq!(super::array2::<f64>("x", &[]).unwrap().dim(), (0, 0));
+    }
+}
