@@ -8,20 +8,20 @@
 //! - [`nn`]: tiny networks with hand-written, gradient-checked backward passes; Adam.
 //! - [`envs`]: CartPole-v1 with Gymnasium's exact dynamics.
 //! - [`train`]: step-able trainers (PPO on CartPole, the GRU sequence policy) and curves.
+//! - [`lessons`]: each lesson's inputs, worked examples and the analyses behind its figure.
 //! - [`plots`]: every figure, generic over the plotters drawing backend (canvas or SVG).
 //! - [`rng`]: seeded portable randomness.
-//! - [`worked`]: the lessons' worked examples, computed.
 //! - `web` (wasm32 only): the wasm-bindgen boundary.
 
 pub mod envs;
 pub mod error;
+pub mod lessons;
 pub mod math;
 pub mod nn;
 pub mod plots;
 pub mod rl;
 pub mod rng;
 pub mod train;
-pub mod worked;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;

@@ -3,6 +3,7 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
+use ndarray::{aview1, aview2};
 use pgbook::error::{Bound, ErrorKind, Rule};
 use pgbook::rl::{self, Reduction};
 
@@ -48,14 +49,14 @@ fn non_finite_values_are_rejected_by_name() {
     let k = kind(rl::ppo_clipped_terms(&[1.0], &[f64::NEG_INFINITY], 0.2));
     assert_eq!(non_finite_arg(k), "advantage");
     let k = kind(rl::masked_token_ppo_terms(
-        &[vec![f64::NAN]],
-        &[vec![0.0]],
-        &[1.0],
-        &[vec![0.0]],
+        aview2(&[[f64::NAN]]),
+        aview2(&[[0.0]]),
+        aview1(&[1.0]),
+        aview2(&[[0.0]]),
         0.2,
     ));
     assert_eq!(non_finite_arg(k), "new_log_probs");
-    let k = kind(rl::group_zscore_advantages(&[1.0, 2.0], f64::NAN));
+    let k = kind(rl::group_zscore_advantages(aview1(&[1.0, 2.0]), f64::NAN));
     assert_eq!(non_finite_arg(k), "eps");
 }
 
@@ -108,10 +109,10 @@ fn shapes_and_sizes_are_checked() {
         }
     );
     // At least two rewards for a leave-one-out baseline.
-    let (arg, rule) = range(kind(rl::leave_one_out_baselines(&[1.0])));
+    let (arg, rule) = range(kind(rl::leave_one_out_baselines(aview1(&[1.0]))));
     assert!(arg == "rewards" && matches!(rule, Rule::Count { min: 2, .. }));
     let non_empty = |k| range(k).1 == Rule::NonEmpty;
-    assert!(non_empty(kind(rl::group_mean_advantages(&[]))));
+    assert!(non_empty(kind(rl::group_mean_advantages(aview1(&[])))));
     assert!(non_empty(kind(rl::stable_softmax(&[]))));
     assert_eq!(
         range(kind(rl::grad_log_softmax(&[0.0, 1.0], 2))),
@@ -120,7 +121,10 @@ fn shapes_and_sizes_are_checked() {
     // Not rectangular: the offending row is named.
     let ragged = vec![vec![0.0, 1.0], vec![0.0]];
     assert_eq!(
-        kind(rl::sequence_log_probability(&ragged, None)),
+        kind(
+            rl::array2("token_log_probs", &ragged)
+                .and_then(|a| rl::sequence_log_probability(a.view(), None))
+        ),
         ErrorKind::Shape {
             arg: "token_log_probs[1]".into(),
             expected: vec![2],
@@ -128,10 +132,10 @@ fn shapes_and_sizes_are_checked() {
         }
     );
     let k = kind(rl::masked_token_ppo_terms(
-        &[vec![0.0, 0.0]],
-        &[vec![0.0, 0.0]],
-        &[1.0],
-        &[vec![1.0, 0.5]],
+        aview2(&[[0.0, 0.0]]),
+        aview2(&[[0.0, 0.0]]),
+        aview1(&[1.0]),
+        aview2(&[[1.0, 0.5]]),
         0.2,
     ));
     assert_eq!(range(k), ("mask[0][1]".to_string(), Rule::Binary));

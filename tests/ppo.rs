@@ -3,9 +3,7 @@
 use pgbook::envs::cartpole::THETA_THRESHOLD;
 use pgbook::error::ErrorKind;
 use pgbook::nn::{kernel_path, set_widest_kernels, Kernels};
-use pgbook::plots::{
-    learning_curve::draw_learning_curve, ppo_diagnostics::draw_ppo_diagnostics, to_svg, Theme,
-};
+use pgbook::plots::{learning_curve, ppo_diagnostics, to_svg, Theme};
 use pgbook::train::curves::aggregate;
 use pgbook::train::ppo::{PpoConfig, PpoTrainer, UpdateReport};
 
@@ -201,7 +199,14 @@ fn figures_render_to_svg_with_russian_labels() {
     assert_eq!(curve.runs.len(), 3);
 
     let svg = to_svg(900, 500, |area| {
-        draw_learning_curve(area, &curve, "smoke", Theme::default())
+        learning_curve::draw(
+            area,
+            &learning_curve::Data {
+                curve: &curve,
+                profile: "smoke",
+            },
+            &Theme::default(),
+        )
     })
     .unwrap();
     for label in [
@@ -218,7 +223,14 @@ fn figures_render_to_svg_with_russian_labels() {
     assert!(svg.matches("<polyline").count() >= 4);
 
     let svg = to_svg(900, 480, |area| {
-        draw_ppo_diagnostics(area, &runs[0].0, 3, Theme::default())
+        ppo_diagnostics::draw(
+            area,
+            &ppo_diagnostics::Data {
+                history: &runs[0].0,
+                seed: 3,
+            },
+            &Theme::default(),
+        )
     })
     .unwrap();
     for label in [
@@ -231,12 +243,26 @@ fn figures_render_to_svg_with_russian_labels() {
     }
     // Before the first update the page draws empty axes.
     let empty = to_svg(300, 200, |area| {
-        draw_ppo_diagnostics(area, &[], 3, Theme::default())
+        ppo_diagnostics::draw(
+            area,
+            &ppo_diagnostics::Data {
+                history: &[],
+                seed: 3,
+            },
+            &Theme::default(),
+        )
     });
     assert!(empty.is_ok());
     let no_points = aggregate(&[vec![]]).unwrap();
     let empty = to_svg(300, 200, |area| {
-        draw_learning_curve(area, &no_points, "full", Theme::default())
+        learning_curve::draw(
+            area,
+            &learning_curve::Data {
+                curve: &no_points,
+                profile: "full",
+            },
+            &Theme::default(),
+        )
     });
     assert!(empty.is_ok());
 }

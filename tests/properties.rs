@@ -2,6 +2,7 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
+use ndarray::aview1;
 use pgbook::rl::{self, Reduction};
 use pgbook::rng::{self, Rng};
 
@@ -23,7 +24,7 @@ fn loo_advantages_sum_to_zero_per_group() {
     for _ in 0..TRIALS {
         let g = 2 + rng::below(&mut rng, 63);
         let r = random_vec(&mut rng, g, 10.0);
-        let adv = rl::rloo_advantages(&r).unwrap();
+        let adv = rl::rloo_advantages(aview1(&r)).unwrap();
         let scale: f64 = r.iter().map(|x| x.abs()).sum();
         assert!(
             adv.iter().sum::<f64>().abs() <= 1e-12 * (1.0 + scale),
@@ -38,8 +39,8 @@ fn rloo_is_g_over_g_minus_one_times_centered() {
     for _ in 0..TRIALS {
         let g = 2 + rng::below(&mut rng, 63);
         let r = random_vec(&mut rng, g, 5.0);
-        let rloo = rl::rloo_advantages(&r).unwrap();
-        let centered = rl::group_mean_advantages(&r).unwrap();
+        let rloo = rl::rloo_advantages(aview1(&r)).unwrap();
+        let centered = rl::group_mean_advantages(aview1(&r)).unwrap();
         let k = g as f64 / (g as f64 - 1.0);
         for (a, c) in rloo.iter().zip(&centered) {
             assert!(near(*a, k * c, 1e-12), "G = {g}: {a} vs {}", k * c);
@@ -47,11 +48,17 @@ fn rloo_is_g_over_g_minus_one_times_centered() {
         // And the gradient estimates inherit the same factor.
         let logits = random_vec(&mut rng, 4, 2.0);
         let actions: Vec<usize> = (0..g).map(|_| rng::below(&mut rng, 4)).collect();
-        let est = rl::group_gradient_estimates(&logits, &actions, &r).unwrap();
+        let est =
+            rl::group_gradient_estimates(aview1(&logits), aview1(&actions), aview1(&r)).unwrap();
         for (a, s) in est.rloo.iter().zip(&est.same_group) {
             assert!(near(*a, k * s, 1e-12));
         }
     }
+}
+
+/// A test grid as an array (it is rectangular by construction).
+fn grid(rows: &[Vec<f64>]) -> ndarray::Array2<f64> {
+    rl::array2("grid", rows).unwrap()
 }
 
 fn random_bools(rng: &mut Rng, n: usize, p: f64) -> Vec<bool> {
@@ -138,25 +145,26 @@ fn masked_positions_holding_extreme_values_never_produce_inf_or_nan() {
             }
         }
         let adv = random_vec(&mut rng, b, 2.0);
-        let terms = rl::masked_token_ppo_terms(&new, &old, &adv, &mask, 0.2).unwrap();
+        let (new, old, adv) = (grid(&new), grid(&old), aview1(&adv));
+        let mask = grid(&mask);
+        let (new, old, mask) = (new.view(), old.view(), mask.view());
+        let terms = rl::masked_token_ppo_terms(new, old, adv, mask, 0.2).unwrap();
         for grid in [
             &terms.ratio,
             &terms.unclipped,
             &terms.clipped,
             &terms.pessimistic,
         ] {
-            assert!(grid.iter().flatten().all(|x| x.is_finite()));
+            assert!(grid.iter().all(|x| x.is_finite()));
         }
         for r in Reduction::ALL {
-            assert!(
-                rl::masked_token_ppo_objective(&new, &old, &adv, &mask, 0.2, r)
-                    .unwrap()
-                    .is_finite()
-            );
+            assert!(rl::masked_token_ppo_objective(new, old, adv, mask, 0.2, r)
+                .unwrap()
+                .is_finite());
         }
-        let lr = rl::sequence_log_probability_ratio(&new, &old, &mask).unwrap();
+        let lr = rl::sequence_log_probability_ratio(new, old, mask).unwrap();
         assert!(lr.iter().all(|x| x.is_finite()));
-        let lp = rl::sequence_log_probability(&new, Some(&mask)).unwrap();
+        let lp = rl::sequence_log_probability(new, Some(mask)).unwrap();
         assert!(lp.iter().all(|x| x.is_finite()));
     }
 }

@@ -8,6 +8,7 @@
 mod common;
 
 use common::{close, load_fixture};
+use ndarray::{aview1, Array2};
 use pgbook::rl::{self, Reduction};
 use serde_json::{json, Value};
 
@@ -57,6 +58,11 @@ fn grid(inputs: &Value, key: &str) -> Conv<Vec<Vec<f64>>> {
         })
         .collect()
 }
+/// A 2-D input as an array. A ragged one stays the function's own shape error, as it was when
+/// the functions took nested vectors.
+fn array(inputs: &Value, key: &str) -> Conv<pgbook::Result<Array2<f64>>> {
+    Ok(rl::array2(key, &grid(inputs, key)?))
+}
 fn index(v: &Value) -> Conv<usize> {
     v.as_u64()
         .map(|u| u as usize)
@@ -88,25 +94,33 @@ fn ints(inputs: &Value, key: &str) -> Conv<Vec<Vec<i64>>> {
 fn run(function: &str, x: &Value) -> Conv<Result<Value, String>> {
     let e = |err: pgbook::Error| err.to_string();
     Ok(match function {
-        "stable_softmax" => rl::stable_softmax(&vector(x, "logits")?).map(|p| json!({ "probs": p })).map_err(e),
-        "grad_log_softmax" => rl::grad_log_softmax(&vector(x, "logits")?, index(arg(x, "action")?)?)
-            .map(|g| json!({ "grad": g }))
+        "stable_softmax" => rl::stable_softmax(&vector(x, "logits")?)
+            .map(|p| json!({ "probs": p }))
             .map_err(e),
+        "grad_log_softmax" => {
+            rl::grad_log_softmax(&vector(x, "logits")?, index(arg(x, "action")?)?)
+                .map(|g| json!({ "grad": g }))
+                .map_err(e)
+        }
         "reward_to_go" => rl::reward_to_go(&vector(x, "rewards")?, scalar(x, "gamma")?)
             .map(|g| json!({ "returns": g }))
             .map_err(e),
-        "discounted_score_weights" => rl::discounted_score_weights(&vector(x, "rewards")?, scalar(x, "gamma")?)
-            .map(|w| json!({ "weights": w }))
+        "discounted_score_weights" => {
+            rl::discounted_score_weights(&vector(x, "rewards")?, scalar(x, "gamma")?)
+                .map(|w| json!({ "weights": w }))
+                .map_err(e)
+        }
+        "leave_one_out_baselines" => rl::leave_one_out_baselines(aview1(&vector(x, "rewards")?))
+            .map(|b| json!({ "baselines": b.to_vec() }))
             .map_err(e),
-        "leave_one_out_baselines" => rl::leave_one_out_baselines(&vector(x, "rewards")?)
-            .map(|b| json!({ "baselines": b }))
+        "group_mean_advantages" => rl::group_mean_advantages(aview1(&vector(x, "rewards")?))
+            .map(|a| json!({ "advantages": a.to_vec() }))
             .map_err(e),
-        "group_mean_advantages" => rl::group_mean_advantages(&vector(x, "rewards")?)
-            .map(|a| json!({ "advantages": a }))
-            .map_err(e),
-        "group_zscore_advantages" => rl::group_zscore_advantages(&vector(x, "rewards")?, scalar(x, "eps")?)
-            .map(|a| json!({ "advantages": a }))
-            .map_err(e),
+        "group_zscore_advantages" => {
+            rl::group_zscore_advantages(aview1(&vector(x, "rewards")?), scalar(x, "eps")?)
+                .map(|a| json!({ "advantages": a.to_vec() }))
+                .map_err(e)
+        }
         "gae_advantages" => rl::gae_advantages(
             &vector(x, "rewards")?,
             &vector(x, "values")?,
@@ -118,11 +132,13 @@ fn run(function: &str, x: &Value) -> Conv<Result<Value, String>> {
         )
         .map(|a| json!({ "advantages": a }))
         .map_err(e),
-        "ppo_clipped_terms" => {
-            rl::ppo_clipped_terms(&vector(x, "ratio")?, &vector(x, "advantage")?, scalar(x, "clip_epsilon")?)
-                .map(|t| serde_json::to_value(t).expect("serialisable"))
-                .map_err(e)
-        }
+        "ppo_clipped_terms" => rl::ppo_clipped_terms(
+            &vector(x, "ratio")?,
+            &vector(x, "advantage")?,
+            scalar(x, "clip_epsilon")?,
+        )
+        .map(|t| serde_json::to_value(t).expect("serialisable"))
+        .map_err(e),
         "ppo_diagnostics" => rl::ppo_diagnostics(
             &vector(x, "new_log_prob")?,
             &vector(x, "old_log_prob")?,
@@ -132,63 +148,107 @@ fn run(function: &str, x: &Value) -> Conv<Result<Value, String>> {
         .map(|d| serde_json::to_value(d).expect("serialisable"))
         .map_err(e),
         "response_token_mask" => {
-            let lengths = arg(x, "prompt_lengths")?.as_array().ok_or("prompt_lengths is not an array")?;
+            let lengths = arg(x, "prompt_lengths")?
+                .as_array()
+                .ok_or("prompt_lengths is not an array")?;
             let lengths: Vec<usize> = lengths.iter().map(index).collect::<Conv<_>>()?;
-            rl::response_token_mask(
-                &ints(x, "input_ids")?,
-                &lengths,
-                arg(x, "pad_token_id")?.as_i64().ok_or("pad_token_id")?,
-                arg(x, "eos_token_id")?.as_i64().ok_or("eos_token_id")?,
-                arg(x, "include_eos")?.as_bool().ok_or("include_eos")?,
-            )
-            .map(|m| json!({ "mask": m }))
+            let ids = rl::array2("input_ids", &ints(x, "input_ids")?);
+            let pad = arg(x, "pad_token_id")?.as_i64().ok_or("pad_token_id")?;
+            let eos = arg(x, "eos_token_id")?.as_i64().ok_or("eos_token_id")?;
+            let include_eos = arg(x, "include_eos")?.as_bool().ok_or("include_eos")?;
+            ids.and_then(|ids| {
+                rl::response_token_mask(ids.view(), aview1(&lengths), pad, eos, include_eos)
+            })
+            .map(|m| json!({ "mask": rl::rows(m.view()) }))
             .map_err(e)
         }
         "sequence_log_probability" => {
             let mask = match arg(x, "mask")? {
                 Value::Null => None,
-                _ => Some(grid(x, "mask")?),
+                _ => Some(array(x, "mask")?),
             };
-            rl::sequence_log_probability(&grid(x, "token_log_probs")?, mask.as_deref())
-                .map(|l| json!({ "log_probs": l }))
-                .map_err(e)
+            let lp = array(x, "token_log_probs")?;
+            (|| {
+                rl::sequence_log_probability(
+                    lp?.view(),
+                    mask.transpose()?.as_ref().map(|m| m.view()),
+                )
+            })()
+            .map(|l| json!({ "log_probs": l.to_vec() }))
+            .map_err(e)
         }
         "broadcast_sequence_advantages" => {
-            rl::broadcast_sequence_advantages(&vector(x, "sequence_advantages")?, &grid(x, "token_mask")?)
-                .map(|a| json!({ "token_advantages": a }))
+            let (adv, mask) = (vector(x, "sequence_advantages")?, array(x, "token_mask")?);
+            mask.and_then(|m| rl::broadcast_sequence_advantages(aview1(&adv), m.view()))
+                .map(|a| json!({ "token_advantages": rl::rows(a.view()) }))
                 .map_err(e)
         }
-        "masked_token_ppo_terms" => rl::masked_token_ppo_terms(
-            &grid(x, "new_log_probs")?,
-            &grid(x, "old_log_probs")?,
-            &vector(x, "advantages")?,
-            &grid(x, "mask")?,
-            scalar(x, "clip_epsilon")?,
-        )
-        .map(|t| json!({ "ratio": t.ratio, "unclipped": t.unclipped, "clipped": t.clipped, "pessimistic": t.pessimistic }))
-        .map_err(e),
+        "masked_token_ppo_terms" => {
+            let (new, old, mask) = (
+                array(x, "new_log_probs")?,
+                array(x, "old_log_probs")?,
+                array(x, "mask")?,
+            );
+            let (adv, eps) = (vector(x, "advantages")?, scalar(x, "clip_epsilon")?);
+            (|| rl::masked_token_ppo_terms(new?.view(), old?.view(), aview1(&adv), mask?.view(), eps))()
+                .map(|t| {
+                    let rows = |a: Array2<f64>| rl::rows(a.view());
+                    json!({ "ratio": rows(t.ratio), "unclipped": rows(t.unclipped), "clipped": rows(t.clipped), "pessimistic": rows(t.pessimistic) })
+                })
+                .map_err(e)
+        }
         "sequence_log_probability_ratio" => {
-            rl::sequence_log_probability_ratio(&grid(x, "new_log_probs")?, &grid(x, "old_log_probs")?, &grid(x, "mask")?)
-                .map(|r| json!({ "log_ratio": r }))
+            let (new, old, mask) = (
+                array(x, "new_log_probs")?,
+                array(x, "old_log_probs")?,
+                array(x, "mask")?,
+            );
+            (|| rl::sequence_log_probability_ratio(new?.view(), old?.view(), mask?.view()))()
+                .map(|r| json!({ "log_ratio": r.to_vec() }))
                 .map_err(e)
         }
         "sequence_probability_ratio" => {
-            rl::sequence_probability_ratio(&grid(x, "new_log_probs")?, &grid(x, "old_log_probs")?, &grid(x, "mask")?)
-                .map(|r| json!({ "ratio": r }))
+            let (new, old, mask) = (
+                array(x, "new_log_probs")?,
+                array(x, "old_log_probs")?,
+                array(x, "mask")?,
+            );
+            (|| rl::sequence_probability_ratio(new?.view(), old?.view(), mask?.view()))()
+                .map(|r| json!({ "ratio": r.to_vec() }))
                 .map_err(e)
         }
         "masked_token_ppo_objective" => {
-            let (new, old) = (grid(x, "new_log_probs")?, grid(x, "old_log_probs")?);
-            let (adv, mask, eps) = (vector(x, "advantages")?, grid(x, "mask")?, scalar(x, "clip_epsilon")?);
+            let (new, old) = (array(x, "new_log_probs")?, array(x, "old_log_probs")?);
+            let (adv, mask, eps) = (
+                vector(x, "advantages")?,
+                array(x, "mask")?,
+                scalar(x, "clip_epsilon")?,
+            );
             let reductions: Vec<Result<Reduction, String>> = match x.get("reduction") {
-                Some(r) => vec![r.as_str().ok_or("reduction is not a string")?.parse().map_err(e)],
+                Some(r) => vec![r
+                    .as_str()
+                    .ok_or("reduction is not a string")?
+                    .parse()
+                    .map_err(e)],
                 None => Reduction::ALL.into_iter().map(Ok).collect(),
             };
             let mut out = serde_json::Map::new();
             let mut result = Ok(());
             for reduction in reductions {
                 match reduction.and_then(|r| {
-                    rl::masked_token_ppo_objective(&new, &old, &adv, &mask, eps, r).map(|v| (r, v)).map_err(e)
+                    let (new, old, mask) = (new.clone(), old.clone(), mask.clone());
+                    (|| {
+                        rl::masked_token_ppo_objective(
+                            new?.view(),
+                            old?.view(),
+                            aview1(&adv),
+                            mask?.view(),
+                            eps,
+                            r,
+                        )
+                    })()
+                    .map(|v| (r, v))
+                    .map_err(e)
                 }) {
                     Ok((r, v)) => {
                         out.insert(r.name().to_string(), json!(v));
@@ -199,13 +259,17 @@ fn run(function: &str, x: &Value) -> Conv<Result<Value, String>> {
             result.map(|()| Value::Object(out))
         }
         "group_gradient_estimates" => {
-            let actions = arg(x, "actions")?.as_array().ok_or("actions is not an array")?;
+            let actions = arg(x, "actions")?
+                .as_array()
+                .ok_or("actions is not an array")?;
             let actions: Vec<usize> = actions.iter().map(index).collect::<Conv<_>>()?;
-            rl::group_gradient_estimates(&vector(x, "logits")?, &actions, &vector(x, "rewards")?)
-                .map(|g| json!({ "plain": g.plain, "same_group": g.same_group, "rloo": g.rloo }))
+            rl::group_gradient_estimates(aview1(&vector(x, "logits")?), aview1(&actions), aview1(&vector(x, "rewards")?))
+                .map(|g| json!({ "plain": g.plain.to_vec(), "same_group": g.same_group.to_vec(), "rloo": g.rloo.to_vec() }))
                 .map_err(e)
         }
-        other => panic!("reference_cases.json names a function this crate does not implement: {other}"),
+        other => {
+            panic!("reference_cases.json names a function this crate does not implement: {other}")
+        }
     })
 }
 

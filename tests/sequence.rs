@@ -4,7 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use pgbook::error::ErrorKind;
-use pgbook::plots::{draw_sequence_curves, to_svg, Theme};
+use pgbook::plots::{sequence_curves, to_svg, Theme};
 use pgbook::rl::{self, DiagnosticsAccumulator, Reduction};
 use pgbook::train::sequence::task::{self, verify, EOS, PAD};
 use pgbook::train::sequence::{SequenceConfig, SequenceTrainer};
@@ -107,8 +107,8 @@ fn rollout_layout_mask_and_rloo_advantages() {
         let group = class * g..(class + 1) * g;
         let sum: f64 = batch.advantages[group.clone()].iter().sum();
         assert!(sum.abs() < 1e-12, "group {class} sums to {sum}");
-        let expected = rl::rloo_advantages(&batch.rewards[group.clone()]).unwrap();
-        assert_eq!(&batch.advantages[group], expected.as_slice());
+        let expected = rl::rloo_advantages(batch.rewards[group.clone()].into()).unwrap();
+        assert_eq!(&batch.advantages[group], expected.to_vec().as_slice());
     }
 }
 
@@ -176,11 +176,12 @@ fn loss_equals_minus_the_rl_objective_for_every_reduction() {
         );
         assert!(fresh.policy_loss.is_finite());
         let new = trainer.token_log_probs(&batch).unwrap();
+        let grid = |g: &[Vec<f64>]| rl::array2("grid", g).unwrap();
         let objective = rl::masked_token_ppo_objective(
-            &new,
-            &batch.old_log_probs,
-            &batch.advantages,
-            &batch.mask,
+            grid(&new).view(),
+            grid(&batch.old_log_probs).view(),
+            (&batch.advantages).into(),
+            grid(&batch.mask).view(),
             config.clip_epsilon,
             reduction,
         )
@@ -364,13 +365,24 @@ fn curves_render_to_svg() {
     let mut trainer = SequenceTrainer::new(small(Reduction::TokenMean), 1).unwrap();
     let reports: Vec<_> = (0..4).map(|_| trainer.step().unwrap()).collect();
     let svg = to_svg(640, 360, |a| {
-        draw_sequence_curves(a, &reports, Theme::default())
+        sequence_curves::draw(
+            a,
+            &sequence_curves::Data { reports: &reports },
+            &Theme::default(),
+        )
     })
     .unwrap();
     assert!(svg.starts_with("<svg"));
     assert!(svg.contains("итерация"));
     assert!(svg.contains("средняя награда"));
     // An empty history still draws empty axes.
-    let empty = to_svg(320, 200, |a| draw_sequence_curves(a, &[], Theme::default())).unwrap();
+    let empty = to_svg(320, 200, |a| {
+        sequence_curves::draw(
+            a,
+            &sequence_curves::Data { reports: &[] },
+            &Theme::default(),
+        )
+    })
+    .unwrap();
     assert!(empty.contains("</svg>"));
 }

@@ -5,6 +5,7 @@
 mod common;
 
 use common::{close, f, load_fixture, vec_f64};
+use ndarray::aview1;
 use pgbook::rl::{self, Reduction};
 use serde_json::Value;
 
@@ -105,9 +106,13 @@ fn rloo_is_four_thirds_of_centered_in_a_group_of_four() {
     let ex = example("rloo_group_of_four");
     let (x, e) = (&ex["inputs"], &ex["expected"]);
     let rewards = vec_f64(&x["rewards"]);
-    let centered = rl::group_mean_advantages(&rewards).unwrap();
-    let baselines = rl::leave_one_out_baselines(&rewards).unwrap();
-    let rloo = rl::rloo_advantages(&rewards).unwrap();
+    let centered = rl::group_mean_advantages(aview1(&rewards))
+        .unwrap()
+        .to_vec();
+    let baselines = rl::leave_one_out_baselines(aview1(&rewards))
+        .unwrap()
+        .to_vec();
+    let rloo = rl::rloo_advantages(aview1(&rewards)).unwrap().to_vec();
     assert_all_close(&centered, &vec_f64(&e["centered_advantages"]), "centered");
     assert_all_close(
         &baselines,
@@ -143,15 +148,26 @@ fn token_example_mask_ratios_and_three_reductions() {
         .iter()
         .map(|v| v.as_u64().unwrap() as usize)
         .collect();
-    let mask = rl::response_token_mask(&ids, &lengths, 0, 2, true).unwrap();
-    assert_eq!(mask, grid(&e["mask"]));
+    let (ids, lengths) = (rl::array2("input_ids", &ids).unwrap(), aview1(&lengths));
+    let mask = rl::response_token_mask(ids.view(), lengths, 0, 2, true).unwrap();
+    assert_eq!(rl::rows(mask.view()), grid(&e["mask"]));
     assert_eq!(
-        rl::response_token_mask(&ids, &lengths, 0, 2, false).unwrap(),
+        rl::rows(
+            rl::response_token_mask(ids.view(), lengths, 0, 2, false)
+                .unwrap()
+                .view()
+        ),
         grid(&e["mask_include_eos_false"])
     );
     let (new, old) = (grid(&x["new_log_probs"]), grid(&x["old_log_probs"]));
+    let (new, old) = (
+        rl::array2("new", &new).unwrap(),
+        rl::array2("old", &old).unwrap(),
+    );
+    let (new, old, mask) = (new.view(), old.view(), mask.view());
     let adv = vec_f64(&x["advantages"]);
-    let terms = rl::masked_token_ppo_terms(&new, &old, &adv, &mask, 0.2).unwrap();
+    let adv = aview1(&adv);
+    let terms = rl::masked_token_ppo_terms(new, old, adv, mask, 0.2).unwrap();
     for (name, got) in [
         ("ratio", &terms.ratio),
         ("unclipped", &terms.unclipped),
@@ -159,22 +175,26 @@ fn token_example_mask_ratios_and_three_reductions() {
         ("pessimistic", &terms.pessimistic),
     ] {
         let want = grid(&e[name]);
-        for (b, row) in got.iter().enumerate() {
+        for (b, row) in rl::rows(got.view()).iter().enumerate() {
             assert_all_close(row, &want[b], name);
         }
     }
     // The ±20…50 junk at masked positions never reaches exp: the ratio there is exactly 1.
-    assert_eq!(terms.ratio[1][5], 1.0);
-    let seq = rl::sequence_log_probability_ratio(&new, &old, &mask).unwrap();
+    assert_eq!(terms.ratio[[1, 5]], 1.0);
+    let seq = rl::sequence_log_probability_ratio(new, old, mask)
+        .unwrap()
+        .to_vec();
     assert_all_close(
         &seq,
         &vec_f64(&e["sequence_log_ratio"]),
         "sequence_log_ratio",
     );
-    let ratio = rl::sequence_probability_ratio(&new, &old, &mask).unwrap();
+    let ratio = rl::sequence_probability_ratio(new, old, mask)
+        .unwrap()
+        .to_vec();
     assert_all_close(&ratio, &vec_f64(&e["sequence_ratio"]), "sequence_ratio");
     for r in Reduction::ALL {
-        let v = rl::masked_token_ppo_objective(&new, &old, &adv, &mask, 0.2, r).unwrap();
+        let v = rl::masked_token_ppo_objective(new, old, adv, mask, 0.2, r).unwrap();
         assert!(close(v, f(&e["objective"][r.name()])), "{r}: {v}");
     }
 }

@@ -60,21 +60,3 @@ pub(crate) fn check_non_empty(arg: &str, len: usize) -> Result<()> {
         Ok(())
     }
 }
-
-/// A rectangular, finite `[B, T]` grid; returns `(B, T)`.
-pub(crate) fn check_grid(arg: &str, rows: &[Vec<f64>]) -> Result<(usize, usize)> {
-    let t = rows.first().map_or(0, Vec::len);
-    for (b, row) in rows.iter().enumerate() {
-        if row.len() != t {
-            return Err(Error::shape(
-                format!("{arg}[{b}]"),
-                vec![t],
-                vec![row.len()],
-            ));
-        }
-        if let Some(k) = row.iter().position(|x| !x.is_finite()) {
-            return Err(Error::non_finite(arg, b * t + k));
-        }
-    }
-    Ok((rows.len(), t))
-}

@@ -1,66 +1,44 @@
 //! The baseline-variance figure: for the lesson's bandit and a chosen group size G, the std of
-//! the per-group gradient estimate (no baseline, same-group mean, RLOO) — exact curves over
-//! G = 2…64 and Monte Carlo points at G — and the Monte Carlo means against the exact gradient
-//! and (G−1)/G · exact.
+//! the per-group gradient estimate (no baseline, same-group mean, RLOO) — exact curves over G
+//! and Monte Carlo points at G — and the Monte Carlo means against the exact gradient and
+//! (G−1)/G · exact. The simulation runs in the lesson (`lessons::baselines`), not here.
 
-use super::gae::legend;
-use super::theme::{Theme, BLUE, GREEN, GREY, INK, RED};
-use crate::rl::{self, BaselineBias};
+use super::theme::{swatch_legend, Theme, BLUE, GREEN, GREY, INK, RED};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// Groups sampled per redraw: enough for visible error bars, cheap enough for a slider.
-pub const FIGURE_GROUPS: usize = 4000;
-/// Largest group size the figure offers.
-pub const MAX_GROUP: usize = 64;
-/// Seed of the figure's Monte Carlo (the same G always shows the same sample).
-pub const FIGURE_SEED: u64 = 2026;
-
-/// What the figure shows at one group size.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct BaselineFigure {
+/// Everything the figure draws. Triples are in the order: no baseline, same-group mean, RLOO.
+#[derive(Debug, Clone)]
+pub struct Data {
+    /// The chosen group size G (the marked x).
     pub group_size: usize,
-    pub groups: usize,
-    pub monte_carlo: BaselineBias,
-    /// Exact stds (plain, same-group, RLOO) at this G.
-    pub exact_std: (f64, f64, f64),
-}
-
-/// Runs the Monte Carlo and the exact formulas at `group_size`.
-pub fn compute(group_size: usize, groups: usize) -> Result<BaselineFigure> {
-    if !(2..=MAX_GROUP).contains(&group_size) {
-        return Err(crate::Error::range(
-            "group_size",
-            crate::error::Rule::between(2.0, MAX_GROUP as f64),
-            group_size,
-        ));
-    }
-    let monte_carlo = rl::simulate_group_baseline_bias(group_size, groups, FIGURE_SEED)?;
-    Ok(BaselineFigure {
-        group_size,
-        groups,
-        monte_carlo,
-        exact_std: rl::bandit_exact_stds(group_size),
-    })
+    /// (G, exact stds) for each group size on the curve.
+    pub exact_std_curve: Vec<(f64, [f64; 3])>,
+    /// Monte Carlo stds at G.
+    pub monte_carlo_std: [f64; 3],
+    /// Monte Carlo means at G.
+    pub means: [f64; 3],
+    /// Their error bars: two standard errors.
+    pub errors: [f64; 3],
+    /// The exact gradient component.
+    pub exact: f64,
+    /// (G − 1)/G · exact: where the same-group mean should land.
+    pub predicted_same_group: f64,
 }
 
 /// Draws both panels.
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    group_size: usize,
-    theme: Theme,
-) -> Result<BaselineFigure> {
-    let fig = compute(group_size, FIGURE_GROUPS)?;
-    let mc = &fig.monte_carlo;
+    data: &Data,
+    theme: &Theme,
+) -> Result<()> {
+    let (d, theme, group_size) = (data, *theme, data.group_size);
     area.fill(&WHITE)?;
     let (left, right) = area.split_horizontally(area.dim_in_pixel().0 * 11 / 20);
     let g = group_size as f64;
 
     // Left: std against G on a log axis.
-    let curve: Vec<(f64, (f64, f64, f64))> = (2..=MAX_GROUP)
-        .map(|k| (k as f64, rl::bandit_exact_stds(k)))
-        .collect();
     let mut chart = theme
         .chart(&left, "Стандартное отклонение оценки", 38.0, 44.0)
         .build_cartesian_2d(
@@ -80,9 +58,8 @@ pub fn draw<DB: DrawingBackend>(
         .draw()?;
     let styles = [(BLUE, 0usize), (RED, 1), (GREEN, 2)];
     for (color, k) in styles {
-        let pick = |s: &(f64, f64, f64)| [s.0, s.1, s.2][k];
         chart.draw_series(LineSeries::new(
-            curve.iter().map(|(x, s)| (*x, pick(s))),
+            d.exact_std_curve.iter().map(|(x, s)| (*x, s[k])),
             color.stroke_width(theme.px(2.0)),
         ))?;
     }
@@ -92,18 +69,14 @@ pub fn draw<DB: DrawingBackend>(
         theme.px(3.0),
         GREY.stroke_width(theme.px(1.0)),
     ))?;
-    for (color, value) in [
-        (BLUE, mc.plain_std),
-        (RED, mc.same_group_std),
-        (GREEN, mc.rloo_std),
-    ] {
+    for (color, value) in [BLUE, RED, GREEN].into_iter().zip(d.monte_carlo_std) {
         chart.draw_series(std::iter::once(Circle::new(
             (g, value),
             theme.ipx(5.0),
             color.filled(),
         )))?;
     }
-    legend(
+    swatch_legend(
         &left,
         theme,
         (0.62, 0.12),
@@ -111,11 +84,10 @@ pub fn draw<DB: DrawingBackend>(
     )?;
 
     // Right: the means at G with ±2 standard errors, against exact and (G−1)/G · exact.
-    let se = |std: f64| 2.0 * std / (fig.groups as f64).sqrt();
     let rows = [
-        (0.0, mc.plain_mean, se(mc.plain_std), BLUE),
-        (1.0, mc.same_group_mean, se(mc.same_group_std), RED),
-        (2.0, mc.rloo_mean, se(mc.rloo_std), GREEN),
+        (0.0, d.means[0], d.errors[0], BLUE),
+        (1.0, d.means[1], d.errors[1], RED),
+        (2.0, d.means[2], d.errors[2], GREEN),
     ];
     let mut chart = theme
         .chart(
@@ -139,15 +111,15 @@ pub fn draw<DB: DrawingBackend>(
         })
         .y_label_formatter(&|y| format!("{y:.3}"))
         .draw()?;
-    let exact = mc.exact;
+    let exact = d.exact;
     chart.draw_series(LineSeries::new(
         [(-0.6, exact), (2.6, exact)],
         INK.stroke_width(theme.px(1.5)),
     ))?;
     chart.draw_series(DashedLineSeries::new(
         [
-            (-0.6, mc.predicted_same_group),
-            (2.6, mc.predicted_same_group),
+            (-0.6, d.predicted_same_group),
+            (2.6, d.predicted_same_group),
         ],
         theme.px(5.0),
         theme.px(4.0),
@@ -160,7 +132,7 @@ pub fn draw<DB: DrawingBackend>(
     )))?;
     chart.draw_series(std::iter::once(Text::new(
         "(G−1)/G · точный",
-        (-0.55, mc.predicted_same_group - 0.0015),
+        (-0.55, d.predicted_same_group - 0.0015),
         theme.font(11.0).color(&RED),
     )))?;
     for (x, mean, err, color) in rows {
@@ -181,36 +153,5 @@ pub fn draw<DB: DrawingBackend>(
             color.filled(),
         )))?;
     }
-    Ok(fig)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn monte_carlo_sits_near_the_exact_values_and_range_is_checked() {
-        for g in [2, 8, 64] {
-            let f = compute(g, FIGURE_GROUPS).unwrap();
-            let m = (FIGURE_GROUPS as f64).sqrt();
-            let mc = &f.monte_carlo;
-            assert!(
-                ((mc.rloo_mean - mc.exact) / (f.exact_std.2 / m)).abs() < 4.0,
-                "G = {g}"
-            );
-            assert!(
-                ((mc.same_group_mean - mc.predicted_same_group) / (f.exact_std.1 / m)).abs() < 4.0
-            );
-            assert!((mc.plain_std / f.exact_std.0 - 1.0).abs() < 0.1);
-        }
-        assert!(compute(1, 10).is_err());
-        let e = compute(65, 10).unwrap_err();
-        assert!(matches!(
-            e.kind(),
-            crate::error::ErrorKind::Range { rule, .. } if *rule == crate::error::Rule::between(2.0, 64.0)
-        ));
-        let svg =
-            crate::plots::to_svg(800, 420, |a| draw(a, 8, Theme::default()).map(|_| ())).unwrap();
-        assert!(svg.contains("RLOO") && svg.contains("G = 8"));
-    }
+    Ok(())
 }

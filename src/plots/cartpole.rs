@@ -11,13 +11,22 @@ const X_LIMIT: f64 = 2.4;
 /// Pole angle where the episode terminates (12°).
 const THETA_LIMIT: f64 = 12.0 * 2.0 * std::f64::consts::PI / 360.0;
 
-/// Draws the frame of `state` = [x, ẋ, θ, θ̇]; `caption` goes in the top-left corner.
+/// What the figure draws.
+#[derive(Debug, Clone, Copy)]
+pub struct Data<'a> {
+    /// [x, ẋ, θ, θ̇].
+    pub state: [f64; 4],
+    /// Goes in the top-left corner.
+    pub caption: &'a str,
+}
+
+/// Draws the frame; a non-finite state is an error.
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    state: [f64; 4],
-    caption: &str,
-    theme: Theme,
+    data: &Data<'_>,
+    theme: &Theme,
 ) -> Result<()> {
+    let (Data { state, caption }, theme) = (*data, *theme);
     if let Some(i) = state.iter().position(|v| !v.is_finite()) {
         return Err(crate::Error::non_finite("state", i));
     }
@@ -75,12 +84,15 @@ mod tests {
 
     #[test]
     fn frames_differ_with_the_state_and_reject_nan() {
-        let svg =
-            |s| crate::plots::to_svg(400, 200, |a| draw(a, s, "шаг 1", Theme::default())).unwrap();
+        let frame = |state, caption| Data { state, caption };
+        let svg = |s| {
+            crate::plots::to_svg(400, 200, |a| draw(a, &frame(s, "шаг 1"), &Theme::default()))
+                .unwrap()
+        };
         assert_ne!(svg([0.0, 0.0, 0.0, 0.0]), svg([1.0, 0.0, 0.1, 0.0]));
         assert!(svg([0.0; 4]).contains("шаг 1"));
         let bad = crate::plots::to_svg(400, 200, |a| {
-            draw(a, [f64::NAN, 0.0, 0.0, 0.0], "", Theme::default())
+            draw(a, &frame([f64::NAN, 0.0, 0.0, 0.0], ""), &Theme::default())
         });
         assert!(bad.is_err());
     }

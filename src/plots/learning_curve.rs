@@ -7,16 +7,24 @@ use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// Draws `curve` (from [`crate::train::curves::aggregate`]; one run works too) on `area`;
-/// `profile` names the run in the title. An empty curve draws empty axes (the page shows them
-/// before the first evaluation). Labels are Russian and few: the canvas backend lays out every
-/// label separately.
-pub fn draw_learning_curve<DB: DrawingBackend>(
+/// What the figure draws.
+#[derive(Debug, Clone, Copy)]
+pub struct Data<'a> {
+    /// From [`crate::train::curves::aggregate`]; one run works too.
+    pub curve: &'a Curve,
+    /// Names the run in the title.
+    pub profile: &'a str,
+}
+
+/// Draws the curve on `area`. An empty curve draws empty axes (the page shows them before the
+/// first evaluation). Labels are Russian and few: the canvas backend lays out every label
+/// separately.
+pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    curve: &Curve,
-    profile: &str,
-    theme: Theme,
+    data: &Data<'_>,
+    theme: &Theme,
 ) -> Result<()> {
+    let (Data { curve, profile }, theme) = (*data, *theme);
     let xs: Vec<f64> = curve.env_steps.iter().map(|&s| s as f64).collect();
     let x_max = xs.last().copied().unwrap_or(1.0).max(1.0);
     area.fill(&WHITE)?;

@@ -1,5 +1,7 @@
-//! Every figure as a function generic over the plotters drawing backend: the same code draws
-//! on a `<canvas>` in the browser and to SVG natively (tests, CLI).
+//! Every figure as `NAME::draw(area, &NAME::Data, &Theme)`, generic over the plotters drawing
+//! backend: the same code draws on a `<canvas>` in the browser and to SVG natively (tests,
+//! CLI). Plots only draw: each `Data` holds the numbers to show, computed elsewhere — by the
+//! lesson (`lessons::NAME::figure`) or by a trainer (`train`). Nothing here imports `lessons`.
 
 pub mod baselines;
 pub mod cartpole;
@@ -11,7 +13,6 @@ pub mod sequence_curves;
 pub mod theme;
 pub mod tokens;
 
-pub use sequence_curves::draw_sequence_curves;
 pub use theme::Theme;
 
 use crate::Result;

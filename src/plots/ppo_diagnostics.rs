@@ -44,14 +44,22 @@ fn axis_top(history: &[UpdateReport], series: &[Series]) -> f64 {
         * 1.08
 }
 
-/// Draws the three diagnostics of `history` (one run, seed `seed`) against the update number.
-/// An empty history draws empty axes.
-pub fn draw_ppo_diagnostics<DB: DrawingBackend>(
+/// What the figure draws: one run's reports.
+#[derive(Debug, Clone, Copy)]
+pub struct Data<'a> {
+    /// The run's update reports, in order.
+    pub history: &'a [UpdateReport],
+    /// The run's seed (named in the title).
+    pub seed: u64,
+}
+
+/// Draws the three diagnostics against the update number. An empty history draws empty axes.
+pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    history: &[UpdateReport],
-    seed: u64,
-    theme: Theme,
+    data: &Data<'_>,
+    theme: &Theme,
 ) -> Result<()> {
+    let (Data { history, seed }, theme) = (*data, *theme);
     let x_max = history.last().map_or(1, |r| r.update.max(1)) as f64;
     let (y_max, kl_max) = (axis_top(history, &FRACTIONS), axis_top(history, &[KL]));
     area.fill(&WHITE)?;

@@ -7,14 +7,22 @@ use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+/// What the figure draws: one run's reports.
+#[derive(Debug, Clone, Copy)]
+pub struct Data<'a> {
+    /// The run's iteration reports, in order.
+    pub reports: &'a [IterationReport],
+}
+
 /// Draws both curves against the iteration on one pair of axes (both live on roughly
 /// [−0.2, 1]). Labels are Russian and few: the canvas backend lays out every label separately.
 /// An empty history draws empty axes (the page shows them before the first iteration).
-pub fn draw_sequence_curves<DB: DrawingBackend>(
+pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    reports: &[IterationReport],
-    theme: Theme,
+    data: &Data<'_>,
+    theme: &Theme,
 ) -> Result<()> {
+    let (reports, theme) = (data.reports, *theme);
     area.fill(&WHITE)?;
     let last = reports.last().map_or(1, |r| r.iteration.max(1));
     // The reward can dip below zero (overlong answers are penalised); keep 0 and 1 in view.

@@ -5,7 +5,7 @@ use plotters::chart::{ChartBuilder, ChartContext, MeshStyle, SeriesLabelPosition
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::{CoordTranslate, Shift};
 use plotters::drawing::DrawingAreaErrorKind;
-use plotters::element::PathElement;
+use plotters::element::{PathElement, Rectangle, Text};
 use plotters::prelude::{DrawingArea, DrawingBackend, WHITE};
 use plotters::style::{Color, FontDesc, FontFamily, RGBColor, ShapeStyle};
 
@@ -131,4 +131,33 @@ impl Theme {
             .border_style(GREY.mix(0.5))
             .draw()
     }
+}
+
+/// A compact legend: colour swatch and label per entry, its top-left corner at the fractions
+/// `anchor` = (x, y) of `area` (so each figure can put it where no data is drawn).
+pub(crate) fn swatch_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    theme: Theme,
+    anchor: (f64, f64),
+    entries: &[(RGBColor, &str)],
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let (w, h) = area.dim_in_pixel();
+    let x0 = (f64::from(w) * anchor.0) as i32;
+    let y0 = (f64::from(h) * anchor.1) as i32;
+    for (i, (color, label)) in entries.iter().enumerate() {
+        let y = y0 + theme.ipx(15.0 * i as f64);
+        area.draw(&Rectangle::new(
+            [
+                (x0, y + theme.ipx(3.0)),
+                (x0 + theme.ipx(14.0), y + theme.ipx(9.0)),
+            ],
+            color.filled(),
+        ))?;
+        area.draw(&Text::new(
+            label.to_string(),
+            (x0 + theme.ipx(20.0), y),
+            theme.font(11.0).color(&INK),
+        ))?;
+    }
+    Ok(())
 }

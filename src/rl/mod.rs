@@ -1,6 +1,8 @@
-//! The course's mathematics as pure functions: f64 in, `Result` out, no RNG and no I/O
+//! The course's mathematics as pure functions: f64 in (slices, or ndarray views where the
+//! course's reference has 1-D and 2-D arrays), `Result` out, no RNG and no I/O
 //! (except the seeded baseline simulation). Names follow the course's reference cases.
 
+mod arrays;
 mod baselines;
 mod gae;
 mod ppo;
@@ -9,6 +11,7 @@ mod simulate;
 mod softmax;
 mod tokens;
 
+pub use arrays::{array2, rows, Grid};
 pub use baselines::{
     group_gradient_estimates, group_mean_advantages, group_zscore_advantages,
     leave_one_out_baselines, rloo_advantages, GroupGradients,
@@ -27,5 +30,5 @@ pub use softmax::{grad_log_softmax, log_softmax, softmax_entropy, stable_softmax
 pub use tokens::{
     broadcast_sequence_advantages, masked_token_ppo_objective, masked_token_ppo_terms,
     response_token_mask, sequence_log_probability, sequence_log_probability_ratio,
-    sequence_probability_ratio, Grid, Reduction, TokenTerms,
+    sequence_probability_ratio, Reduction, TokenTerms,
 };

@@ -4,50 +4,47 @@
 //! Layout: `input_ids[b]` holds `T` tokens (prompt, response, PAD…). Predictions are shifted by
 //! one: column `k` of every `[B, T−1]` array belongs to the label `input_ids[b][k+1]`.
 
+use super::arrays::{check_finite, check_shape2};
 use super::ppo::clipped_objective;
-use crate::error::{check_clip_epsilon, check_finite, check_grid, check_len, Error, Result, Rule};
+use crate::error::{check_clip_epsilon, check_len, Error, Result, Rule};
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use std::fmt;
 use std::str::FromStr;
-
-/// A `[B, T]` array of floats, one row per sequence.
-pub type Grid = Vec<Vec<f64>>;
 
 /// Mask `[B, T−1]` of the labels that are response tokens: at or after the prompt, not PAD, and
 /// not after the first response EOS. The EOS itself is kept when `include_eos` (the model must
 /// learn to stop); PAD is skipped wherever it stands; an EOS inside the prompt is ignored.
 ///
 /// ```
-/// let m = pgbook::rl::response_token_mask(&[vec![1, 10, 11, 20, 21, 2, 0]], &[3], 0, 2, true).unwrap();
-/// assert_eq!(m, vec![vec![0.0, 0.0, 1.0, 1.0, 1.0, 0.0]]);
+/// use ndarray::{aview1, aview2};
+/// let ids = aview2(&[[1, 10, 11, 20, 21, 2, 0]]);
+/// let m = pgbook::rl::response_token_mask(ids, aview1(&[3]), 0, 2, true).unwrap();
+/// assert_eq!(m, aview2(&[[0.0, 0.0, 1.0, 1.0, 1.0, 0.0]]));
 /// ```
 pub fn response_token_mask(
-    input_ids: &[Vec<i64>],
-    prompt_lengths: &[usize],
+    input_ids: ArrayView2<'_, i64>,
+    prompt_lengths: ArrayView1<'_, usize>,
     pad_token_id: i64,
     eos_token_id: i64,
     include_eos: bool,
-) -> Result<Grid> {
-    let t = input_ids.first().map_or(0, Vec::len);
-    if let Some(b) = input_ids.iter().position(|row| row.len() != t) {
-        let got = vec![input_ids[b].len()];
-        return Err(Error::shape(format!("input_ids[{b}]"), vec![t], got));
-    }
-    check_len("prompt_lengths", prompt_lengths.len(), input_ids.len())?;
+) -> Result<Array2<f64>> {
+    let (b, t) = input_ids.dim();
+    check_len("prompt_lengths", prompt_lengths.len(), b)?;
     if t == 0 {
         return Err(Error::range("input_ids[0]", Rule::NonEmpty, 0usize));
     }
-    let mut mask = vec![vec![0.0; t - 1]; input_ids.len()];
-    for (b, row) in input_ids.iter().enumerate() {
+    let mut mask = Array2::zeros((b, t - 1));
+    for (i, row) in input_ids.rows().into_iter().enumerate() {
         let mut active = true;
         for pos in 1..t {
             let token = row[pos];
             // The PAD test comes before the EOS test, as in the course's reference.
-            if pos < prompt_lengths[b] || token == pad_token_id || !active {
+            if pos < prompt_lengths[i] || token == pad_token_id || !active {
                 continue;
             }
             let is_eos = token == eos_token_id;
             if !is_eos || include_eos {
-                mask[b][pos - 1] = 1.0;
+                mask[[i, pos - 1]] = 1.0;
             }
             if is_eos {
                 active = false;
@@ -57,72 +54,66 @@ pub fn response_token_mask(
     Ok(mask)
 }
 
-fn check_binary_mask(arg: &str, mask: &[Vec<f64>]) -> Result<()> {
-    for (b, row) in mask.iter().enumerate() {
-        if let Some(k) = row.iter().position(|&m| m != 0.0 && m != 1.0) {
-            return Err(Error::range(
-                format!("{arg}[{b}][{k}]"),
-                Rule::Binary,
-                row[k],
-            ));
-        }
+fn check_binary_mask(arg: &str, mask: ArrayView2<'_, f64>) -> Result<()> {
+    match mask.indexed_iter().find(|(_, &m)| m != 0.0 && m != 1.0) {
+        Some(((b, k), &m)) => Err(Error::range(format!("{arg}[{b}][{k}]"), Rule::Binary, m)),
+        None => Ok(()),
     }
-    Ok(())
 }
 
-fn check_same_shape(arg: &str, shape: (usize, usize), expected: (usize, usize)) -> Result<()> {
-    if shape == expected {
-        Ok(())
-    } else {
-        Err(Error::shape(
-            arg,
-            vec![expected.0, expected.1],
-            vec![shape.0, shape.1],
-        ))
-    }
+/// The sum of each row, in index order (ndarray's `sum` would reassociate it).
+fn row_sums(x: ArrayView2<'_, f64>) -> Vec<f64> {
+    x.rows().into_iter().map(|row| row.iter().sum()).collect()
 }
 
 /// Log-probability of each whole sequence: the row sum of token log-probs (over the mask).
 pub fn sequence_log_probability(
-    token_log_probs: &[Vec<f64>],
-    mask: Option<&[Vec<f64>]>,
-) -> Result<Vec<f64>> {
-    let shape = check_grid("token_log_probs", token_log_probs)?;
+    token_log_probs: ArrayView2<'_, f64>,
+    mask: Option<ArrayView2<'_, f64>>,
+) -> Result<Array1<f64>> {
+    check_finite("token_log_probs", &token_log_probs)?;
     let Some(mask) = mask else {
-        return Ok(token_log_probs.iter().map(|row| row.iter().sum()).collect());
+        return Ok(Array1::from(row_sums(token_log_probs)));
     };
-    check_same_shape("mask", check_grid("mask", mask)?, shape)?;
+    check_finite("mask", &mask)?;
+    check_shape2("mask", mask, token_log_probs.dim())?;
     Ok(token_log_probs
-        .iter()
-        .zip(mask)
+        .rows()
+        .into_iter()
+        .zip(mask.rows())
         .map(|(lp, m)| lp.iter().zip(m).map(|(l, m)| l * m).sum())
         .collect())
 }
 
 /// Spreads one advantage per sequence over its response tokens: A_b · mask[b][t].
 pub fn broadcast_sequence_advantages(
-    sequence_advantages: &[f64],
-    token_mask: &[Vec<f64>],
-) -> Result<Grid> {
-    check_finite("sequence_advantages", sequence_advantages)?;
-    let (b, _) = check_grid("token_mask", token_mask)?;
-    check_len("sequence_advantages", sequence_advantages.len(), b)?;
-    Ok(token_mask
-        .iter()
-        .zip(sequence_advantages)
-        .map(|(row, a)| row.iter().map(|m| a * m).collect())
-        .collect())
+    sequence_advantages: ArrayView1<'_, f64>,
+    token_mask: ArrayView2<'_, f64>,
+) -> Result<Array2<f64>> {
+    check_finite("sequence_advantages", &sequence_advantages)?;
+    check_finite("token_mask", &token_mask)?;
+    check_len(
+        "sequence_advantages",
+        sequence_advantages.len(),
+        token_mask.nrows(),
+    )?;
+    Ok(Array2::from_shape_fn(token_mask.dim(), |(b, k)| {
+        sequence_advantages[b] * token_mask[[b, k]]
+    }))
 }
 
 /// Shape checks shared by the token-level functions; returns `(B, T)`.
 fn check_token_inputs(
-    new: &[Vec<f64>],
-    old: &[Vec<f64>],
-    mask: &[Vec<f64>],
+    new: ArrayView2<'_, f64>,
+    old: ArrayView2<'_, f64>,
+    mask: ArrayView2<'_, f64>,
 ) -> Result<(usize, usize)> {
-    let shape = check_grid("new_log_probs", new)?;
-    check_same_shape("old_log_probs", check_grid("old_log_probs", old)?, shape)?;
-    check_same_shape("mask", check_grid("mask", mask)?, shape)?;
+    let shape = new.dim();
+    check_finite("new_log_probs", &new)?;
+    check_finite("old_log_probs", &old)?;
+    check_shape2("old_log_probs", old, shape)?;
+    check_finite("mask", &mask)?;
+    check_shape2("mask", mask, shape)?;
     check_binary_mask("mask", mask)?;
     Ok(shape)
 }
@@ -142,49 +133,46 @@ fn masked_log_ratio(new: f64, old: f64, mask: f64) -> f64 {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TokenTerms {
     /// exp(masked log-ratio).
-    pub ratio: Grid,
+    pub ratio: Array2<f64>,
     /// ratio · A_b on the mask.
-    pub unclipped: Grid,
+    pub unclipped: Array2<f64>,
     /// clip(ratio, 1 − ε, 1 + ε) · A_b on the mask.
-    pub clipped: Grid,
+    pub clipped: Array2<f64>,
     /// min(unclipped, clipped) on the mask.
-    pub pessimistic: Grid,
+    pub pessimistic: Array2<f64>,
 }
 
 /// Token-level PPO terms with one advantage per sequence broadcast over its tokens.
 pub fn masked_token_ppo_terms(
-    new_log_probs: &[Vec<f64>],
-    old_log_probs: &[Vec<f64>],
-    advantages: &[f64],
-    mask: &[Vec<f64>],
+    new_log_probs: ArrayView2<'_, f64>,
+    old_log_probs: ArrayView2<'_, f64>,
+    advantages: ArrayView1<'_, f64>,
+    mask: ArrayView2<'_, f64>,
     clip_epsilon: f64,
 ) -> Result<TokenTerms> {
     let (b, t) = check_token_inputs(new_log_probs, old_log_probs, mask)?;
     check_len("advantages", advantages.len(), b)?;
-    check_finite("advantages", advantages)?;
+    check_finite("advantages", &advantages)?;
     check_clip_epsilon(clip_epsilon)?;
     let (lo, hi) = (1.0 - clip_epsilon, 1.0 + clip_epsilon);
     let mut out = TokenTerms {
-        ratio: vec![vec![1.0; t]; b],
-        unclipped: vec![vec![0.0; t]; b],
-        clipped: vec![vec![0.0; t]; b],
-        pessimistic: vec![vec![0.0; t]; b],
+        ratio: Array2::ones((b, t)),
+        unclipped: Array2::zeros((b, t)),
+        clipped: Array2::zeros((b, t)),
+        pessimistic: Array2::zeros((b, t)),
     };
     for i in 0..b {
         for k in 0..t {
-            if mask[i][k] != 1.0 {
+            if mask[[i, k]] != 1.0 {
                 continue;
             }
-            let ratio = crate::math::exp(masked_log_ratio(
-                new_log_probs[i][k],
-                old_log_probs[i][k],
-                1.0,
-            ));
+            let log_ratio = masked_log_ratio(new_log_probs[[i, k]], old_log_probs[[i, k]], 1.0);
+            let ratio = crate::math::exp(log_ratio);
             let a = advantages[i];
-            out.ratio[i][k] = ratio;
-            out.unclipped[i][k] = ratio * a;
-            out.clipped[i][k] = ratio.clamp(lo, hi) * a;
-            out.pessimistic[i][k] = clipped_objective(ratio, a, clip_epsilon);
+            out.ratio[[i, k]] = ratio;
+            out.unclipped[[i, k]] = ratio * a;
+            out.clipped[[i, k]] = ratio.clamp(lo, hi) * a;
+            out.pessimistic[[i, k]] = clipped_objective(ratio, a, clip_epsilon);
         }
     }
     Ok(out)
@@ -192,18 +180,17 @@ pub fn masked_token_ppo_terms(
 
 /// Σ_t of the masked log-ratio per row: log of the sequence probability ratio.
 pub fn sequence_log_probability_ratio(
-    new_log_probs: &[Vec<f64>],
-    old_log_probs: &[Vec<f64>],
-    mask: &[Vec<f64>],
-) -> Result<Vec<f64>> {
-    check_token_inputs(new_log_probs, old_log_probs, mask)?;
-    Ok(new_log_probs
-        .iter()
-        .zip(old_log_probs)
-        .zip(mask)
-        .map(|((n, o), m)| {
-            (0..n.len())
-                .map(|k| masked_log_ratio(n[k], o[k], m[k]))
+    new_log_probs: ArrayView2<'_, f64>,
+    old_log_probs: ArrayView2<'_, f64>,
+    mask: ArrayView2<'_, f64>,
+) -> Result<Array1<f64>> {
+    let (b, t) = check_token_inputs(new_log_probs, old_log_probs, mask)?;
+    Ok((0..b)
+        .map(|i| {
+            (0..t)
+                .map(|k| {
+                    masked_log_ratio(new_log_probs[[i, k]], old_log_probs[[i, k]], mask[[i, k]])
+                })
                 .sum()
         })
         .collect())
@@ -213,15 +200,13 @@ pub fn sequence_log_probability_ratio(
 /// the token ratios. It can overflow to +∞ for long, strongly changed responses — one reason
 /// token-level clipping is used instead.
 pub fn sequence_probability_ratio(
-    new_log_probs: &[Vec<f64>],
-    old_log_probs: &[Vec<f64>],
-    mask: &[Vec<f64>],
-) -> Result<Vec<f64>> {
+    new_log_probs: ArrayView2<'_, f64>,
+    old_log_probs: ArrayView2<'_, f64>,
+    mask: ArrayView2<'_, f64>,
+) -> Result<Array1<f64>> {
     Ok(
         sequence_log_probability_ratio(new_log_probs, old_log_probs, mask)?
-            .into_iter()
-            .map(crate::math::exp)
-            .collect(),
+            .mapv_into(crate::math::exp),
     )
 }
 
@@ -305,20 +290,16 @@ impl FromStr for Reduction {
 
 /// The token-level PPO objective (to maximise; the loss is its negative) under `reduction`.
 pub fn masked_token_ppo_objective(
-    new_log_probs: &[Vec<f64>],
-    old_log_probs: &[Vec<f64>],
-    advantages: &[f64],
-    mask: &[Vec<f64>],
+    new_log_probs: ArrayView2<'_, f64>,
+    old_log_probs: ArrayView2<'_, f64>,
+    advantages: ArrayView1<'_, f64>,
+    mask: ArrayView2<'_, f64>,
     clip_epsilon: f64,
     reduction: Reduction,
 ) -> Result<f64> {
     let terms =
         masked_token_ppo_terms(new_log_probs, old_log_probs, advantages, mask, clip_epsilon)?;
-    let sums: Vec<f64> = terms
-        .pessimistic
-        .iter()
-        .map(|row| row.iter().sum())
-        .collect();
-    let counts: Vec<f64> = mask.iter().map(|row| row.iter().sum()).collect();
+    let sums = row_sums(terms.pessimistic.view());
+    let counts = row_sums(mask);
     Ok(reduction.reduce(&sums, &counts))
 }

@@ -1,6 +1,6 @@
-//! The wasm-bindgen boundary (wasm32 only): coarse entry points — one call per redraw — and
-//! nothing else. Errors become JS exceptions with the crate's message; the page shows them
-//! next to the figure. Panics are reported to the page by the hook installed at start.
+//! The wasm-bindgen boundary (wasm32 only): coarse entry points — one call per redraw, each
+//! composing a lesson's analysis with its plot — and nothing else. Errors become JS exceptions
+//! with the crate's message; the page shows them next to the figure. Panics are reported to the page by the hook installed at start.
 
 mod canvas;
 mod panic;
@@ -8,6 +8,7 @@ mod trainers;
 
 pub use trainers::*;
 
+use crate::lessons::{self, Figure};
 use crate::plots::{self, Theme};
 use wasm_bindgen::prelude::*;
 
@@ -42,58 +43,73 @@ fn whole_number(arg: &str, x: f64) -> crate::Result<usize> {
     }
 }
 
+/// A figure drawing function on the page's canvas backend.
+type DrawFn<D> = fn(
+    &plotters::drawing::DrawingArea<plotters_canvas::CanvasBackend, plotters::coord::Shift>,
+    &D,
+    &Theme,
+) -> crate::Result<()>;
+
+/// analyse → draw → numbers: draws a lesson's `figure` with `draw` on the canvas `canvas_id`
+/// and returns the figure's numbers to the page.
+fn show<N: serde::Serialize, D>(
+    canvas_id: &str,
+    figure: crate::Result<Figure<N, D>>,
+    draw: DrawFn<D>,
+) -> Result<JsValue, JsError> {
+    let figure = figure.map_err(js_error)?;
+    canvas::with_canvas(canvas_id, |area, dpr| {
+        draw(area, &figure.data, &Theme::for_dpr(dpr))
+    })
+    .map_err(js_error)?;
+    to_js(&figure.numbers)
+}
+
 /// Redraws the PPO clipping figure on the canvas `canvas_id` for clip range `clip_epsilon`;
 /// returns the four worked rows (terms and diagnostics) for the table beside it.
 #[wasm_bindgen]
 pub fn draw_clipping(canvas_id: &str, clip_epsilon: f64) -> Result<JsValue, JsError> {
-    let rows = canvas::with_canvas(canvas_id, |area, dpr| {
-        plots::clipping::draw(area, clip_epsilon, Theme::for_dpr(dpr))
-    })
-    .map_err(js_error)?;
-    serde_wasm_bindgen::to_value(&rows).map_err(|e| JsError::new(&e.to_string()))
+    let figure = lessons::clipping::figure(clip_epsilon);
+    show(canvas_id, figure, plots::clipping::draw)
 }
 
-/// Redraws the GAE figure for discount `gamma` and trace decay `lambda`.
+/// Redraws the GAE figure for discount `gamma` and trace decay `lambda`; returns the analysis.
 #[wasm_bindgen]
 pub fn draw_gae(canvas_id: &str, gamma: f64, lambda: f64) -> Result<JsValue, JsError> {
-    let a = canvas::with_canvas(canvas_id, |area, dpr| {
-        plots::gae::draw(area, gamma, lambda, Theme::for_dpr(dpr))
-    })
-    .map_err(js_error)?;
-    to_js(&a)
+    show(
+        canvas_id,
+        lessons::gae::figure(gamma, lambda),
+        plots::gae::draw,
+    )
 }
 
 /// Redraws the baseline-variance figure for groups of `group_size` (a whole number, 2–64).
 #[wasm_bindgen]
 pub fn draw_baselines(canvas_id: &str, group_size: f64) -> Result<JsValue, JsError> {
-    let g = whole_number("group_size", group_size).map_err(js_error)?;
-    let f = canvas::with_canvas(canvas_id, |area, dpr| {
-        plots::baselines::draw(area, g, Theme::for_dpr(dpr))
-    })
-    .map_err(js_error)?;
-    to_js(&f)
+    let figure = whole_number("group_size", group_size).and_then(lessons::baselines::figure);
+    show(canvas_id, figure, plots::baselines::draw)
 }
 
 /// Redraws the token figure at clip range `clip_epsilon`; returns the example's numbers.
 #[wasm_bindgen]
 pub fn draw_tokens(canvas_id: &str, clip_epsilon: f64) -> Result<JsValue, JsError> {
-    let t = canvas::with_canvas(canvas_id, |area, dpr| {
-        plots::tokens::draw(area, clip_epsilon, Theme::for_dpr(dpr))
-    })
-    .map_err(js_error)?;
-    to_js(&t)
+    show(
+        canvas_id,
+        lessons::tokens::figure(clip_epsilon),
+        plots::tokens::draw,
+    )
 }
 
 /// Every worked example of the lessons (the page fills `data-worked` elements from it).
 #[wasm_bindgen]
 pub fn worked_examples() -> Result<JsValue, JsError> {
-    to_js(&crate::worked::worked_examples().map_err(js_error)?)
+    to_js(&lessons::worked_examples().map_err(js_error)?)
 }
 
 /// The four worked rows alone (no drawing), for the lesson text.
 #[wasm_bindgen]
 pub fn clipping_rows(clip_epsilon: f64) -> Result<JsValue, JsError> {
-    let rows = plots::clipping::four_rows(clip_epsilon).map_err(js_error)?;
+    let rows = lessons::clipping::four_rows(clip_epsilon).map_err(js_error)?;
     to_js(&rows)
 }
 

@@ -375,23 +375,21 @@ impl RunBoard {
             AnyBoard::Ppo(b) => {
                 if let Some(curve) = b.curve() {
                     canvas::with_canvas(curve_canvas, |area, dpr| {
-                        plots::learning_curve::draw_learning_curve(
-                            area,
-                            &curve,
+                        let data = plots::learning_curve::Data {
+                            curve: &curve,
                             profile,
-                            Theme::for_dpr(dpr),
-                        )
+                        };
+                        plots::learning_curve::draw(area, &data, &Theme::for_dpr(dpr))
                     })?;
                 }
                 match b.runs().first() {
                     Some(first) if !first.reports.is_empty() => {
                         canvas::with_canvas(detail_canvas, |area, dpr| {
-                            plots::ppo_diagnostics::draw_ppo_diagnostics(
-                                area,
-                                &first.reports,
-                                first.seed,
-                                Theme::for_dpr(dpr),
-                            )
+                            let data = plots::ppo_diagnostics::Data {
+                                history: &first.reports,
+                                seed: first.seed,
+                            };
+                            plots::ppo_diagnostics::draw(area, &data, &Theme::for_dpr(dpr))
                         })
                     }
                     _ => Ok(()),
@@ -400,11 +398,10 @@ impl RunBoard {
             AnyBoard::Sequence(b) => match b.runs().first() {
                 Some(first) if !first.reports.is_empty() => {
                     canvas::with_canvas(curve_canvas, |area, dpr| {
-                        plots::sequence_curves::draw_sequence_curves(
-                            area,
-                            &first.reports,
-                            Theme::for_dpr(dpr),
-                        )
+                        let data = plots::sequence_curves::Data {
+                            reports: &first.reports,
+                        };
+                        plots::sequence_curves::draw(area, &data, &Theme::for_dpr(dpr))
                     })
                 }
                 _ => Ok(()),
@@ -441,12 +438,11 @@ pub fn draw_cartpole(
     caption: &str,
 ) -> JsResult<()> {
     canvas::with_canvas(canvas_id, |area, dpr| {
-        plots::cartpole::draw(
-            area,
-            [x, x_dot, theta, theta_dot],
+        let data = plots::cartpole::Data {
+            state: [x, x_dot, theta, theta_dot],
             caption,
-            Theme::for_dpr(dpr),
-        )
+        };
+        plots::cartpole::draw(area, &data, &Theme::for_dpr(dpr))
     })
     .map_err(js_error)
 }

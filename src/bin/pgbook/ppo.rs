@@ -43,18 +43,21 @@ impl TextOutput for PpoTrainer {
         let path = dir.join(format!("ppo_{profile}_learning_curve.svg"));
         {
             let root = SVGBackend::new(&path, (900, 500)).into_drawing_area();
-            plots::learning_curve::draw_learning_curve(&root, &curve, profile, Theme::default())?;
+            let data = plots::learning_curve::Data {
+                curve: &curve,
+                profile,
+            };
+            plots::learning_curve::draw(&root, &data, &Theme::default())?;
             root.present().map_err(|e| Error::io(path.display(), e))?;
         }
         if let Some(first) = runs.first() {
             let path = dir.join(format!("ppo_{profile}_diagnostics_seed{}.svg", first.seed));
             let root = SVGBackend::new(&path, (900, 480)).into_drawing_area();
-            plots::ppo_diagnostics::draw_ppo_diagnostics(
-                &root,
-                &first.reports,
-                first.seed,
-                Theme::default(),
-            )?;
+            let data = plots::ppo_diagnostics::Data {
+                history: &first.reports,
+                seed: first.seed,
+            };
+            plots::ppo_diagnostics::draw(&root, &data, &Theme::default())?;
             root.present().map_err(|e| Error::io(path.display(), e))?;
         }
         Ok(())

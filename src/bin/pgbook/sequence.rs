@@ -1,7 +1,7 @@
 //! What `pgbook train sequence` prints as text and draws as SVG.
 
 use crate::train::{FinishedRun, TextOutput};
-use pgbook::plots::{draw_sequence_curves, to_svg, Theme};
+use pgbook::plots::{sequence_curves, to_svg, Theme};
 use pgbook::train::sequence::{SequenceConfig, SequenceTrainer, SOLVED_SUCCESS};
 use pgbook::{Error, Result};
 use std::fmt::Write;
@@ -101,7 +101,10 @@ impl TextOutput for SequenceTrainer {
             let reduction = run.trainer.config().reduction.name();
             let path = dir.join(format!("sequence_curves_{reduction}_seed{}.svg", run.seed));
             let svg = to_svg(800, 450, |area| {
-                draw_sequence_curves(area, &run.reports, Theme::default())
+                let data = sequence_curves::Data {
+                    reports: &run.reports,
+                };
+                sequence_curves::draw(area, &data, &Theme::default())
             })?;
             std::fs::write(&path, svg).map_err(|e| Error::io(path.display(), e))?;
         }

@@ -155,15 +155,18 @@ impl SequenceTrainer {
                 batch.correct.push(correct);
             }
             let group = &batch.rewards[class * g..(class + 1) * g];
-            batch.advantages.extend(rl::rloo_advantages(group)?);
+            batch.advantages.extend(rl::rloo_advantages(group.into())?);
         }
-        batch.mask = rl::response_token_mask(
-            &batch.input_ids,
-            &batch.prompt_lengths,
-            task::PAD,
-            task::EOS,
-            true,
-        )?;
+        batch.mask = rl::rows(
+            rl::response_token_mask(
+                rl::array2("input_ids", &batch.input_ids)?.view(),
+                (&batch.prompt_lengths).into(),
+                task::PAD,
+                task::EOS,
+                true,
+            )?
+            .view(),
+        );
         Ok(batch)
     }
 

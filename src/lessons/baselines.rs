@@ -1,0 +1,226 @@
+//! Lesson 3: baselines from a constant to RLOO — the variance-optimal baseline b*, a group of
+//! four under the three baselines, the notebook's baseline-bias experiment (G = 8, 80 000
+//! groups, seed 2026) and the figure's Monte Carlo at a chosen group size.
+
+use super::Figure;
+use crate::plots::baselines::Data;
+use crate::rl::{self, BaselineBias};
+use crate::{math, Error, Result};
+use ndarray::aview1;
+use serde::Serialize;
+
+/// b* against the value V for a two-action softmax policy.
+#[derive(Debug, Clone, Serialize)]
+pub struct BStar {
+    pub probs: Vec<f64>,
+    pub q: Vec<f64>,
+    pub grad_norm_sq: Vec<f64>,
+    pub value: f64,
+    pub b_star: f64,
+}
+
+/// A group of four under the three baselines.
+#[derive(Debug, Clone, Serialize)]
+pub struct Rloo {
+    pub rewards: Vec<f64>,
+    pub group_mean: f64,
+    pub centered: Vec<f64>,
+    pub loo_baselines: Vec<f64>,
+    pub rloo: Vec<f64>,
+    pub ratio: f64,
+    pub same_group_scale: f64,
+}
+
+/// The notebook's baseline-bias experiment and its z-scores.
+#[derive(Debug, Clone, Serialize)]
+pub struct Simulation {
+    pub group_size: usize,
+    pub groups: usize,
+    pub seed: u64,
+    /// The eight quantities (flattened: `simulation.exact`, `simulation.rloo_mean`, …).
+    #[serde(flatten)]
+    pub result: BaselineBias,
+    pub z_plain: f64,
+    pub z_same: f64,
+    pub z_rloo: f64,
+    pub z_same_vs_exact: f64,
+}
+
+/// Exact stds of the three estimators at the experiment's group size.
+#[derive(Debug, Clone, Serialize)]
+pub struct SimulationExact {
+    pub plain_std: f64,
+    pub same_group_std: f64,
+    pub rloo_std: f64,
+}
+
+/// b* = Σ_a p_a ‖∇log π(a)‖² q_a / Σ_a p_a ‖∇log π(a)‖² for a softmax policy over logits.
+pub fn optimal_baseline(logits: &[f64], q: &[f64]) -> Result<(Vec<f64>, f64, f64)> {
+    let probs = rl::stable_softmax(logits)?;
+    let norms: Vec<f64> = (0..probs.len())
+        .map(|a| rl::grad_log_softmax(logits, a).map(|g| g.iter().map(|x| x * x).sum()))
+        .collect::<Result<_>>()?;
+    let value = probs.iter().zip(q).map(|(p, q)| p * q).sum();
+    let num: f64 = (0..probs.len()).map(|a| probs[a] * norms[a] * q[a]).sum();
+    let den: f64 = (0..probs.len()).map(|a| probs[a] * norms[a]).sum();
+    Ok((norms, value, num / den))
+}
+
+/// The worked b*: logits (ln 4, 0) give probabilities (0.8, 0.2), action 1 is the rare one.
+pub fn bstar() -> Result<BStar> {
+    let logits = [math::ln(4.0), 0.0];
+    let q = vec![1.0, 3.0];
+    let (grad_norm_sq, value, b_star) = optimal_baseline(&logits, &q)?;
+    Ok(BStar {
+        probs: rl::stable_softmax(&logits)?,
+        q,
+        grad_norm_sq,
+        value,
+        b_star,
+    })
+}
+
+/// The worked group of four: rewards (1, 0, 0.5, 0).
+pub fn rloo() -> Result<Rloo> {
+    let rewards = vec![1.0, 0.0, 0.5, 0.0];
+    let centered = rl::group_mean_advantages(aview1(&rewards))?;
+    let rloo = rl::rloo_advantages(aview1(&rewards))?;
+    let g = rewards.len() as f64;
+    Ok(Rloo {
+        group_mean: rewards.iter().sum::<f64>() / g,
+        loo_baselines: rl::leave_one_out_baselines(aview1(&rewards))?.to_vec(),
+        ratio: rloo[0] / centered[0],
+        same_group_scale: (g - 1.0) / g,
+        centered: centered.to_vec(),
+        rloo: rloo.to_vec(),
+        rewards,
+    })
+}
+
+/// The notebook's experiment (the lesson runs G = 8, 80 000 groups, seed 2026), with the
+/// z-scores of its means against the exact values.
+pub fn simulation(group_size: usize, groups: usize, seed: u64) -> Result<Simulation> {
+    let r = rl::simulate_group_baseline_bias(group_size, groups, seed)?;
+    let m = (groups as f64).sqrt();
+    let z = |mean: f64, expected: f64, std: f64| {
+        if std > 0.0 {
+            (mean - expected) / (std / m)
+        } else {
+            0.0
+        }
+    };
+    Ok(Simulation {
+        group_size,
+        groups,
+        seed,
+        z_plain: z(r.plain_mean, r.exact, r.plain_std),
+        z_same: z(r.same_group_mean, r.predicted_same_group, r.same_group_std),
+        z_rloo: z(r.rloo_mean, r.exact, r.rloo_std),
+        z_same_vs_exact: z(r.same_group_mean, r.exact, r.same_group_std),
+        result: r,
+    })
+}
+
+/// The exact stds at `group_size`.
+pub fn simulation_exact(group_size: usize) -> SimulationExact {
+    let (plain_std, same_group_std, rloo_std) = rl::bandit_exact_stds(group_size);
+    SimulationExact {
+        plain_std,
+        same_group_std,
+        rloo_std,
+    }
+}
+
+/// Groups sampled per redraw of the figure: enough for visible error bars, cheap enough for
+/// a slider.
+pub const FIGURE_GROUPS: usize = 4000;
+/// Largest group size the figure offers.
+pub const MAX_GROUP: usize = 64;
+/// Seed of the figure's Monte Carlo (the same G always shows the same sample).
+pub const FIGURE_SEED: u64 = 2026;
+
+/// What the figure shows at one group size (returned to the page).
+#[derive(Debug, Clone, Serialize)]
+pub struct BaselineFigure {
+    pub group_size: usize,
+    pub groups: usize,
+    pub monte_carlo: BaselineBias,
+    /// Exact stds (plain, same-group, RLOO) at this G.
+    pub exact_std: (f64, f64, f64),
+}
+
+/// Runs the Monte Carlo and the exact formulas at `group_size` (2 … [`MAX_GROUP`]).
+pub fn compute(group_size: usize, groups: usize) -> Result<BaselineFigure> {
+    if !(2..=MAX_GROUP).contains(&group_size) {
+        return Err(Error::range(
+            "group_size",
+            crate::error::Rule::between(2.0, MAX_GROUP as f64),
+            group_size,
+        ));
+    }
+    let monte_carlo = rl::simulate_group_baseline_bias(group_size, groups, FIGURE_SEED)?;
+    Ok(BaselineFigure {
+        group_size,
+        groups,
+        monte_carlo,
+        exact_std: rl::bandit_exact_stds(group_size),
+    })
+}
+
+/// The figure at `group_size`: the Monte Carlo of [`FIGURE_GROUPS`] groups, the exact std
+/// curves over G = 2 … [`MAX_GROUP`] and the means with ±2 standard errors.
+pub fn figure(group_size: usize) -> Result<Figure<BaselineFigure, Data>> {
+    let fig = compute(group_size, FIGURE_GROUPS)?;
+    let mc = &fig.monte_carlo;
+    let se = |std: f64| 2.0 * std / (fig.groups as f64).sqrt();
+    let data = Data {
+        group_size,
+        exact_std_curve: (2..=MAX_GROUP)
+            .map(|k| {
+                let (plain, same, rloo) = rl::bandit_exact_stds(k);
+                (k as f64, [plain, same, rloo])
+            })
+            .collect(),
+        monte_carlo_std: [mc.plain_std, mc.same_group_std, mc.rloo_std],
+        means: [mc.plain_mean, mc.same_group_mean, mc.rloo_mean],
+        errors: [se(mc.plain_std), se(mc.same_group_std), se(mc.rloo_std)],
+        exact: mc.exact,
+        predicted_same_group: mc.predicted_same_group,
+    };
+    Ok(Figure { numbers: fig, data })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plots::{self, Theme};
+
+    #[test]
+    fn monte_carlo_sits_near_the_exact_values_and_range_is_checked() {
+        for g in [2, 8, 64] {
+            let f = compute(g, FIGURE_GROUPS).unwrap();
+            let m = (FIGURE_GROUPS as f64).sqrt();
+            let mc = &f.monte_carlo;
+            assert!(
+                ((mc.rloo_mean - mc.exact) / (f.exact_std.2 / m)).abs() < 4.0,
+                "G = {g}"
+            );
+            assert!(
+                ((mc.same_group_mean - mc.predicted_same_group) / (f.exact_std.1 / m)).abs() < 4.0
+            );
+            assert!((mc.plain_std / f.exact_std.0 - 1.0).abs() < 0.1);
+        }
+        assert!(compute(1, 10).is_err());
+        let e = compute(65, 10).unwrap_err();
+        assert!(matches!(
+            e.kind(),
+            crate::error::ErrorKind::Range { rule, .. } if *rule == crate::error::Rule::between(2.0, 64.0)
+        ));
+        let f = figure(8).unwrap();
+        let svg = plots::to_svg(800, 420, |a| {
+            plots::baselines::draw(a, &f.data, &Theme::default())
+        })
+        .unwrap();
+        assert!(svg.contains("RLOO") && svg.contains("G = 8"));
+    }
+}

@@ -1,0 +1,173 @@
+//! Lesson 5: the PPO ratio and clipping. Four worked rows (r ∈ {1.5, 0.5}, A = ±1) and the
+//! per-sample objective min(r·A, clip(r, 1−ε, 1+ε)·A) against r for the figure.
+
+use super::Figure;
+use crate::plots::clipping::{Data, Marker, Panel};
+use crate::rl::{self, ClippedTerms, PpoDiagnostics};
+use crate::{math, Result};
+use serde::Serialize;
+
+/// Ratios of the four worked rows (A = +1, +1, −1, −1).
+pub const FOUR_ROWS_RATIO: [f64; 4] = [1.5, 0.5, 1.5, 0.5];
+/// Advantages of the four worked rows: clipping is active in rows 1 and 4 only.
+pub const FOUR_ROWS_ADVANTAGE: [f64; 4] = [1.0, 1.0, -1.0, -1.0];
+
+/// The four rows at a given ε: their terms and the batch diagnostics.
+#[derive(Debug, Clone, Serialize)]
+pub struct FourRows {
+    /// The clip range used.
+    pub clip_epsilon: f64,
+    /// Ratios of the rows.
+    pub ratio: [f64; 4],
+    /// Advantages of the rows.
+    pub advantage: [f64; 4],
+    /// r·A, clip(r)·A and their minimum.
+    pub terms: ClippedTerms,
+    /// Whether clipping changed the minimum (the row's gradient is zero).
+    pub active: [bool; 4],
+    /// Mean of the pessimistic terms: the batch objective.
+    pub mean_objective: f64,
+    /// ratio_outside_fraction, active_clip_fraction, approx KL, mean log-ratio.
+    pub diagnostics: PpoDiagnostics,
+}
+
+/// Computes the four worked rows at `clip_epsilon`.
+pub fn four_rows(clip_epsilon: f64) -> Result<FourRows> {
+    let terms = rl::ppo_clipped_terms(&FOUR_ROWS_RATIO, &FOUR_ROWS_ADVANTAGE, clip_epsilon)?;
+    let new_log_prob = FOUR_ROWS_RATIO.map(math::ln);
+    let diagnostics =
+        rl::ppo_diagnostics(&new_log_prob, &[0.0; 4], &FOUR_ROWS_ADVANTAGE, clip_epsilon)?;
+    let active = [0, 1, 2, 3].map(|i| terms.pessimistic[i] < terms.unclipped[i] - 1e-15);
+    let mean_objective = terms.pessimistic.iter().sum::<f64>() / 4.0;
+    Ok(FourRows {
+        clip_epsilon,
+        ratio: FOUR_ROWS_RATIO,
+        advantage: FOUR_ROWS_ADVANTAGE,
+        terms,
+        active,
+        mean_objective,
+        diagnostics,
+    })
+}
+
+/// The figure's ratio axis: 0 … R_MAX.
+const R_MAX: f64 = 2.0;
+/// Points per curve.
+const SAMPLES: usize = 201;
+
+/// The figure at ε: the four rows for the table and both panels (A = +1, A = −1).
+pub fn figure(clip_epsilon: f64) -> Result<Figure<FourRows, Data>> {
+    let rows = four_rows(clip_epsilon)?;
+    let panel = |advantage: f64| {
+        let rs: Vec<f64> = (0..SAMPLES)
+            .map(|i| R_MAX * i as f64 / (SAMPLES - 1) as f64)
+            .collect();
+        Panel {
+            advantage,
+            unclipped: rs.iter().map(|&r| (r, r * advantage)).collect(),
+            pessimistic: rs
+                .iter()
+                .map(|&r| (r, rl::clipped_objective(r, advantage, clip_epsilon)))
+                .collect(),
+            markers: (0..4)
+                .filter(|&i| rows.advantage[i] == advantage)
+                .map(|i| Marker {
+                    label: format!("{}", i + 1),
+                    ratio: rows.ratio[i],
+                    objective: rows.terms.pessimistic[i],
+                    active: rows.active[i],
+                })
+                .collect(),
+        }
+    };
+    let data = Data {
+        clip_epsilon,
+        r_max: R_MAX,
+        panels: vec![panel(1.0), panel(-1.0)],
+    };
+    Ok(Figure {
+        numbers: rows,
+        data,
+    })
+}
+
+/// The worked example: the four rows at ε = 0.2 with their KL terms (r − 1) − ln r.
+#[derive(Debug, Clone, Serialize)]
+pub struct Ppo {
+    pub clip_epsilon: f64,
+    pub ratio: Vec<f64>,
+    pub advantage: Vec<f64>,
+    pub unclipped: Vec<f64>,
+    pub clipped: Vec<f64>,
+    pub pessimistic: Vec<f64>,
+    pub mean_objective: f64,
+    pub ratio_outside_fraction: f64,
+    pub active_clip_fraction: f64,
+    pub approx_kl: f64,
+    pub mean_log_ratio: f64,
+    pub kl_terms: Vec<f64>,
+}
+
+/// The lesson's worked example.
+pub fn ppo() -> Result<Ppo> {
+    let rows = four_rows(0.2)?;
+    let kl_terms = rows
+        .ratio
+        .iter()
+        .map(|r| (r - 1.0) - math::ln(*r))
+        .collect();
+    Ok(Ppo {
+        clip_epsilon: rows.clip_epsilon,
+        ratio: rows.ratio.to_vec(),
+        advantage: rows.advantage.to_vec(),
+        mean_objective: rows.mean_objective,
+        ratio_outside_fraction: rows.diagnostics.ratio_outside_fraction,
+        active_clip_fraction: rows.diagnostics.active_clip_fraction,
+        approx_kl: rows.diagnostics.approx_kl_nonnegative,
+        mean_log_ratio: rows.diagnostics.mean_log_ratio,
+        kl_terms,
+        unclipped: rows.terms.unclipped,
+        clipped: rows.terms.clipped,
+        pessimistic: rows.terms.pessimistic,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plots::{self, Theme};
+
+    #[test]
+    fn four_rows_at_the_lesson_epsilon() {
+        let rows = four_rows(0.2).unwrap();
+        assert_eq!(rows.active, [true, false, false, true]);
+        assert_eq!(rows.diagnostics.ratio_outside_fraction, 1.0);
+        assert_eq!(rows.diagnostics.active_clip_fraction, 0.5);
+        assert!((rows.diagnostics.approx_kl_nonnegative - 0.14384103622589045).abs() < 1e-12);
+        assert!((rows.mean_objective + 0.15).abs() < 1e-12);
+        // With ε = 0.6 both ratios lie inside [0.4, 1.6]: nothing is clipped.
+        let wide = four_rows(0.6).unwrap();
+        assert_eq!(wide.diagnostics.ratio_outside_fraction, 0.0);
+        assert_eq!(wide.active, [false; 4]);
+    }
+
+    #[test]
+    fn the_svg_changes_with_epsilon_and_rejects_bad_epsilon() {
+        let svg = |eps| {
+            let f = figure(eps)?;
+            plots::to_svg(720, 320, |a| {
+                plots::clipping::draw(a, &f.data, &Theme::default())
+            })
+        };
+        let (a, b) = (svg(0.2).unwrap(), svg(0.3).unwrap());
+        assert!(a.contains("отношение вероятностей r"), "axis label missing");
+        assert!(
+            a.contains("A &gt; 0") || a.contains("A > 0"),
+            "caption missing"
+        );
+        assert!(a.len() > 5_000, "suspiciously small SVG");
+        assert_ne!(a, b);
+        assert!(svg(1.5).unwrap_err().to_string().contains("clip_epsilon"));
+        assert!(svg(f64::NAN).is_err());
+    }
+}

@@ -1,0 +1,229 @@
+//! Lesson 4: GAE with two masks. The figure's 12-step rollout buffer has a true terminal
+//! (t = 3), a time-limit truncation (t = 8) and the buffer's edge (t = 11); the worked example
+//! is a two-record buffer. Both compare `terminated` + `trace_cut` with a single `done` flag.
+
+use super::Figure;
+use crate::plots::gae::{Data, EpisodeEnd};
+use crate::{rl, Result};
+use serde::Serialize;
+
+/// A rollout buffer; rewards are 1 per step, as in CartPole.
+#[derive(Debug, Clone, Serialize)]
+pub struct GaeTrajectory {
+    pub rewards: Vec<f64>,
+    pub values: Vec<f64>,
+    /// V of the observation after each step; at the truncation, the last real observation.
+    pub next_values: Vec<f64>,
+    pub terminated: Vec<bool>,
+    pub trace_cuts: Vec<bool>,
+    /// What a single `done` flag says: the episode (or the data) ends here.
+    pub done: Vec<bool>,
+}
+
+/// The figure's buffer: episode 1 ends by termination at t = 3, episode 2 is truncated by the
+/// time limit at t = 8 (its pole still up: high continuation value), episode 3 is cut by the
+/// buffer's edge at t = 11.
+pub fn trajectory() -> GaeTrajectory {
+    let values = vec![2.8, 2.1, 1.5, 0.8, 4.5, 4.6, 4.4, 4.7, 4.5, 3.0, 3.2, 3.1];
+    let mut next_values: Vec<f64> = values[1..].to_vec();
+    next_values.push(3.3); // after the buffer's edge the episode goes on
+    next_values[3] = 0.0; // after the terminal there is nothing (the next entry is a reset)
+    next_values[8] = 4.6; // V(last real observation) before the reset
+    let cut_at = [3, 8, 11];
+    GaeTrajectory {
+        rewards: vec![1.0; 12],
+        terminated: (0..12).map(|t| t == 3).collect(),
+        trace_cuts: (0..12).map(|t| cut_at.contains(&t)).collect(),
+        done: (0..12).map(|t| cut_at.contains(&t)).collect(),
+        next_values,
+        values,
+    }
+}
+
+/// δ, advantages and value targets of a buffer for one (γ, λ), with both mask conventions.
+#[derive(Debug, Clone, Serialize)]
+pub struct GaeAnalysis {
+    pub gamma: f64,
+    pub lambda: f64,
+    pub deltas: Vec<f64>,
+    pub advantages: Vec<f64>,
+    pub value_targets: Vec<f64>,
+    pub single_done_deltas: Vec<f64>,
+    pub single_done_advantages: Vec<f64>,
+    pub single_done_value_targets: Vec<f64>,
+    /// (γλ)^k for k = 0..T: how much δ_{t+k} contributes to A_t.
+    pub weights: Vec<f64>,
+}
+
+/// The analysis of the figure's buffer.
+pub fn analyse(gamma: f64, lambda: f64) -> Result<GaeAnalysis> {
+    analyse_trajectory(&trajectory(), gamma, lambda)
+}
+
+/// δ, advantages and value targets of `tr` with the two masks and with one `done` flag.
+pub fn analyse_trajectory(tr: &GaeTrajectory, gamma: f64, lambda: f64) -> Result<GaeAnalysis> {
+    let deltas = rl::td_errors(
+        &tr.rewards,
+        &tr.values,
+        &tr.next_values,
+        &tr.terminated,
+        gamma,
+    )?;
+    let advantages = rl::gae_advantages(
+        &tr.rewards,
+        &tr.values,
+        &tr.next_values,
+        &tr.terminated,
+        &tr.trace_cuts,
+        gamma,
+        lambda,
+    )?;
+    let single_done_deltas =
+        rl::td_errors(&tr.rewards, &tr.values, &tr.next_values, &tr.done, gamma)?;
+    let single_done_advantages = rl::gae_advantages(
+        &tr.rewards,
+        &tr.values,
+        &tr.next_values,
+        &tr.done,
+        &tr.done,
+        gamma,
+        lambda,
+    )?;
+    let plus_v = |a: &[f64]| {
+        a.iter()
+            .zip(&tr.values)
+            .map(|(a, v)| a + v)
+            .collect::<Vec<_>>()
+    };
+    let mut weights = Vec::with_capacity(tr.rewards.len());
+    let mut w = 1.0;
+    for _ in 0..tr.rewards.len() {
+        weights.push(w);
+        w *= gamma * lambda;
+    }
+    Ok(GaeAnalysis {
+        gamma,
+        lambda,
+        value_targets: plus_v(&advantages),
+        single_done_value_targets: plus_v(&single_done_advantages),
+        deltas,
+        advantages,
+        single_done_deltas,
+        single_done_advantages,
+        weights,
+    })
+}
+
+/// The figure at (γ, λ): the analysis for the page and the buffer's series for the plot.
+pub fn figure(gamma: f64, lambda: f64) -> Result<Figure<GaeAnalysis, Data>> {
+    let tr = trajectory();
+    let a = analyse_trajectory(&tr, gamma, lambda)?;
+    let n = tr.rewards.len();
+    // Episodes end where `done` says so; the buffer's edge closes the last one.
+    let mut episodes = Vec::new();
+    let mut start = 0;
+    for t in 0..n {
+        if tr.done[t] || t + 1 == n {
+            episodes.push(start..t + 1);
+            start = t + 1;
+        }
+    }
+    let ends = episodes[..episodes.len().saturating_sub(1)]
+        .iter()
+        .map(|e| {
+            let t = e.end - 1;
+            let kind = if tr.terminated[t] {
+                EpisodeEnd::Terminated
+            } else {
+                EpisodeEnd::Truncated
+            };
+            (t as f64 + 0.5, kind)
+        })
+        .collect();
+    let data = Data {
+        steps: (0..n).map(|t| t as f64).collect(),
+        deltas: a.deltas.clone(),
+        advantages: a.advantages.clone(),
+        single_done_advantages: a.single_done_advantages.clone(),
+        values: tr.values,
+        value_targets: a.value_targets.clone(),
+        single_done_value_targets: a.single_done_value_targets.clone(),
+        weights: a.weights.clone(),
+        episodes,
+        ends,
+    };
+    Ok(Figure { numbers: a, data })
+}
+
+/// The worked example: two records, with two masks and with a single `done` (both flattened
+/// in JSON: `gae.rewards`, `gae.advantages`, `gae.single_done_advantages`, …).
+#[derive(Debug, Clone, Serialize)]
+pub struct Gae {
+    #[serde(flatten)]
+    pub trajectory: GaeTrajectory,
+    #[serde(flatten)]
+    pub analysis: GaeAnalysis,
+}
+
+/// Record 0 is a buffer boundary (bootstrap, cut), record 1 a terminal. One `done` flag
+/// answers both questions at once: record 0 ends the data, so it is also treated as terminal.
+pub fn worked() -> Result<Gae> {
+    let trajectory = GaeTrajectory {
+        rewards: vec![1.0, 100.0],
+        values: vec![2.0, 0.0],
+        next_values: vec![10.0, 0.0],
+        terminated: vec![false, true],
+        trace_cuts: vec![true, true],
+        done: vec![true, true],
+    };
+    let analysis = analyse_trajectory(&trajectory, 0.9, 1.0)?;
+    Ok(Gae {
+        trajectory,
+        analysis,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plots::{self, Theme};
+
+    #[test]
+    fn two_masks_differ_from_one_done_only_where_the_bootstrap_matters() {
+        let a = analyse(0.9, 0.95).unwrap();
+        // Terminal at t = 3: both conventions agree (no bootstrap, cut).
+        assert_eq!(a.advantages[3], a.single_done_advantages[3]);
+        // Truncation at t = 8 and buffer edge at t = 11: one done drops γ·V(next), a bias.
+        assert!((a.advantages[8] - a.single_done_advantages[8] - 0.9 * 4.6).abs() < 1e-12);
+        assert!((a.advantages[11] - a.single_done_advantages[11] - 0.9 * 3.3).abs() < 1e-12);
+        // The bias travels back through the recursion within the episode.
+        assert!(a.advantages[5] > a.single_done_advantages[5]);
+        // Episode 1 is untouched by what happens later in the buffer.
+        assert_eq!(a.advantages[..4], a.single_done_advantages[..4]);
+        assert_eq!(a.weights[0], 1.0);
+        assert!((a.weights[2] - (0.9f64 * 0.95) * (0.9 * 0.95)).abs() < 1e-15);
+    }
+
+    #[test]
+    fn lambda_zero_gives_delta_and_bad_gamma_is_an_error() {
+        let a = analyse(0.7, 0.0).unwrap();
+        assert_eq!(a.advantages, a.deltas);
+        assert!(analyse(1.2, 0.5).unwrap_err().to_string().contains("gamma"));
+        let f = figure(0.9, 0.95).unwrap();
+        let svg = plots::to_svg(800, 420, |area| {
+            plots::gae::draw(area, &f.data, &Theme::default())
+        })
+        .unwrap();
+        assert!(svg.contains("усечение") && svg.contains("Веса"));
+    }
+
+    #[test]
+    fn the_figure_splits_the_buffer_into_its_three_episodes() {
+        let d = figure(0.9, 0.95).unwrap().data;
+        assert_eq!(d.episodes, vec![0..4, 4..9, 9..12]);
+        assert_eq!(
+            d.ends,
+            vec![(3.5, EpisodeEnd::Terminated), (8.5, EpisodeEnd::Truncated)]
+        );
+    }
+}

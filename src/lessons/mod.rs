@@ -1,0 +1,119 @@
+//! The lessons' data: each module holds one lesson's inputs (the numbers its text states), its
+//! worked examples and the analyses behind its figure. The page shows these numbers; none is
+//! typed into the text.
+//!
+//! | module        | lesson                                   | figure              |
+//! |---------------|------------------------------------------|---------------------|
+//! | [`score`]     | 1, the log-derivative trick              | —                   |
+//! | [`returns`]   | 2, reward-to-go and discounting          | —                   |
+//! | [`baselines`] | 3, baselines from a constant to RLOO     | `plots::baselines`  |
+//! | [`gae`]       | 4, GAE and the two masks                 | `plots::gae`        |
+//! | [`clipping`]  | 5, the PPO ratio and clipping            | `plots::clipping`   |
+//! | [`tokens`]    | 7, shift, mask and reduction of tokens   | `plots::tokens`     |
+//! | [`verifier`]  | 8, the sequence task's verifier          | —                   |
+//!
+//! A lesson with a figure has `figure(…) -> Result<Figure<Numbers, plots::NAME::Data>>`: the
+//! numbers the page shows beside the figure and everything the plot draws, computed here
+//! (`plots` draws and computes nothing, and imports nothing from `lessons`). Lessons 6 and 8
+//! draw their trainers' reports (`train`), lesson 9 reuses the worked examples.
+
+pub mod baselines;
+pub mod clipping;
+pub mod gae;
+pub mod returns;
+pub mod score;
+pub mod tokens;
+pub mod verifier;
+
+use crate::Result;
+use serde::Serialize;
+
+/// One figure at one setting of its sliders.
+#[derive(Debug, Clone)]
+pub struct Figure<N, D> {
+    /// What the page shows beside the figure (returned to JavaScript as is).
+    pub numbers: N,
+    /// What the plot draws.
+    pub data: D,
+}
+
+/// All worked examples, keyed as the lessons' `data-worked` paths.
+#[derive(Debug, Clone, Serialize)]
+pub struct WorkedExamples {
+    pub score: score::Score,
+    pub returns: returns::Returns,
+    pub bstar: baselines::BStar,
+    pub rloo: baselines::Rloo,
+    pub simulation: baselines::Simulation,
+    pub simulation_exact: baselines::SimulationExact,
+    pub gae: gae::Gae,
+    pub ppo: clipping::Ppo,
+    pub tokens: tokens::Tokens,
+    pub verifier: verifier::Verifier,
+}
+
+/// Computes every worked example.
+pub fn worked_examples() -> Result<WorkedExamples> {
+    Ok(WorkedExamples {
+        score: score::score()?,
+        returns: returns::returns()?,
+        bstar: baselines::bstar()?,
+        rloo: baselines::rloo()?,
+        simulation: baselines::simulation(8, 80_000, 2026)?,
+        simulation_exact: baselines::simulation_exact(8),
+        gae: gae::worked()?,
+        ppo: clipping::ppo()?,
+        tokens: tokens::tokens(0.2)?,
+        verifier: verifier::verifier(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-12 * (1.0 + b.abs())
+    }
+
+    #[test]
+    fn the_lessons_numbers() {
+        let w = worked_examples().unwrap();
+        assert_eq!(w.gae.analysis.advantages, vec![8.0, 100.0]);
+        assert!(close(w.gae.analysis.value_targets[0], 10.0));
+        assert!(
+            close(w.gae.analysis.single_done_advantages[0], -1.0),
+            "{:?}",
+            w.gae.analysis.single_done_advantages
+        );
+        assert!(close(w.rloo.ratio, 4.0 / 3.0));
+        assert!(close(w.rloo.same_group_scale, 0.75));
+        assert!(close(w.ppo.approx_kl, 0.14384103622589045));
+        assert_eq!(
+            (w.ppo.ratio_outside_fraction, w.ppo.active_clip_fraction),
+            (1.0, 0.5)
+        );
+        // b*: (0.8·0.08·1 + 0.2·1.28·3) / (0.8·0.08 + 0.2·1.28) = 2.6 against V = 1.4.
+        assert!(close(w.bstar.b_star, 2.6), "{}", w.bstar.b_star);
+        assert!(close(w.bstar.value, 1.4));
+        assert!(close(w.bstar.grad_norm_sq[0], 0.08) && close(w.bstar.grad_norm_sq[1], 1.28));
+        assert_eq!(w.returns.reward_to_go, vec![1.5, 1.0, 2.0]);
+        assert_eq!(w.returns.weights, vec![1.5, 0.5, 0.5]);
+        assert!(w.score.grad_sum.abs() < 1e-15);
+        assert!(close(w.tokens.token_mean, 0.530272250309676));
+        assert!(close(w.tokens.sequence_mean, 0.3071333580473853));
+        assert!(close(w.tokens.sequence_sum_mean, 1.32568062577419));
+        assert_eq!(w.tokens.tokens_per_row, vec![3.0, 2.0]);
+        assert!(w.simulation.z_same_vs_exact < -30.0);
+        let json = serde_json::to_value(&w).unwrap();
+        assert!(
+            json["simulation"]["rloo_mean"].is_number(),
+            "flattened paths stay as the lessons use them"
+        );
+        assert!(w.simulation.z_rloo.abs() < 4.0 && w.simulation.z_same.abs() < 4.0);
+        let rewards: Vec<f64> = w.verifier.examples.iter().map(|e| e.reward).collect();
+        assert_eq!(rewards, vec![1.0, 0.7, 0.4, 0.3, 0.5, 0.4, 0.0]);
+        assert_eq!(w.verifier.examples[0].answer, "A C <eos>");
+        assert!(w.verifier.examples[0].correct && !w.verifier.examples[1].correct);
+    }
+}

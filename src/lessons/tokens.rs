@@ -1,0 +1,150 @@
+//! Lesson 7: autoregressive answers — the two-row token batch after the causal shift, its
+//! response mask, token ratios and clipped terms, and the three reductions.
+
+use super::Figure;
+use crate::plots::tokens::Data;
+use crate::rl::{self, Grid, Reduction};
+use crate::{math, Result};
+use ndarray::aview1;
+use serde::Serialize;
+
+/// The token example at one clip range.
+#[derive(Debug, Clone, Serialize)]
+pub struct Tokens {
+    pub input_ids: Vec<Vec<i64>>,
+    pub prompt_lengths: Vec<usize>,
+    pub advantages: Vec<f64>,
+    pub clip_epsilon: f64,
+    pub mask: Grid,
+    pub mask_without_eos: Grid,
+    pub ratio: Grid,
+    pub unclipped: Grid,
+    pub pessimistic: Grid,
+    pub tokens_per_row: Vec<f64>,
+    pub sequence_log_ratio: Vec<f64>,
+    pub sequence_ratio: Vec<f64>,
+    pub token_mean: f64,
+    pub sequence_mean: f64,
+    pub sequence_sum_mean: f64,
+}
+
+/// The token example's inputs (PAD = 0, EOS = 2). Off-mask log-probs hold large junk on
+/// purpose: it must never reach `exp`.
+pub struct TokenExample {
+    pub input_ids: Vec<Vec<i64>>,
+    pub prompt_lengths: Vec<usize>,
+    pub old_log_probs: Grid,
+    pub new_log_probs: Grid,
+    pub advantages: Vec<f64>,
+}
+
+/// PAD token of the token example.
+pub const TOKEN_PAD: i64 = 0;
+/// EOS token of the token example.
+pub const TOKEN_EOS: i64 = 2;
+
+/// The lesson's two-row token batch.
+pub fn token_example() -> TokenExample {
+    TokenExample {
+        input_ids: vec![vec![1, 10, 11, 20, 21, 2, 0], vec![1, 12, 30, 2, 0, 0, 0]],
+        prompt_lengths: vec![3, 2],
+        old_log_probs: vec![
+            vec![-9.0, -8.0, -1.0, -1.2, -0.8, -20.0],
+            vec![-7.0, -0.7, -0.9, -30.0, -40.0, -50.0],
+        ],
+        new_log_probs: vec![
+            vec![9.0, 8.0, -0.7, -1.5, -0.9, 20.0],
+            vec![7.0, -0.5, -1.2, 30.0, 40.0, 50.0],
+        ],
+        advantages: vec![1.5, -0.8],
+    }
+}
+
+/// The token example at clip range `clip_epsilon`.
+pub fn tokens(clip_epsilon: f64) -> Result<Tokens> {
+    let ex = token_example();
+    let ids = rl::array2("input_ids", &ex.input_ids)?;
+    let lengths = aview1(&ex.prompt_lengths);
+    let mask = rl::response_token_mask(ids.view(), lengths, TOKEN_PAD, TOKEN_EOS, true)?;
+    let mask_without_eos =
+        rl::response_token_mask(ids.view(), lengths, TOKEN_PAD, TOKEN_EOS, false)?;
+    let new = rl::array2("new_log_probs", &ex.new_log_probs)?;
+    let old = rl::array2("old_log_probs", &ex.old_log_probs)?;
+    let advantages = aview1(&ex.advantages);
+    let terms = rl::masked_token_ppo_terms(
+        new.view(),
+        old.view(),
+        advantages,
+        mask.view(),
+        clip_epsilon,
+    )?;
+    let sequence_log_ratio =
+        rl::sequence_log_probability_ratio(new.view(), old.view(), mask.view())?;
+    let objective = |r| {
+        rl::masked_token_ppo_objective(
+            new.view(),
+            old.view(),
+            advantages,
+            mask.view(),
+            clip_epsilon,
+            r,
+        )
+    };
+    Ok(Tokens {
+        tokens_per_row: mask
+            .rows()
+            .into_iter()
+            .map(|row| row.iter().sum())
+            .collect(),
+        sequence_ratio: sequence_log_ratio.iter().map(|&x| math::exp(x)).collect(),
+        sequence_log_ratio: sequence_log_ratio.to_vec(),
+        token_mean: objective(Reduction::TokenMean)?,
+        sequence_mean: objective(Reduction::SequenceMean)?,
+        sequence_sum_mean: objective(Reduction::SequenceSumMean)?,
+        input_ids: ex.input_ids,
+        prompt_lengths: ex.prompt_lengths,
+        advantages: ex.advantages,
+        clip_epsilon,
+        mask: rl::rows(mask.view()),
+        mask_without_eos: rl::rows(mask_without_eos.view()),
+        ratio: rl::rows(terms.ratio.view()),
+        unclipped: rl::rows(terms.unclipped.view()),
+        pessimistic: rl::rows(terms.pessimistic.view()),
+    })
+}
+
+/// The figure at ε: the example's numbers and, per label position, what the plot draws.
+pub fn figure(clip_epsilon: f64) -> Result<Figure<Tokens, Data>> {
+    let tk = tokens(clip_epsilon)?;
+    let data = Data {
+        clip_epsilon,
+        // Column k predicts the label input_ids[b][k + 1] (the causal shift).
+        labels: tk.input_ids.iter().map(|row| row[1..].to_vec()).collect(),
+        mask: tk.mask.clone(),
+        ratio: tk.ratio.clone(),
+        unclipped: tk.unclipped.clone(),
+        pessimistic: tk.pessimistic.clone(),
+        advantages: tk.advantages.clone(),
+    };
+    Ok(Figure { numbers: tk, data })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plots::{self, Theme};
+
+    #[test]
+    fn draws_and_changes_with_epsilon() {
+        let draw = |eps| {
+            let f = figure(eps)?;
+            plots::to_svg(760, 340, |a| {
+                plots::tokens::draw(a, &f.data, &Theme::default())
+            })
+        };
+        let svg = |eps| draw(eps).unwrap();
+        assert_ne!(svg(0.2), svg(0.4));
+        assert!(svg(0.2).contains("вне маски"));
+        assert!(draw(1.0).is_err());
+    }
+}
