@@ -75,7 +75,7 @@ fn rollout_layout_mask_and_rloo_advantages() {
     let batch = trainer.collect_rollout().unwrap();
     assert_eq!(batch.len(), 3 * g);
     for b in 0..batch.len() {
-        let row = &batch.input_ids[b];
+        let row = &batch.input_ids.row(b).to_vec();
         let class = batch.prompt_classes[b];
         assert_eq!(class, b / g, "rows are grouped by prompt");
         assert_eq!(row.len(), t);
@@ -90,11 +90,11 @@ fn rollout_layout_mask_and_rloo_advantages() {
         let expected: Vec<f64> = (0..t - 1)
             .map(|k| if (1..=n).contains(&k) { 1.0 } else { 0.0 })
             .collect();
-        assert_eq!(batch.mask[b], expected);
+        assert_eq!(batch.mask.row(b).to_vec(), expected);
         assert_eq!(batch.response_len(b), n);
         // Old log-probs: negative on the mask, 0 elsewhere.
         for k in 0..t - 1 {
-            let lp = batch.old_log_probs[b][k];
+            let lp = batch.old_log_probs[[b, k]];
             assert!(if expected[k] == 1.0 {
                 lp < 0.0
             } else {
@@ -105,10 +105,12 @@ fn rollout_layout_mask_and_rloo_advantages() {
     }
     for class in 0..3 {
         let group = class * g..(class + 1) * g;
-        let sum: f64 = batch.advantages[group.clone()].iter().sum();
+        let advantages = batch.advantages.to_vec();
+        let rewards = batch.rewards.to_vec();
+        let sum: f64 = advantages[group.clone()].iter().sum();
         assert!(sum.abs() < 1e-12, "group {class} sums to {sum}");
-        let expected = rl::rloo_advantages(batch.rewards[group.clone()].into()).unwrap();
-        assert_eq!(&batch.advantages[group], expected.to_vec().as_slice());
+        let expected = rl::rloo_advantages(rewards[group.clone()].into()).unwrap();
+        assert_eq!(&advantages[group], expected.to_vec().as_slice());
     }
 }
 
@@ -176,12 +178,11 @@ fn loss_equals_minus_the_rl_objective_for_every_reduction() {
         );
         assert!(fresh.policy_loss.is_finite());
         let new = trainer.token_log_probs(&batch).unwrap();
-        let grid = |g: &[Vec<f64>]| rl::array2("grid", g).unwrap();
         let objective = rl::masked_token_ppo_objective(
-            grid(&new).view(),
-            grid(&batch.old_log_probs).view(),
-            (&batch.advantages).into(),
-            grid(&batch.mask).view(),
+            new.view(),
+            batch.old_log_probs.view(),
+            batch.advantages.view(),
+            batch.mask.view(),
             config.clip_epsilon,
             reduction,
         )

@@ -7,7 +7,8 @@ use super::SequenceTrainer;
 use crate::error::{Error, Result};
 use crate::math;
 use crate::nn::categorical;
-use crate::rl::{self, DiagnosticsAccumulator, Grid};
+use crate::rl::{self, DiagnosticsAccumulator};
+use ndarray::Array2;
 
 /// The loss of one batch, its parts, and its gradient.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,14 +26,12 @@ pub struct LossAndGradient {
 impl SequenceTrainer {
     /// `[B, T−1]` log-probs of the batch's response tokens under the current policy, 0 off
     /// the mask (the "new" log-probs of PPO).
-    pub fn token_log_probs(&self, batch: &RolloutBatch) -> Result<Grid> {
+    pub fn token_log_probs(&self, batch: &RolloutBatch) -> Result<Array2<f64>> {
         let tape = self.policy.forward(&Self::model_inputs(batch)?)?;
-        let mut out = vec![vec![0.0; tape.steps()]; batch.len()];
-        for (b, row) in out.iter_mut().enumerate() {
-            for (k, value) in row.iter_mut().enumerate() {
-                if batch.mask[b][k] == 1.0 {
-                    *value = tape.log_probs(b, k)[Self::label_action(batch, b, k)?];
-                }
+        let mut out = Array2::zeros((batch.len(), tape.steps()));
+        for ((b, k), value) in out.indexed_iter_mut() {
+            if batch.mask[[b, k]] == 1.0 {
+                *value = tape.log_probs(b, k)[Self::label_action(batch, b, k)?];
             }
         }
         Ok(out)
@@ -61,27 +60,27 @@ impl SequenceTrainer {
         let eps = self.config.clip_epsilon;
         let tape = self.policy.forward(&Self::model_inputs(batch)?)?;
         let (rows, steps) = (tape.batch(), tape.steps());
-        if batch.mask.len() != rows
-            || batch.mask.iter().any(|m| m.len() != steps)
-            || batch.old_log_probs.len() != rows
-            || batch.old_log_probs.iter().any(|m| m.len() != steps)
-            || batch.advantages.len() != rows
-        {
-            // mask and old_log_probs must be [B, T−1] and advantages [B].
-            let shape = |m: &Grid| vec![m.len(), m.first().map_or(0, Vec::len)];
-            return Err(if batch.advantages.len() != rows {
-                Error::shape("advantages", vec![rows], vec![batch.advantages.len()])
-            } else if shape(&batch.mask) != [rows, steps] {
-                Error::shape("mask", vec![rows, steps], shape(&batch.mask))
-            } else {
-                Error::shape(
-                    "old_log_probs",
-                    vec![rows, steps],
-                    shape(&batch.old_log_probs),
-                )
-            });
+        // mask and old_log_probs must be [B, T−1] and advantages [B].
+        let shape = |m: &Array2<f64>| vec![m.nrows(), m.ncols()];
+        if batch.advantages.len() != rows {
+            let got = vec![batch.advantages.len()];
+            return Err(Error::shape("advantages", vec![rows], got));
         }
-        let counts: Vec<f64> = batch.mask.iter().map(|m| m.iter().sum()).collect();
+        for (arg, m) in [
+            ("mask", &batch.mask),
+            ("old_log_probs", &batch.old_log_probs),
+        ] {
+            if m.dim() != (rows, steps) {
+                return Err(Error::shape(arg, vec![rows, steps], shape(m)));
+            }
+        }
+        // Row sums in index order (ndarray's sum would reassociate them).
+        let counts: Vec<f64> = batch
+            .mask
+            .rows()
+            .into_iter()
+            .map(|m| m.iter().sum())
+            .collect();
         let total: f64 = counts.iter().sum();
         let coef = self.entropy_coef_now();
         let entropy_weight = coef / total.max(1.0);
@@ -94,12 +93,12 @@ impl SequenceTrainer {
             let advantage = batch.advantages[b];
             let weight = self.config.reduction.token_weight(counts[b], total, rows);
             for k in 0..steps {
-                if batch.mask[b][k] != 1.0 {
+                if batch.mask[[b, k]] != 1.0 {
                     continue;
                 }
                 let action = Self::label_action(batch, b, k)?;
                 let log_probs = tape.log_probs(b, k);
-                let log_ratio = log_probs[action] - batch.old_log_probs[b][k];
+                let log_ratio = log_probs[action] - batch.old_log_probs[[b, k]];
                 let ratio = math::exp(log_ratio);
                 let unclipped = ratio * advantage;
                 let pessimistic = rl::clipped_objective(ratio, advantage, eps);

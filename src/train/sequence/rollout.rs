@@ -8,47 +8,48 @@ use crate::error::{Error, Quantity, Result, Rule};
 use crate::math;
 use crate::nn::categorical;
 use crate::nn::gru::Gru;
-use crate::rl::{self, Grid};
+use crate::rl;
 use crate::rng::{self, Rng};
-use serde::{Deserialize, Serialize};
+use ndarray::{Array1, Array2};
 
 /// One iteration's rollout, laid out as the lesson draws it. Rows are grouped by prompt:
 /// rows `c·G .. (c+1)·G` answer prompt class `c`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The arrays are the course's (`ndarray`, as the NumPy reference has them).
+#[derive(Debug, Clone, PartialEq)]
 pub struct RolloutBatch {
     /// Prompt class of every row.
     pub prompt_classes: Vec<usize>,
     /// `[B, T]` token ids: `<bos> q<c> response… <pad>…`.
-    pub input_ids: Vec<Vec<i64>>,
-    /// Prompt length of every row (2: `<bos> q<c>`).
-    pub prompt_lengths: Vec<usize>,
+    pub input_ids: Array2<i64>,
+    /// Prompt length of every row `[B]` (2: `<bos> q<c>`).
+    pub prompt_lengths: Array1<usize>,
     /// Verifier rewards `[B]`.
-    pub rewards: Vec<f64>,
+    pub rewards: Array1<f64>,
     /// Fully correct answers `[B]`.
     pub correct: Vec<bool>,
     /// RLOO advantages `[B]`; they sum to zero within each group.
-    pub advantages: Vec<f64>,
+    pub advantages: Array1<f64>,
     /// `[B, T−1]` response mask aligned with the labels `input_ids[:, 1:]`, `<eos>` included.
-    pub mask: Grid,
+    pub mask: Array2<f64>,
     /// `[B, T−1]` log-probs of the sampled tokens under the sampling policy, frozen; 0 off
     /// the mask.
-    pub old_log_probs: Grid,
+    pub old_log_probs: Array2<f64>,
 }
 
 impl RolloutBatch {
     /// Number of rows.
     pub fn len(&self) -> usize {
-        self.input_ids.len()
+        self.input_ids.nrows()
     }
 
     /// Whether the batch has no rows.
     pub fn is_empty(&self) -> bool {
-        self.input_ids.is_empty()
+        self.input_ids.nrows() == 0
     }
 
     /// Number of response tokens of row `b` (`<eos>` included).
     pub fn response_len(&self, b: usize) -> usize {
-        self.mask[b].iter().filter(|&&m| m == 1.0).count()
+        self.mask.row(b).iter().filter(|&&m| m == 1.0).count()
     }
 }
 
@@ -120,20 +121,16 @@ impl SequenceTrainer {
     pub fn collect_rollout(&mut self) -> Result<RolloutBatch> {
         let (g, t) = (self.config.group_size, self.config.sequence_len());
         let b = NUM_PROMPTS * g;
-        let mut batch = RolloutBatch {
-            prompt_classes: Vec::with_capacity(b),
-            input_ids: Vec::with_capacity(b),
-            prompt_lengths: vec![PROMPT_LENGTH; b],
-            rewards: Vec::with_capacity(b),
-            correct: Vec::with_capacity(b),
-            advantages: Vec::with_capacity(b),
-            mask: Vec::new(),
-            old_log_probs: vec![vec![0.0; t - 1]; b],
-        };
+        let mut prompt_classes = Vec::with_capacity(b);
+        let mut ids: Vec<i64> = Vec::with_capacity(b * t);
+        let mut rewards = Vec::with_capacity(b);
+        let mut correct = Vec::with_capacity(b);
+        let mut advantages = Vec::with_capacity(b);
+        let mut old_log_probs = Array2::zeros((b, t - 1));
         for class in 0..NUM_PROMPTS {
             let prompt = Self::read_prompt(&self.policy, class)?;
             for _ in 0..g {
-                let row = batch.input_ids.len();
+                let row = prompt_classes.len();
                 let (response, log_probs) = Self::generate(
                     &self.policy,
                     &prompt,
@@ -146,38 +143,51 @@ impl SequenceTrainer {
                 // The response token at position PROMPT_LENGTH + i is label column
                 // PROMPT_LENGTH + i − 1 after the causal shift.
                 for (i, lp) in log_probs.iter().enumerate() {
-                    batch.old_log_probs[row][PROMPT_LENGTH - 1 + i] = *lp;
+                    old_log_probs[[row, PROMPT_LENGTH - 1 + i]] = *lp;
                 }
-                let Verdict { reward, correct } = task::verify(class, &response);
-                batch.prompt_classes.push(class);
-                batch.input_ids.push(task::layout_row(class, &response, t));
-                batch.rewards.push(reward);
-                batch.correct.push(correct);
+                let Verdict {
+                    reward,
+                    correct: ok,
+                } = task::verify(class, &response);
+                prompt_classes.push(class);
+                ids.extend(task::layout_row(class, &response, t));
+                rewards.push(reward);
+                correct.push(ok);
             }
-            let group = &batch.rewards[class * g..(class + 1) * g];
-            batch.advantages.extend(rl::rloo_advantages(group.into())?);
+            let group = &rewards[class * g..(class + 1) * g];
+            advantages.extend(rl::rloo_advantages(group.into())?);
         }
-        batch.mask = rl::rows(
-            rl::response_token_mask(
-                rl::array2("input_ids", &batch.input_ids)?.view(),
-                (&batch.prompt_lengths).into(),
-                task::PAD,
-                task::EOS,
-                true,
-            )?
-            .view(),
-        );
-        Ok(batch)
+        let input_ids = Array2::from_shape_vec((b, t), ids)
+            .map_err(|_| Error::shape("input_ids", vec![b, t], vec![prompt_classes.len()]))?;
+        let prompt_lengths = Array1::from_elem(b, PROMPT_LENGTH);
+        let mask = rl::response_token_mask(
+            input_ids.view(),
+            prompt_lengths.view(),
+            task::PAD,
+            task::EOS,
+            true,
+        )?;
+        Ok(RolloutBatch {
+            prompt_classes,
+            input_ids,
+            prompt_lengths,
+            rewards: Array1::from(rewards),
+            correct,
+            advantages: Array1::from(advantages),
+            mask,
+            old_log_probs,
+        })
     }
 
     /// Model inputs of a batch: every token but the last (the causal shift).
     pub(super) fn model_inputs(batch: &RolloutBatch) -> Result<Vec<Vec<usize>>> {
         batch
             .input_ids
-            .iter()
+            .rows()
+            .into_iter()
             .map(|row| {
-                row[..row.len().saturating_sub(1)]
-                    .iter()
+                row.iter()
+                    .take(row.len().saturating_sub(1))
                     .map(|&t| {
                         usize::try_from(t)
                             .ok()
@@ -194,7 +204,7 @@ impl SequenceTrainer {
 
     /// The action of label `(b, k)` on the mask: the token at `input_ids[b][k + 1]`.
     pub(super) fn label_action(batch: &RolloutBatch, b: usize, k: usize) -> Result<usize> {
-        let token = batch.input_ids[b][k + 1];
+        let token = batch.input_ids[[b, k + 1]];
         task::token_action(token).ok_or_else(|| {
             let names: Vec<String> = (0..NUM_ACTIONS)
                 .map(|a| task::token_text(task::action_token(a)))
@@ -209,11 +219,16 @@ pub(super) fn first_batch_rows(batch: &RolloutBatch) -> Vec<FirstBatchRow> {
     (0..batch.len())
         .map(|b| FirstBatchRow {
             prompt_class: batch.prompt_classes[b],
-            input_ids: batch.input_ids[b].clone(),
-            text: task::decode(&batch.input_ids[b]),
+            input_ids: batch.input_ids.row(b).to_vec(),
+            text: task::decode(&batch.input_ids.row(b).to_vec()),
             reward: batch.rewards[b],
             advantage: batch.advantages[b],
-            mask: batch.mask[b].iter().map(|&m| u8::from(m == 1.0)).collect(),
+            mask: batch
+                .mask
+                .row(b)
+                .iter()
+                .map(|&m| u8::from(m == 1.0))
+                .collect(),
         })
         .collect()
 }
