@@ -17,6 +17,7 @@
 use crate::error::{Error, Result, Rule};
 use crate::math;
 use crate::nn::categorical;
+use crate::nn::linear::Linear;
 use crate::rng::{self, Rng};
 
 /// Sizes of the network: the input vocabulary, the embedding and hidden widths, and the number
@@ -38,15 +39,16 @@ pub struct GruShape {
 pub enum GruBlock {
     /// Embedding table `[V, E]`.
     Embedding,
-    /// Input-to-hidden weights `[3H, E]` (gates r, z, n).
+    /// Input-to-hidden weights W_ih `[3H, E]` (gates r, z, n), stored transposed `[E][3H]` as
+    /// [`Linear`] lays weights out.
     WeightIh,
-    /// Hidden-to-hidden weights `[3H, H]`.
+    /// Hidden-to-hidden weights W_hh `[3H, H]`, stored `[H][3H]`.
     WeightHh,
     /// Input-side biases `[3H]`.
     BiasIh,
     /// Hidden-side biases `[3H]`.
     BiasHh,
-    /// Head weights `[A, H]`.
+    /// Head weights W_out `[A, H]`, stored `[H][A]`.
     WeightOut,
     /// Head biases `[A]`.
     BiasOut,
@@ -195,42 +197,6 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + math::exp(-x))
 }
 
-/// `out = W x + b` for a row-major `W` of `out.len()` rows.
-#[inline]
-fn affine(w: &[f64], b: &[f64], x: &[f64], out: &mut [f64]) {
-    let n = x.len();
-    for (i, o) in out.iter_mut().enumerate() {
-        let row = &w[i * n..(i + 1) * n];
-        *o = b[i] + row.iter().zip(x).map(|(w, x)| w * x).sum::<f64>();
-    }
-}
-
-/// The backward pass of [`affine`]: given `d = ∂loss/∂out`, adds `d xᵀ` to `gw`, `d` to `gb`
-/// and `Wᵀ d` to `dx`. Rows with a zero gradient are skipped (they add nothing).
-#[inline]
-fn affine_backward(
-    w: &[f64],
-    x: &[f64],
-    d: &[f64],
-    gw: &mut [f64],
-    gb: &mut [f64],
-    dx: &mut [f64],
-) {
-    let n = x.len();
-    for (i, &di) in d.iter().enumerate() {
-        if di == 0.0 {
-            continue;
-        }
-        gb[i] += di;
-        let row = &w[i * n..(i + 1) * n];
-        let g = &mut gw[i * n..(i + 1) * n];
-        for k in 0..n {
-            g[k] += di * x[k];
-            dx[k] += di * row[k];
-        }
-    }
-}
-
 impl Gru {
     /// A network with PyTorch's GRU initialisation U(−1/√H, 1/√H) for the cell, N(0, 1)
     /// embeddings, and a head scaled down by `head_scale` so that the first policy is close to
@@ -240,8 +206,18 @@ impl Gru {
         let mut params = vec![0.0; shape.num_params()];
         let bound = 1.0 / (shape.hidden as f64).sqrt();
         for block in GruBlock::ALL {
-            for p in &mut params[shape.block_range(block)] {
-                *p = match block {
+            let range = shape.block_range(block);
+            // Weights are drawn row by row of W (one output's inputs after another, as
+            // PyTorch lays them out) and stored as [`Linear`] does, transposed.
+            let (outputs, inputs) = match block {
+                GruBlock::WeightIh => (3 * shape.hidden, shape.embed),
+                GruBlock::WeightHh => (3 * shape.hidden, shape.hidden),
+                GruBlock::WeightOut => (shape.outputs, shape.hidden),
+                _ => (1, range.len()),
+            };
+            for k in 0..range.len() {
+                let (out, inp) = (k / inputs, k % inputs);
+                params[range.start + inp * outputs + out] = match block {
                     GruBlock::Embedding => rng::normal(rng),
                     GruBlock::WeightOut | GruBlock::BiasOut => {
                         head_scale * rng::uniform_in(rng, -bound, bound)
@@ -304,6 +280,22 @@ impl Gru {
         }
     }
 
+    /// The cell's two dense layers: embedding → three gates, state → three gates.
+    fn layers(&self) -> (Linear, Linear) {
+        let (e, hd) = (self.shape.embed, self.shape.hidden);
+        let gates = 3 * hd;
+        (
+            Linear {
+                inputs: e,
+                outputs: gates,
+            },
+            Linear {
+                inputs: hd,
+                outputs: gates,
+            },
+        )
+    }
+
     /// The GRU cell: `h_next` from `token` and `h`, keeping gates and `W_hn h + b_hn`.
     fn cell(&self, token: usize, h: &[f64], h_next: &mut [f64], gates: &mut [f64], hn: &mut [f64]) {
         let (e, hd) = (self.shape.embed, self.shape.hidden);
@@ -313,13 +305,14 @@ impl Gru {
         // Pre-activations from the input and from the state, all three gates at once.
         let mut gi = vec![0.0; 3 * hd];
         let mut gh = vec![0.0; 3 * hd];
-        affine(
+        let (input, state) = self.layers();
+        input.forward_one(
             &p[o.w_ih..o.w_ih + 3 * hd * e],
             &p[o.b_ih..o.b_ih + 3 * hd],
             x,
             &mut gi,
         );
-        affine(
+        state.forward_one(
             &p[o.w_hh..o.w_hh + 3 * hd * hd],
             &p[o.b_hh..o.b_hh + 3 * hd],
             h,
@@ -374,7 +367,8 @@ impl Gru {
         let x = &p[o.emb + token * e..o.emb + (token + 1) * e];
         let mut dx = vec![0.0; e];
         let (gw, gb) = grad_pair(grad, o.w_ih, o.b_ih, 3 * hd * e, 3 * hd);
-        affine_backward(
+        let (input, state) = self.layers();
+        input.backward_one(
             &p[o.w_ih..o.w_ih + 3 * hd * e],
             x,
             &d_pre_i,
@@ -386,7 +380,7 @@ impl Gru {
         ge.iter_mut().zip(&dx).for_each(|(g, d)| *g += d);
         // State side: W_hh, b_hh and the gradient flowing to the previous state.
         let (gw, gb) = grad_pair(grad, o.w_hh, o.b_hh, 3 * hd * hd, 3 * hd);
-        affine_backward(
+        state.backward_one(
             &p[o.w_hh..o.w_hh + 3 * hd * hd],
             h_prev,
             &d_pre_h,
@@ -400,7 +394,11 @@ impl Gru {
     fn head(&self, h: &[f64], log_probs: &mut [f64]) {
         let (hd, a) = (self.shape.hidden, self.shape.outputs);
         let o = Offsets::new(&self.shape);
-        affine(
+        let head = Linear {
+            inputs: hd,
+            outputs: a,
+        };
+        head.forward_one(
             &self.params[o.w_out..o.w_out + a * hd],
             &self.params[o.b_out..o.b_out + a],
             h,
@@ -493,7 +491,11 @@ impl Gru {
                 // Head: logits = W_out h + b_out.
                 let dl = &row[t * a..(t + 1) * a];
                 let (gw, gb) = grad_pair(&mut grad, o.w_out, o.b_out, a * hd, a);
-                affine_backward(&p[o.w_out..o.w_out + a * hd], h, dl, gw, gb, &mut dh);
+                let head = Linear {
+                    inputs: hd,
+                    outputs: a,
+                };
+                head.backward_one(&p[o.w_out..o.w_out + a * hd], h, dl, gw, gb, &mut dh);
                 let g = (b * steps + t) * 3 * hd;
                 let n = (b * steps + t) * hd;
                 self.cell_backward(

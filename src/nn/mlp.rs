@@ -2,12 +2,10 @@
 //! a hand-written backward pass.
 //!
 //! Parameters live in one flat vector (layer by layer: weights `[inputs][outputs]`, then
-//! biases) so that Adam and gradient clipping see a plain slice. The weight layout puts the
-//! outputs of one input contiguously: the forward product and the weight gradient then run
-//! their inner loop over contiguous outputs, which LLVM vectorises.
+//! biases, as [`Linear`] lays them out) so that Adam and gradient clipping see a plain slice.
 
-use super::gemm::gemm_acc;
 use super::init::orthogonal;
+use super::linear::Linear;
 use super::tanh::tanh_in_place;
 use crate::error::{Error, Result, Rule};
 use crate::rng::Rng;
@@ -116,12 +114,7 @@ impl Mlp {
             let (inputs, outputs) = (self.sizes[l], self.sizes[l + 1]);
             let (before, after) = cache.acts.split_at_mut(l + 1);
             let (xin, y) = (&before[l], &mut after[0]);
-            // y = b + x W, row by row.
-            y.clear();
-            for _ in 0..batch {
-                y.extend_from_slice(b);
-            }
-            gemm_acc(batch, outputs, inputs, xin, inputs, 1, w, y);
+            Linear { inputs, outputs }.forward(w, b, xin, batch, y);
             if l + 1 < layers {
                 tanh_in_place(y);
             }
@@ -152,25 +145,13 @@ impl Mlp {
             let (gw, rest) = grads[off..].split_at_mut(inputs * outputs);
             let gb = &mut rest[..outputs];
             let xin = &acts[l];
-            // dW += Xᵀ Δ (X read transposed through its strides); db += column sums of Δ.
-            gemm_acc(inputs, outputs, batch, xin, 1, inputs, delta, gw);
-            for dr in delta.chunks_exact(outputs) {
-                gb.iter_mut().zip(dr).for_each(|(g, d)| *g += d);
-            }
+            let layer = Linear { inputs, outputs };
+            layer.backward_params(xin, batch, delta, gw, gb);
             if l == 0 {
                 break; // no gradient needed for the input
             }
-            // Δ_prev = (Δ Wᵀ) ⊙ (1 − h²), h = tanh output; Wᵀ copied once so that the
-            // product runs over contiguous rows.
-            w_t.resize(inputs * outputs, 0.0);
-            for (i, wr) in w.chunks_exact(outputs).enumerate() {
-                for (o, &v) in wr.iter().enumerate() {
-                    w_t[o * inputs + i] = v;
-                }
-            }
-            delta_prev.clear();
-            delta_prev.resize(batch * inputs, 0.0);
-            gemm_acc(batch, inputs, outputs, delta, outputs, 1, w_t, delta_prev);
+            // Δ_prev = (Δ Wᵀ) ⊙ (1 − h²), h = tanh output.
+            layer.backward_input(w, delta, batch, w_t, delta_prev);
             for (p, &h) in delta_prev.iter_mut().zip(xin.iter()) {
                 *p *= 1.0 - h * h;
             }

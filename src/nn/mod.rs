@@ -4,6 +4,7 @@ pub mod categorical;
 mod gemm;
 pub mod gru;
 mod init;
+mod linear;
 mod mlp;
 mod optim;
 mod simd;
@@ -11,6 +12,7 @@ mod tanh;
 
 pub use gru::{Gru, GruBlock, GruShape, Tape};
 pub use init::orthogonal;
+pub use linear::Linear;
 pub use mlp::{Mlp, MlpCache};
 pub use optim::{clip_grad_norm, Adam};
 pub use simd::{kernel_path, set_widest_kernels, Kernels};
