@@ -204,3 +204,24 @@ fn a_ppo_run_steps_in_the_browser() {
     );
     assert!(web::TrainerRun::new("ppo", r#"{"profile":"smoke"}"#, -1.0).is_err());
 }
+
+#[wasm_bindgen_test]
+fn one_seed_rule_for_the_page_and_the_cli() {
+    // Every seed the CLI takes (0 to 2^53 − 1) is taken by the page's check and its worker
+    // handle, and the first one past it by neither.
+    for seed in [0.0, 1_000_000_001.0, 9_007_199_254_740_991.0] {
+        let text = format!("{seed}");
+        assert!(
+            web::check_run("ppo", "smoke", pairs(&[]), &text).is_ok(),
+            "{text}"
+        );
+        assert!(
+            web::TrainerRun::new("ppo", r#"{"profile":"smoke"}"#, seed).is_ok(),
+            "{text}"
+        );
+    }
+    assert!(web::check_run("ppo", "smoke", pairs(&[]), "9007199254740992").is_err());
+    assert!(
+        web::TrainerRun::new("ppo", r#"{"profile":"smoke"}"#, 9_007_199_254_740_992.0).is_err()
+    );
+}
