@@ -57,30 +57,58 @@ function seconds(s) {
   return s < 60 ? `${Math.ceil(s)} с` : `${Math.floor(s / 60)} мин ${Math.ceil(s % 60)} с`;
 }
 
-// One run = one worker per job (seed). Reports arrive as messages; nothing blocks the page.
+// One run = one job per seed, on a pool of at most navigator.hardwareConcurrency workers (the
+// rest queue and start as workers free up). Reports arrive as messages; nothing blocks the page.
 class WorkerRun {
   constructor(kind, jobs, handlers) {
     this.kind = kind;
     this.handlers = handlers;
-    this.workers = jobs.map((settings, i) => this.spawn(settings, i));
+    this.jobs = jobs;
+    this.next = 0;          // the first job not yet given to a worker
+    this.paused = false;    // a pause applies to running workers and to jobs that start later
+    this.workers = [];      // { worker, job } — job is the index the worker runs now, or -1
+    const size = Math.max(1, Math.min(jobs.length, navigator.hardwareConcurrency || 2));
+    for (let k = 0; k < size; k++) this.workers.push(this.spawn());
   }
 
-  spawn(settings, i) {
-    const w = new Worker(WORKER_URL, { type: 'module' });
+  spawn() {
+    const slot = { worker: new Worker(WORKER_URL, { type: 'module' }), job: -1 };
+    const w = slot.worker;
     w.onmessage = (e) => {
       const m = e.data;
-      if (m.type === 'ready') w.postMessage({ type: 'start', kind: this.kind, request: settings.request, seed: settings.seed });
-      else this.handlers.message(i, m);
+      if (m.type === 'ready') { this.assign(slot); return; }
+      if (slot.job < 0) return;
+      const i = slot.job;
+      if (m.type === 'finished') slot.job = -1;
+      this.handlers.message(i, m);
+      if (m.type === 'finished') this.assign(slot);
     };
     // An exception the worker did not catch (e.g. its script failed to load).
-    w.onerror = (e) => { e.preventDefault(); this.handlers.message(i, { type: 'error', message: e.message || 'worker failed' }); };
-    w.onmessageerror = () => this.handlers.message(i, { type: 'error', message: 'a message from the worker could not be read' });
-    return w;
+    w.onerror = (e) => { e.preventDefault(); this.handlers.message(Math.max(0, slot.job), { type: 'error', message: e.message || 'worker failed' }); };
+    w.onmessageerror = () => this.handlers.message(Math.max(0, slot.job), { type: 'error', message: 'a message from the worker could not be read' });
+    return slot;
   }
 
-  send(type) { this.workers.forEach((w) => w.postMessage({ type })); }
-  sendTo(i, type) { this.workers[i]?.postMessage({ type }); }
-  terminate() { this.workers.forEach((w) => w.terminate()); this.workers = []; }
+  // Gives the next queued job to a free worker (a pause before it started is honoured: the job
+  // starts paused).
+  assign(slot) {
+    if (this.next >= this.jobs.length) return;
+    const i = this.next++;
+    const job = this.jobs[i];
+    slot.job = i;
+    slot.worker.postMessage({ type: 'start', kind: this.kind, request: job.request, seed: job.seed, paused: this.paused });
+  }
+
+  // Jobs whose worker has started them.
+  active() { return this.workers.filter((s) => s.job >= 0); }
+
+  send(type) {
+    if (type === 'pause') this.paused = true;
+    if (type === 'resume') this.paused = false;
+    this.active().forEach((s) => s.worker.postMessage({ type }));
+  }
+  sendTo(i, type) { this.workers.find((s) => s.job === i)?.worker.postMessage({ type }); }
+  terminate() { this.workers.forEach((s) => s.worker.terminate()); this.workers = []; }
 }
 
 // Shared controls and life cycle of a trainer panel.
@@ -123,6 +151,7 @@ class Panel {
   }
 
   setStatus(status) {
+    const focused = document.activeElement;
     this.status = status;
     const active = status === 'running' || status === 'paused';
     this.buttons.start.disabled = active;
@@ -132,6 +161,11 @@ class Panel {
     this.buttons.reset.disabled = status === 'idle';
     this.downloads.querySelectorAll('button').forEach((b) => { b.disabled = status === 'idle'; });
     this.root.dataset.status = status;
+    // A disabled button loses focus to <body>: hand it to the control that now makes sense.
+    if (focused instanceof HTMLButtonElement && this.root.contains(focused) && focused.disabled) {
+      const next = active ? this.buttons.pause : this.buttons.start;
+      (next.disabled ? this.buttons.reset : next).focus();
+    }
   }
 
   start() {
@@ -160,6 +194,7 @@ class Panel {
       this.run.send('pause');
       this.pauseStart = performance.now();
       this.setStatus('paused');
+      this.updateProgress();
     } else if (this.status === 'paused') {
       this.pausedMs += performance.now() - this.pauseStart;
       this.run.send('resume');
@@ -170,17 +205,28 @@ class Panel {
   stop() {
     if (!this.run) return;
     this.terminate(); // a stopped run keeps its curves; the workers are gone
+    if (this.status === 'paused') this.pausedMs += performance.now() - this.pauseStart;
     this.setStatus('stopped');
-    this.progressText.textContent += ' Остановлено.';
+    this.updateProgress();
   }
 
   reset() {
     this.terminate();
+    this.board = null;
+    this.dirty = false; // a redraw queued before the click must not bring the old run back
     this.clear();
+    this.clearCanvases();
     this.showError('');
     this.progress.value = 0;
     this.progressText.textContent = 'Обучение не запущено.';
     this.setStatus('idle');
+  }
+
+  // Every canvas of the panel back to its state before any run.
+  clearCanvases() {
+    for (const c of this.root.querySelectorAll('canvas')) {
+      c.getContext('2d')?.clearRect(0, 0, c.width, c.height);
+    }
   }
 
   terminate() {
@@ -206,7 +252,7 @@ class Panel {
 
   // Redraw live figures at most every REDRAW_MS, never per message.
   tick() {
-    if (this.dirty && performance.now() - this.lastDraw >= REDRAW_MS) {
+    if (this.dirty && this.board && performance.now() - this.lastDraw >= REDRAW_MS) {
       this.dirty = false;
       this.lastDraw = performance.now();
       try {
@@ -219,19 +265,45 @@ class Panel {
     if (this.run || this.dirty) requestAnimationFrame(() => this.tick());
   }
 
+  // The progress line says what is true now: running (with the time left), paused, stopped or
+  // finished; it never runs on after a stop.
+  progressLine(done, total, elapsed) {
+    const counted = `${formatNumber(done)} из ${formatNumber(total)} ${this.unit}`;
+    switch (this.status) {
+      case 'finished': return `${counted}; готово за ${seconds(elapsed)}`;
+      case 'stopped': return `${counted}; остановлено.`;
+      case 'paused': return `${counted}; пауза.`;
+      case 'failed': return `${counted}; обучение прервано ошибкой.`;
+      default: {
+        const left = done > 0 ? elapsed * (total - done) / done : NaN;
+        return `${counted}; осталось ≈ ${seconds(left)}`;
+      }
+    }
+  }
+
   updateProgress() {
+    if (!this.board) return;
     const { done, total } = this.board.progress();
-    const unit = this.unit;
     this.progress.value = total ? done / total : 0;
     const elapsed = (performance.now() - this.t0 - this.pausedMs - (this.status === 'paused' ? performance.now() - this.pauseStart : 0)) / 1000;
-    const left = done > 0 ? elapsed * (total - done) / done : NaN;
-    const tail = this.status === 'finished' ? `готово за ${seconds(elapsed)}` : `осталось ≈ ${seconds(left)}`;
-    this.progressText.textContent = `${formatNumber(done)} из ${formatNumber(total)} ${unit}; ${tail}`;
+    this.progressText.textContent = this.progressLine(done, total, elapsed);
   }
 
   // The settings of the form (and the URL's overrides) as wasm checks them.
   request() {
     return { profile: this.profile.value, set: this.overrides };
+  }
+
+  // Keeps what the reader typed in the URL (without starting anything), so Back restores it.
+  rememberForm() {
+    const q = new URLSearchParams({ form: this.kind, profile: this.profile.value });
+    for (const [k, v] of this.overrides) q.set(k, v);
+    this.formParams(q);
+    history.replaceState(history.state, '', `${location.pathname}?${q}${location.hash.split('?')[0]}`);
+  }
+
+  watchForm(...controls) {
+    for (const c of controls) c.addEventListener('change', () => this.rememberForm());
   }
 
   // What the page keeps of the run (read by the downloads and the e2e tests).
@@ -281,7 +353,13 @@ class PpoPanel extends Panel {
       this.table,
       el('p', { class: 'trainer-links' }, this.share, ' · скачать кривые: ', this.downloads));
     this.animation = null;
+    this.watchVisibility();
+    this.seedParam = 'seeds';
+    this.watchForm(this.profile, this.seeds);
   }
+
+  applyParams(q) { if (q.has('seeds')) this.seeds.value = q.get('seeds'); }
+  formParams(q) { q.set('seeds', this.seeds.value); }
 
   profileSeeds() { return this.schema.profiles.find((p) => p.name === this.profile.value)?.seeds ?? []; }
 
@@ -302,6 +380,7 @@ class PpoPanel extends Panel {
   clear() {
     this.table.replaceChildren();
     cancelAnimationFrame(this.animation);
+    this.animation = null; // the next run's episodes start a loop of their own
     this.frames = null;
   }
 
@@ -320,28 +399,55 @@ class PpoPanel extends Panel {
     this.board.draw(this.curve.id, this.diag.id, this.settings.profile);
   }
 
-  // Plays the greedy episode (a flat [x, ẋ, θ, θ̇, …] array) at CartPole's pace.
+  // Plays the greedy episode (a flat [x, ẋ, θ, θ̇, …] array) at CartPole's pace. It draws only
+  // when the frame changes, pauses while the canvas is off-screen or the tab hidden, replays
+  // while the run trains, and stops on the last frame once the run is over.
   animate(flat, update) {
-    this.frames = { flat, update, t0: performance.now() };
-    if (this.animation) return;
-    const stepMs = this.schema.time_step_s * 1000;
-    const frame = () => {
-      const f = this.frames;
-      if (!f) { this.animation = null; return; }
-      const n = f.flat.length / 4;
-      const k = Math.min(n - 1, Math.floor((performance.now() - f.t0) / stepMs));
+    this.frames = { flat, update, t0: performance.now(), shown: -1 };
+    this.kickAnimation();
+  }
+
+  watchVisibility() {
+    this.poleVisible = true;
+    if ('IntersectionObserver' in window) {
+      new IntersectionObserver((entries) => {
+        this.poleVisible = entries.some((e) => e.isIntersecting);
+        this.kickAnimation();
+      }).observe(this.pole);
+    }
+    document.addEventListener('visibilitychange', () => this.kickAnimation());
+  }
+
+  kickAnimation() {
+    const f = this.frames;
+    if (this.animation || !f || !this.poleVisible || document.hidden) return;
+    // Continue from the frame shown last, not from where the clock would be.
+    f.t0 = performance.now() - Math.max(0, f.shown) * this.schema.time_step_s * 1000;
+    this.animation = requestAnimationFrame(() => this.frame());
+  }
+
+  frame() {
+    this.animation = null;
+    const f = this.frames;
+    if (!f || !this.poleVisible || document.hidden) return;
+    const n = f.flat.length / 4;
+    const k = Math.max(0, Math.min(n - 1, Math.floor((performance.now() - f.t0) / (this.schema.time_step_s * 1000))));
+    if (k !== f.shown) {
       const s = f.flat.slice(4 * k, 4 * k + 4);
       try {
         this.wasm.draw_cartpole(this.pole.id, s[0], s[1], s[2], s[3], `после обновления ${f.update}: шаг ${k + 1} из ${n}`);
       } catch (e) {
         this.showError(`Не удалось нарисовать CartPole: ${e.message ?? e}`);
-        this.animation = null;
         return;
       }
-      if (k === n - 1) f.t0 = performance.now() + 600; // replay after a short pause
-      this.animation = requestAnimationFrame(frame);
-    };
-    this.animation = requestAnimationFrame(frame);
+      f.shown = k;
+    }
+    if (k === n - 1) {
+      if (!this.run) return; // the run is over: the last frame stays, nothing more to draw
+      f.t0 = performance.now() + 600; // replay after a short pause while training goes on
+      f.shown = -1;
+    }
+    this.animation = requestAnimationFrame(() => this.frame());
   }
 
   renderTable() {
@@ -379,6 +485,17 @@ class SequencePanel extends Panel {
       el('h3', { text: 'Первый пакет роллаутов' }), this.batch,
       this.summaryBox,
       el('p', { class: 'trainer-links' }, this.share, ' · скачать кривые: ', this.downloads));
+    this.seedParam = 'seed';
+    this.watchForm(this.profile, this.seed, this.reduction);
+  }
+
+  applyParams(q) {
+    if (q.has('seed')) this.seed.value = q.get('seed');
+    if (q.has('reduction')) this.reduction.value = q.get('reduction');
+  }
+  formParams(q) {
+    q.set('seed', this.seed.value);
+    q.set('reduction', this.reduction.value);
   }
 
   jobs() {
@@ -443,9 +560,30 @@ class SequencePanel extends Panel {
   downloadJson() { download('sequence.json', 'application/json', JSON.stringify(this.runs()[0], null, 1)); }
 }
 
+// The page that hosts each trainer (a link to a trainer on another page is forwarded there).
+const HOSTS = { ppo: 'lesson-06.html', sequence: 'lesson-08.html' };
+
+// A message at the top of the page, for links that name no trainer of this page.
+function notice(text) {
+  const box = el('div', { class: 'figure-error link-error', role: 'alert', text });
+  (document.querySelector('main') ?? document.body).prepend(box);
+}
+
+// The link's parameters: the query, and any written after '#' (`#trainer-ppo?seeds=…` or
+// `#run=ppo&…`), the latter winning.
+function linkParams() {
+  const q = new URLSearchParams(location.search);
+  const hash = location.hash.slice(1);
+  const tail = hash.includes('?') ? hash.slice(hash.indexOf('?') + 1) : hash.includes('=') ? hash : '';
+  for (const [k, v] of new URLSearchParams(tail)) q.set(k, v);
+  return q;
+}
+
 // Starts a run from the URL (?run=ppo&profile=smoke&seeds=11,37&gamma=0.99 or
 // ?run=sequence&profile=smoke&seed=5&reduction=token_mean): a teacher sends one link. Any
-// setting of the trainer's schema may be overridden by name; wasm checks them all.
+// setting of the trainer's schema may be overridden by name; wasm checks them all. Without
+// `run`, the parameters only fill the form (the panel keeps what the reader types there, so
+// Back brings it back).
 export function setupTrainers(wasm) {
   const panels = {};
   const ppoRoot = document.querySelector('#trainer-ppo');
@@ -453,17 +591,34 @@ export function setupTrainers(wasm) {
   const seqRoot = document.querySelector('#trainer-sequence');
   if (seqRoot) panels.sequence = new SequencePanel(seqRoot, wasm);
   window.pgbookPanels = panels;
-  const q = new URLSearchParams(location.search);
-  const name = q.get('run');
+  // Leaving a page while it trains is a choice.
+  window.addEventListener('beforeunload', (e) => {
+    if (Object.values(panels).some((p) => p.status === 'running' || p.status === 'paused')) {
+      e.preventDefault();
+      e.returnValue = '';
+    }
+  });
+  const q = linkParams();
+  const name = q.get('run') ?? q.get('form');
   const p = name !== null && Object.hasOwn(panels, name) ? panels[name] : null;
+  if (name !== null && !p) {
+    if (Object.hasOwn(HOSTS, name)) {
+      location.replace(`${HOSTS[name]}?${q}#trainer-${name}`);
+    } else {
+      notice(`Ссылка не распознана: неизвестный запуск «${String(name).slice(0, 24)}». Есть ppo (урок 6) и sequence (урок 8).`);
+    }
+    return;
+  }
   if (!p) return;
   const fields = new Set(p.schema.fields.map((f) => f.name));
-  p.overrides = [...q.entries()].filter(([k]) => fields.has(k) && k !== 'reduction');
-  if (p === panels.ppo && q.has('seeds')) p.seeds.value = q.get('seeds');
-  if (p === panels.sequence) {
-    if (q.has('seed')) p.seed.value = q.get('seed');
-    if (q.has('reduction')) p.reduction.value = q.get('reduction');
+  const own = new Set(['run', 'form', 'profile', p.seedParam, ...fields]);
+  const foreign = [...q.keys()].filter((k) => !own.has(k));
+  if (foreign.length) {
+    p.showError(`Ссылка не принята: параметр «${foreign[0].slice(0, 24)}» не относится к этому обучению (здесь: profile, ${p.seedParam} и настройки из таблицы параметров).`);
+    return;
   }
+  p.overrides = [...q.entries()].filter(([k]) => fields.has(k) && k !== 'reduction');
+  p.applyParams(q);
   // A <select> ignores values it does not offer: let wasm say what is wrong with the link.
   const asked = { profile: q.get('profile'), reduction: q.get('reduction') };
   if (asked.profile !== null) p.profile.value = asked.profile;
@@ -477,6 +632,8 @@ export function setupTrainers(wasm) {
     }
     return;
   }
-  p.root.scrollIntoView();
-  p.start();
+  if (q.has('run')) {
+    p.root.scrollIntoView();
+    p.start();
+  }
 }

@@ -1,6 +1,6 @@
 // A trainer in a Web Worker: the page's main thread never runs a training step.
 // It drives any trainer through the same wasm handle (TrainerRun): no branch per kind.
-// Protocol (page → worker): start {kind, request, seed}, pause, resume, stop, fail
+// Protocol (page → worker): start {kind, request, seed, paused}, pause, resume, stop, fail
 // (self-check), bench {updates, repeats}.
 // (worker → page): ready, started {info}, update {line, extra}, finished {line},
 // paused, stopped, error {message}, panic {message}, bench {result}.
@@ -54,10 +54,13 @@ onmessage = async (event) => {
   try {
     switch (msg.type) {
       case 'start':
+        // A worker of the pool takes its next job here; a pause asked for before the job
+        // started is honoured from its first step.
+        run?.free();
         run = new wasm.TrainerRun(msg.kind, JSON.stringify(msg.request), msg.seed);
-        state = 'running';
+        state = msg.paused ? 'paused' : 'running';
         postMessage({ type: 'started', info: run.info() });
-        loop();
+        if (state === 'running') loop();
         break;
       case 'pause':
         if (state === 'running') { state = 'paused'; postMessage({ type: 'paused' }); }
