@@ -125,6 +125,7 @@ class Panel {
     this.dirty = false;
     this.lastDraw = 0;
     this.message = el('div', { class: 'figure-error', role: 'alert', hidden: '' });
+    this.changes = el('p', { class: 'trainer-changes', hidden: '' }); // the link's overrides
     this.progress = el('progress', { max: '1', value: '0', 'aria-label': 'Ход обучения' });
     this.progressText = el('span', { class: 'progress-text', 'aria-live': 'polite', text: 'Обучение не запущено.' });
     this.buttons = {
@@ -178,6 +179,7 @@ class Panel {
       return;
     }
     this.terminate();
+    this.showChanges();
     this.board = new this.wasm.RunBoard(this.kind, this.settings.seeds);
     this.begin(jobs);
     this.t0 = performance.now();
@@ -220,6 +222,16 @@ class Panel {
     this.progress.value = 0;
     this.progressText.textContent = 'Обучение не запущено.';
     this.setStatus('idle');
+  }
+
+  // The settings that differ from the profile (from a link), named by their schema labels.
+  showChanges() {
+    const label = (name) => this.schema.fields.find((f) => f.name === name)?.label ?? name;
+    const set = this.settings.set.filter(([k]) => k !== 'reduction');
+    this.changes.textContent = set.length
+      ? `Изменено относительно профиля ${this.settings.profile}: ${set.map(([k, v]) => `${label(k)} = ${v}`).join('; ')}.`
+      : '';
+    this.changes.hidden = set.length === 0;
   }
 
   // Every canvas of the panel back to its state before any run.
@@ -344,6 +356,7 @@ class PpoPanel extends Panel {
       this.controlsRow(
         el('label', { for: 'ppo-profile' }, 'профиль ', this.profile),
         el('label', { for: 'ppo-seeds' }, 'начальные значения ', this.seeds)),
+      this.changes,
       this.message,
       el('div', { class: 'progress-row' }, this.progress, this.progressText),
       el('div', { class: 'trainer-figures' },
@@ -478,6 +491,7 @@ class SequencePanel extends Panel {
         el('label', { for: 'seq-profile' }, 'профиль ', this.profile),
         el('label', { for: 'seq-seed' }, 'начальное значение ', this.seed),
         el('label', { for: 'seq-reduction' }, 'редукция ', this.reduction)),
+      this.changes,
       this.message,
       el('div', { class: 'progress-row' }, this.progress, this.progressText),
       el('figure', { class: 'live-plain' }, this.curve, el('figcaption', { text: 'Оценка на свежих выборках после каждой итерации: средняя награда проверяющей функции и доля полностью верных ответов.' })),

@@ -1,0 +1,236 @@
+// @ts-check
+// What a reader, an edited link or an impatient click does to a trainer panel (issue 11,
+// items 1–8): Stop and Reset tell the truth, the CartPole animation plays on every run and
+// rests when it shows nothing new, a pause before the workers are ready is honoured, one
+// seed rule, every run link gets an answer, leaving asks first and the form lives in the URL,
+// focus never falls to <body>, and many seeds queue on a pool without blocking the page.
+import { it } from 'node:test';
+import { forEachBrowser, assert, sleep } from '../harness.mjs';
+
+/** @param {import('../harness.mjs').Tab} tab */
+const reports = (tab) => tab.eval(() => window.pgbookRuns.ppo?.[0]?.reports.length ?? 0);
+
+/** Clicks a panel's button by its text inside the page itself (two clicks in one task). @param {import('../harness.mjs').Tab} tab @param {string[]} texts */
+const clickInOneTask = (tab, texts) =>
+  tab.eval((ts) => {
+    const buttons = [...document.querySelectorAll('#trainer-ppo button')];
+    for (const t of ts) /** @type {HTMLButtonElement} */ (buttons.find((b) => b.textContent === t)).click();
+  }, texts);
+
+/** Counts Worker constructions and the most alive at once. @param {import('../harness.mjs').Tab} tab */
+const countWorkers = (tab) =>
+  tab.eval(() => {
+    const Original = window.Worker;
+    const w = /** @type {any} */ (window);
+    w.pgbookWorkersCreated = 0;
+    w.pgbookWorkersAlive = 0;
+    w.pgbookWorkersMax = 0;
+    window.Worker = class extends Original {
+      /** @param {ConstructorParameters<typeof Worker>} a */
+      constructor(...a) {
+        super(...a);
+        w.pgbookWorkersCreated++;
+        w.pgbookWorkersAlive++;
+        w.pgbookWorkersMax = Math.max(w.pgbookWorkersMax, w.pgbookWorkersAlive);
+      }
+      terminate() {
+        w.pgbookWorkersAlive--;
+        super.terminate();
+      }
+    };
+  });
+
+forEachBrowser((env) => {
+  it('Stop keeps the status and progress where they stopped; Reset empties every canvas', { timeout: 120_000 }, async () => {
+    await env.withTab('lesson-06.html', {}, async (tab) => {
+      await tab.waitReady();
+      await tab.select('#ppo-profile', 'full');
+      await tab.fill('#ppo-seeds', '11');
+      await tab.clickButton('#trainer-ppo', 'Старт');
+      await tab.waitFor(() => (window.pgbookRuns.ppo?.[0]?.reports.length ?? 0) >= 12, null, 60_000);
+      await tab.clickButton('#trainer-ppo', 'Стоп');
+      const at = await tab.eval(() => /** @type {HTMLProgressElement} */ (document.querySelector('#trainer-ppo progress')).value);
+      await sleep(1000); // a redraw queued before the click would land in here
+      assert((await tab.status('#trainer-ppo')) === 'stopped', 'status after Stop');
+      const text = (await tab.text('#trainer-ppo .progress-text')) ?? '';
+      assert(/остановлено/.test(text) && !/осталось/.test(text), `progress line after Stop: ${text}`);
+      const later = await tab.eval(() => /** @type {HTMLProgressElement} */ (document.querySelector('#trainer-ppo progress')).value);
+      assert(later === at, `the progress bar moved after Stop: ${at} → ${later}`);
+      assert((await tab.canvas('#canvas-ppo-curve')).inked > 0, 'the curve is drawn before Reset');
+      await tab.clickButton('#trainer-ppo', 'Сброс');
+      await sleep(600);
+      assert((await tab.status('#trainer-ppo')) === 'idle', 'status after Reset');
+      assert((await tab.text('#trainer-ppo .progress-text')) === 'Обучение не запущено.', 'progress line after Reset');
+      for (const c of ['#canvas-ppo-curve', '#canvas-ppo-diagnostics', '#canvas-cartpole']) {
+        assert((await tab.canvas(c)).inked === 0, `${c} still shows the old run after Reset`);
+      }
+    });
+  });
+
+  it('the CartPole animation plays on every run, rests off-screen and stops after the run', { timeout: 180_000 }, async () => {
+    await env.withTab('lesson-06.html', {}, async (tab) => {
+      await tab.waitReady();
+      await tab.select('#ppo-profile', 'smoke');
+      await tab.fill('#ppo-seeds', '11');
+      for (const run of [1, 2, 3]) {
+        await tab.eval(() => document.querySelector('#canvas-cartpole')?.scrollIntoView());
+        await tab.clickButton('#trainer-ppo', 'Старт');
+        // This run's episodes are played: the frame shown keeps changing.
+        await tab.waitFor(() => (window.pgbookPanels.ppo.frames?.shown ?? -1) >= 0, null, 30_000);
+        const a = await tab.eval(() => window.pgbookPanels.ppo.frames?.shown);
+        await sleep(300);
+        const b = await tab.eval(() => window.pgbookPanels.ppo.frames?.shown);
+        assert(a !== b, `run ${run}: the animation is frozen on frame ${a}`);
+        if (run === 2) {
+          // Off-screen it rests: no animation frame is scheduled.
+          await tab.eval(() => window.scrollTo(0, 0));
+          await tab.waitFor(() => window.pgbookPanels.ppo.animation === null, null, 5_000);
+          const shown = await tab.eval(() => window.pgbookPanels.ppo.frames?.shown);
+          await sleep(400);
+          assert((await tab.eval(() => window.pgbookPanels.ppo.frames?.shown)) === shown, 'drawing off-screen');
+          await tab.eval(() => document.querySelector('#canvas-cartpole')?.scrollIntoView());
+        }
+        await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 90_000);
+        // After the run the last episode plays out once and the loop ends.
+        await tab.waitFor(() => window.pgbookPanels.ppo.animation === null, null, 15_000);
+        if (run === 2) await tab.clickButton('#trainer-ppo', 'Сброс');
+      }
+    });
+  });
+
+  it('a pause clicked before the workers are ready is honoured', { timeout: 90_000 }, async () => {
+    await env.withTab('lesson-06.html', {}, async (tab) => {
+      await tab.waitReady();
+      await tab.select('#ppo-profile', 'smoke');
+      await tab.fill('#ppo-seeds', '11, 37');
+      await clickInOneTask(tab, ['Старт', 'Пауза']);
+      await sleep(1500);
+      assert((await tab.status('#trainer-ppo')) === 'paused', 'status after an early pause');
+      assert((await reports(tab)) === 0, `trained while paused: ${await reports(tab)} updates`);
+      await tab.clickButton('#trainer-ppo', 'Продолжить');
+      await tab.waitFor(() => (window.pgbookRuns.ppo?.[0]?.reports.length ?? 0) >= 2, null, 30_000);
+      await tab.clickButton('#trainer-ppo', 'Стоп');
+    });
+  });
+
+  it('one seed rule: every seed the CLI takes starts a run, the next one is refused before any worker', { timeout: 90_000 }, async () => {
+    await env.withTab('lesson-06.html', {}, async (tab) => {
+      await tab.waitReady();
+      await countWorkers(tab);
+      await tab.select('#ppo-profile', 'smoke');
+      await tab.fill('#ppo-seeds', '9007199254740992');
+      await tab.clickButton('#trainer-ppo', 'Старт');
+      const message = (await tab.text('#trainer-ppo .figure-error')) ?? '';
+      assert(/начальное значение/.test(message) && /9007199254740991/.test(message), `message: ${message}`);
+      assert((await tab.eval(() => /** @type {any} */ (window).pgbookWorkersCreated)) === 0, 'a worker started for a bad seed');
+      await tab.fill('#ppo-seeds', '1000000001');
+      await tab.clickButton('#trainer-ppo', 'Старт');
+      await tab.waitFor(() => (window.pgbookRuns.ppo?.[0]?.reports.length ?? 0) >= 1, null, 30_000);
+      assert(!(await tab.visible('#trainer-ppo .figure-error')), 'a CLI seed was refused by the page');
+      await tab.clickButton('#trainer-ppo', 'Стоп');
+    });
+  });
+
+  it('every run link gets an answer: forwarded to its page, or a message; no exception', { timeout: 120_000 }, async () => {
+    // The book's root and the wrong lesson forward to the page that hosts the trainer.
+    for (const from of ['index.html', 'lesson-08.html', 'lesson-02.html']) {
+      await env.withTab(`${from}?run=ppo&profile=smoke&seeds=11`, {}, async (tab) => {
+        await tab.waitFor(() => location.pathname.endsWith('lesson-06.html'), null, 20_000);
+        await tab.waitReady();
+        await tab.waitStatus('#trainer-ppo', ['running', 'finished'], 30_000);
+        await tab.clickButton('#trainer-ppo', 'Стоп');
+      });
+    }
+    // Parameters after '#'.
+    await env.withTab('lesson-08.html#run=sequence&profile=smoke&seed=5', {}, async (tab) => {
+      await tab.waitReady();
+      await tab.waitStatus('#trainer-sequence', ['running', 'finished'], 30_000);
+    });
+    // An unknown run, inherited property names: a message, the page stays ready.
+    for (const name of ['nonsense', 'constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      await env.withTab(`index.html?run=${name}`, {}, async (tab) => {
+        await tab.waitReady();
+        const text = (await tab.text('.link-error')) ?? '';
+        assert(/неизвестный запуск/.test(text), `?run=${name}: ${text}`);
+      });
+    }
+    // The other trainer's parameter names.
+    await env.withTab('lesson-08.html?run=sequence&profile=smoke&seeds=5', {}, async (tab) => {
+      await tab.waitReady();
+      const text = (await tab.text('#trainer-sequence .figure-error')) ?? '';
+      assert(/«seeds»/.test(text) && /seed/.test(text), `seeds= on lesson 8: ${text}`);
+      assert((await tab.status('#trainer-sequence')) === 'idle', 'a run started from a foreign parameter');
+    });
+  });
+
+  it('leaving mid-run asks first; the form is kept in the URL and comes back', { timeout: 90_000 }, async () => {
+    await env.withTab('lesson-06.html', {}, async (tab) => {
+      await tab.waitReady();
+      const guard = () =>
+        tab.eval(() => {
+          const e = new Event('beforeunload', { cancelable: true });
+          window.dispatchEvent(e);
+          return e.defaultPrevented;
+        });
+      assert(!(await guard()), 'an idle page asks before leaving');
+      await tab.select('#ppo-profile', 'full');
+      await tab.fill('#ppo-seeds', '71, 101');
+      await tab.eval(() => document.querySelector('#ppo-seeds')?.dispatchEvent(new Event('change', { bubbles: true })));
+      const search = await tab.eval(() => location.search);
+      assert(/form=ppo/.test(search) && /profile=full/.test(search) && /seeds=71%2C\+?101/.test(search), `URL: ${search}`);
+      await tab.clickButton('#trainer-ppo', 'Старт');
+      await tab.waitStatus('#trainer-ppo', ['running'], 10_000);
+      assert(await guard(), 'leaving a running page does not ask');
+      await tab.clickButton('#trainer-ppo', 'Стоп');
+      // The same URL (as Back brings it) fills the form and starts nothing.
+      await tab.goto(env.url + 'lesson-06.html' + search);
+      await tab.waitReady();
+      assert((await tab.value('#ppo-profile')) === 'full', 'profile not restored');
+      assert(((await tab.value('#ppo-seeds')) ?? '').replace(/\s/g, '') === '71,101', 'seeds not restored');
+      assert((await tab.status('#trainer-ppo')) === 'idle', 'a kept form started a run');
+    });
+  });
+
+  it('focus moves to the next control when a focused button is disabled', { timeout: 90_000 }, async () => {
+    await env.withTab('lesson-06.html', {}, async (tab) => {
+      await tab.waitReady();
+      await tab.select('#ppo-profile', 'smoke');
+      await tab.fill('#ppo-seeds', '11');
+      const focused = () => tab.eval(() => document.activeElement?.textContent ?? document.activeElement?.tagName);
+      await tab.eval(() => /** @type {HTMLElement} */ ([...document.querySelectorAll('#trainer-ppo button')].find((b) => b.textContent === 'Старт')).focus());
+      await tab.eval(() => /** @type {HTMLElement} */ (document.activeElement).click());
+      assert((await focused()) === 'Пауза', `focus after Старт: ${await focused()}`);
+      await tab.waitStatus('#trainer-ppo', ['finished'], 60_000);
+      assert((await focused()) === 'Старт', `focus after the run ended: ${await focused()}`);
+      const live = await tab.eval(() => document.querySelector('#trainer-ppo [aria-live]')?.textContent ?? '');
+      assert(/готово/.test(live), `the live status does not announce the end: ${live}`);
+    });
+  });
+
+  it('eight seeds queue on a pool of hardwareConcurrency workers; no main-thread task over 50 ms', { timeout: 300_000 }, async () => {
+    await env.withTab('lesson-06.html', { deviceScaleFactor: 1 }, async (tab) => {
+      await tab.waitReady();
+      await countWorkers(tab);
+      await tab.select('#ppo-profile', 'full');
+      await tab.fill('#ppo-seeds', '1, 2, 3, 4, 5, 6, 7, 8');
+      const since = await tab.eval(() => performance.now());
+      await tab.clickButton('#trainer-ppo', 'Старт');
+      await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 280_000);
+      assert((await tab.status('#trainer-ppo')) === 'finished', (await tab.text('#trainer-ppo .figure-error')) ?? '');
+      const cores = await tab.eval(() => navigator.hardwareConcurrency || 2);
+      const max = await tab.eval(() => /** @type {any} */ (window).pgbookWorkersMax);
+      assert(max <= cores, `${max} workers at once on ${cores} cores`);
+      assert((await tab.count('#ppo-summary tbody tr')) === 8, 'eight summaries');
+      const long = await tab.eval(
+        (t) =>
+          performance
+            .getEntriesByType('longtask')
+            .filter((e) => e.startTime >= t)
+            .map((e) => Math.round(e.duration)),
+        since,
+      );
+      console.log(`${env.name}: 8 seeds full, ${max} workers at once, long tasks: ${long.length ? long.join(', ') : 'none'}`);
+      assert(long.length === 0, `main-thread tasks over 50 ms: ${long.join(', ')}`);
+    });
+  });
+});
