@@ -84,8 +84,8 @@ class WorkerRun {
       if (m.type === 'finished') this.assign(slot);
     };
     // An exception the worker did not catch (e.g. its script failed to load).
-    w.onerror = (e) => { e.preventDefault(); this.handlers.message(Math.max(0, slot.job), { type: 'error', message: e.message || 'worker failed' }); };
-    w.onmessageerror = () => this.handlers.message(Math.max(0, slot.job), { type: 'error', message: 'a message from the worker could not be read' });
+    w.onerror = (e) => { e.preventDefault(); this.handlers.message(Math.max(0, slot.job), { type: 'error', message: e.message ? `фоновый поток остановился с ошибкой (${e.message})` : 'фоновый поток остановился с ошибкой' }); };
+    w.onmessageerror = () => this.handlers.message(Math.max(0, slot.job), { type: 'error', message: 'сообщение фонового потока не удалось прочитать' });
     return slot;
   }
 

@@ -80,7 +80,7 @@ onmessage = async (event) => {
         wasm.self_test_panic();
         break;
       default:
-        postMessage({ type: 'error', message: `unknown message ${msg.type}` });
+        postMessage({ type: 'error', message: `неизвестное сообщение «${String(msg.type).slice(0, 24)}»` });
     }
   } catch (e) {
     fail(e);
@@ -91,5 +91,5 @@ try {
   await init();
   postMessage({ type: 'ready' });
 } catch (e) {
-  postMessage({ type: 'error', message: `the wasm module did not load in the worker: ${e?.message ?? e}` });
+  postMessage({ type: 'error', message: `модуль WebAssembly не загрузился в фоновом потоке (${e?.message ?? e})` });
 }

@@ -105,8 +105,9 @@ impl SequenceConfig {
         Self::for_profile(SequenceProfile::Full)
     }
 
-    /// Parses a JSON config (a `--config` file); unknown fields and an unknown reduction are
-    /// errors, and the result is validated.
+    /// Parses a whole config written as JSON (every field); unknown fields and an unknown
+    /// reduction are errors, and the result is validated. (Partial overrides go through
+    /// [`Settings::with_json`].)
     pub fn from_json(json: &str) -> Result<Self> {
         let config: SequenceConfig =
             serde_json::from_str(json).map_err(|e| Error::parse("sequence config", json, e))?;
