@@ -28,9 +28,10 @@ pub fn draw<DB: DrawingBackend>(
     let xs: Vec<f64> = curve.env_steps.iter().map(|&s| s as f64).collect();
     let x_max = xs.last().copied().unwrap_or(1.0).max(1.0);
     area.fill(&WHITE)?;
+    let (plot, strip) = theme.legend_strip(area, 3);
     let mut chart = theme
         .chart(
-            area,
+            &plot,
             &format!("PPO на CartPole — профиль {profile}"),
             36.0,
             44.0,
@@ -86,6 +87,16 @@ pub fn draw<DB: DrawingBackend>(
         ))?
         .label("потолок 500 (лимит времени)")
         .legend(theme.legend_line(INK.stroke_width(thin)));
-    theme.legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+    match strip {
+        Some(strip) => theme.strip_legend(
+            &strip,
+            &[
+                (BLUE.mix(0.2).filled(), "межквартильный диапазон"),
+                (BLUE.stroke_width(width), "медиана по начальным значениям"),
+                (INK.stroke_width(thin), "потолок 500 (лимит времени)"),
+            ],
+        )?,
+        None => theme.legend(&mut chart, SeriesLabelPosition::LowerRight)?,
+    }
     Ok(())
 }

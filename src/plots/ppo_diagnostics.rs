@@ -63,9 +63,10 @@ pub fn draw<DB: DrawingBackend>(
     let x_max = history.last().map_or(1, |r| r.update.max(1)) as f64;
     let (y_max, kl_max) = (axis_top(history, &FRACTIONS), axis_top(history, &[KL]));
     area.fill(&WHITE)?;
+    let (plot, strip) = theme.legend_strip(area, FRACTIONS.len() + 1);
     let mut chart = theme
         .chart(
-            area,
+            &plot,
             &format!("Локальная диагностика PPO, начальное значение {seed}"),
             36.0,
             44.0,
@@ -105,6 +106,16 @@ pub fn draw<DB: DrawingBackend>(
         ))?
         .label(label)
         .legend(theme.legend_line(color.stroke_width(width)));
-    theme.legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+    match strip {
+        Some(strip) => {
+            let entries: Vec<(ShapeStyle, &str)> = FRACTIONS
+                .iter()
+                .chain(std::iter::once(&KL))
+                .map(|(label, color, _)| (color.stroke_width(width), *label))
+                .collect();
+            theme.strip_legend(&strip, &entries)?;
+        }
+        None => theme.legend(&mut chart, SeriesLabelPosition::UpperRight)?,
+    }
     Ok(())
 }

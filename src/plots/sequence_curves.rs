@@ -31,8 +31,9 @@ pub fn draw<DB: DrawingBackend>(
         .map(|r| r.eval_mean_reward)
         .fold(0.0_f64, f64::min);
     let y_min = (lowest - 0.05).min(-0.05);
+    let (plot, strip) = theme.legend_strip(area, 2);
     let mut chart = theme
-        .chart(area, "Проверка после каждой итерации", 36.0, 44.0)
+        .chart(&plot, "Проверка после каждой итерации", 36.0, 44.0)
         .build_cartesian_2d(0.0..last as f64, y_min..1.05)?;
     theme
         .mesh(&mut chart.configure_mesh())
@@ -49,6 +50,10 @@ pub fn draw<DB: DrawingBackend>(
         ("доля правильных ответов", RED, success),
     ];
     let width = theme.px(2.0);
+    let entries: Vec<(ShapeStyle, &str)> = series
+        .iter()
+        .map(|(label, color, _)| (color.stroke_width(width), *label))
+        .collect();
     for (label, color, values) in series {
         let points = reports.iter().map(|r| r.iteration as f64).zip(values);
         chart
@@ -56,6 +61,9 @@ pub fn draw<DB: DrawingBackend>(
             .label(label)
             .legend(theme.legend_line(color.stroke_width(width)));
     }
-    theme.legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+    match strip {
+        Some(strip) => theme.strip_legend(&strip, &entries)?,
+        None => theme.legend(&mut chart, SeriesLabelPosition::LowerRight)?,
+    }
     Ok(())
 }

@@ -133,6 +133,63 @@ impl Theme {
     }
 }
 
+/// Below this width (CSS pixels) a legend inside a chart covers its data and axis labels:
+/// the chart leaves a strip under itself for the legend instead ([`Theme::legend_strip`]).
+pub const NARROW_CSS_PX: f64 = 560.0;
+
+impl Theme {
+    /// On a narrow `area` (a phone), splits off a strip at the bottom for `entries` legend
+    /// lines: `(chart area, Some(strip))`; otherwise `(area, None)` and the legend goes inside.
+    pub fn legend_strip<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        entries: usize,
+    ) -> (DrawingArea<DB, Shift>, Option<DrawingArea<DB, Shift>>) {
+        let (w, h) = area.dim_in_pixel();
+        if f64::from(w) / self.scale >= NARROW_CSS_PX {
+            return (area.clone(), None);
+        }
+        let strip = (self.px(16.0 * entries as f64 + 6.0)).min(h / 2);
+        let (chart, below) = area.split_vertically(h - strip);
+        (chart, Some(below))
+    }
+
+    /// A legend in its own strip: one line per entry, the series' style as its sample (a
+    /// filled style draws a patch, a stroke a line).
+    pub fn strip_legend<DB: DrawingBackend>(
+        &self,
+        strip: &DrawingArea<DB, Shift>,
+        entries: &[(ShapeStyle, &str)],
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        let x0 = self.ipx(12.0);
+        let sample = self.legend_sample();
+        for (i, (style, label)) in entries.iter().enumerate() {
+            let y = self.ipx(4.0 + 16.0 * i as f64);
+            let mid = y + self.ipx(7.0);
+            if style.filled {
+                strip.draw(&Rectangle::new(
+                    [
+                        (x0, mid - self.ipx(5.0)),
+                        (x0 + sample, mid + self.ipx(5.0)),
+                    ],
+                    *style,
+                ))?;
+            } else {
+                strip.draw(&PathElement::new(
+                    vec![(x0, mid), (x0 + sample, mid)],
+                    *style,
+                ))?;
+            }
+            strip.draw(&Text::new(
+                label.to_string(),
+                (x0 + sample + self.ipx(6.0), y),
+                self.font(12.0).color(&INK),
+            ))?;
+        }
+        Ok(())
+    }
+}
+
 /// A compact legend: colour swatch and label per entry, its top-left corner at the fractions
 /// `anchor` = (x, y) of `area` (so each figure can put it where no data is drawn).
 pub(crate) fn swatch_legend<DB: DrawingBackend>(

@@ -1,0 +1,132 @@
+//! At phone width (390 px screens: canvases of about 370 × 240 CSS pixels) no legend of the
+//! trainer figures covers an axis, its labels or the data: it sits in a strip below the x axis.
+//! At desktop width it stays inside the chart. Checked on the SVG each figure writes.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use pgbook::plots::{learning_curve, ppo_diagnostics, sequence_curves, to_svg, Theme};
+use pgbook::train::curves::aggregate;
+use pgbook::train::ppo::{PpoConfig, PpoTrainer};
+use pgbook::train::sequence::{SequenceConfig, SequenceTrainer};
+
+/// The y (backend pixels) of the first `<text>` whose content contains `needle`.
+fn text_y(svg: &str, needle: &str) -> f64 {
+    let at = svg
+        .find(needle)
+        .unwrap_or_else(|| panic!("no text «{needle}» in the figure"));
+    let start = svg[..at].rfind("<text").expect("a text element");
+    let tag = &svg[start..at];
+    let y = tag.split(" y=\"").nth(1).expect("a y attribute");
+    y[..y.find('"').expect("quote")].parse().expect("a number")
+}
+
+/// Renders at `css` size with device pixel ratio 2, as a phone does.
+fn render(
+    css: (u32, u32),
+    draw: impl Fn(
+        &plotters::prelude::DrawingArea<plotters::prelude::SVGBackend, plotters::coord::Shift>,
+        &Theme,
+    ) -> pgbook::Result<()>,
+) -> String {
+    let theme = Theme::for_dpr(2.0);
+    to_svg(css.0 * 2, css.1 * 2, |area| draw(area, &theme)).expect("the figure draws")
+}
+
+fn legend_below_axis(svg: &str, axis: &str, legend: &[&str]) -> bool {
+    let axis_y = text_y(svg, axis);
+    legend.iter().all(|l| text_y(svg, l) > axis_y)
+}
+
+#[test]
+fn legends_leave_the_data_at_phone_width_and_stay_inside_on_a_desktop() {
+    let mut ppo = PpoTrainer::new(
+        PpoConfig {
+            num_updates: 6,
+            ..PpoConfig::smoke()
+        },
+        11,
+    )
+    .unwrap();
+    let reports: Vec<_> = (0..6).map(|_| ppo.step().unwrap()).collect();
+    let curve = aggregate(&[ppo.evaluations().to_vec()]).unwrap();
+    let mut seq = SequenceTrainer::new(SequenceConfig::smoke(), 5).unwrap();
+    let iterations: Vec<_> = (0..4).map(|_| seq.step().unwrap()).collect();
+    type Case<'a> = (
+        &'a str,
+        &'a [&'a str],
+        Box<dyn Fn((u32, u32)) -> String + 'a>,
+    );
+    let cases: Vec<Case> = vec![
+        (
+            "переходы среды",
+            &[
+                "межквартильный диапазон",
+                "медиана по начальным значениям",
+                "потолок 500",
+            ],
+            Box::new(|size| {
+                render(size, |a, t| {
+                    learning_curve::draw(
+                        a,
+                        &learning_curve::Data {
+                            curve: &curve,
+                            profile: "smoke",
+                        },
+                        t,
+                    )
+                })
+            }),
+        ),
+        (
+            "обновление PPO",
+            &[
+                "доля активного клиппирования",
+                "доля отношений вне интервала",
+                "приближённая KL",
+            ],
+            Box::new(|size| {
+                render(size, |a, t| {
+                    ppo_diagnostics::draw(
+                        a,
+                        &ppo_diagnostics::Data {
+                            history: &reports,
+                            seed: 11,
+                        },
+                        t,
+                    )
+                })
+            }),
+        ),
+        (
+            "итерация",
+            &["средняя награда", "доля правильных ответов"],
+            Box::new(|size| {
+                render(size, |a, t| {
+                    sequence_curves::draw(
+                        a,
+                        &sequence_curves::Data {
+                            reports: &iterations,
+                        },
+                        t,
+                    )
+                })
+            }),
+        ),
+    ];
+    // The phone renderings, for a look: target/narrow-figures/*.svg.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("narrow-figures");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, (axis, legend, draw)) in cases.iter().enumerate() {
+        let phone = draw((370, 240));
+        std::fs::write(dir.join(format!("figure-{i}.svg")), &phone).unwrap();
+        assert!(
+            legend_below_axis(&phone, axis, legend),
+            "{axis}: a legend inside the chart at phone width"
+        );
+        let desktop = draw((900, 320));
+        assert!(
+            !legend_below_axis(&desktop, axis, legend),
+            "{axis}: the desktop legend left the chart"
+        );
+    }
+}
