@@ -1,14 +1,38 @@
-// The live trainers of lessons 6 and 8. Each seed trains in its own Web Worker; this file
-// only wires controls. Every fact it shows (profiles, seeds, choices, the solved threshold,
-// CartPole's time step) comes from the trainer's schema in wasm, settings are checked by wasm
-// before any worker starts, and the run history lives in a wasm RunBoard.
+// @ts-check
+// The live trainers of lessons 6 and 8. Each seed trains in a Web Worker of a small pool; this
+// file only wires controls. Every fact it shows (profiles, seeds, choices, the solved
+// threshold, CartPole's time step) comes from the trainer's schema in wasm, settings are checked
+// by wasm before any worker starts, and the run history lives in a wasm RunBoard.
 import { formatNumber } from './format.js';
 
 const WORKER_URL = new URL('./worker.js', import.meta.url);
 const REDRAW_MS = 200; // live curves redraw at most 5 times a second: the main thread stays free
 
-window.pgbookRuns = {}; // what the page collected, for downloads and the e2e tests
+/** @typedef {typeof import('../pkg/pgbook.js')} Wasm */
+/** @typedef {import('../pkg/pgbook.js').RunBoard} RunBoard */
+/** @typedef {{ name: string, type: string, label: string, help: string, choices?: string[] }} SchemaField */
+/** @typedef {{ name: string, label: string, seeds: number[] }} SchemaProfile */
+/**
+ * What wasm's trainer_schema says of a trainer.
+ * @typedef {{ name: string, fields: SchemaField[], profiles: SchemaProfile[], solved_threshold: number, time_step_s: number }} Schema
+ */
+/**
+ * A run as wasm's check_run accepted it.
+ * @typedef {{ name: string, profile: string, set: [string, string][], seeds: number[], total_per_seed: number, unit: string }} CheckedRun
+ */
+/** @typedef {{ request: { profile: string, set: [string, string][] }, seed: number }} Job */
+/** @typedef {{ type: string, info?: unknown, line?: string, extra?: any, message?: string }} WorkerMessage */
+/** @typedef {'idle' | 'running' | 'paused' | 'stopped' | 'finished' | 'failed'} Status */
 
+/** What the page collected, for downloads and the page tests. @type {Record<string, unknown>} */
+window.pgbookRuns = {};
+
+/**
+ * An element with attributes (`class`, `text`, `on…` listeners, the rest as attributes).
+ * @param {string} tag
+ * @param {Record<string, any>} [attrs]
+ * @param {(Node | string)[]} children
+ */
 function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -21,9 +45,12 @@ function el(tag, attrs = {}, ...children) {
   return e;
 }
 
-// A table of already formatted cells under one header row.
+/**
+ * A table of already formatted cells under one header row.
+ * @param {string[]} headers @param {string[][]} rows @param {Record<string, string>} [attrs]
+ */
 function textTable(headers, rows, attrs = {}) {
-  const table = el('table', { class: 'numbers', ...attrs });
+  const table = /** @type {HTMLTableElement} */ (el('table', { class: 'numbers', ...attrs }));
   const head = table.createTHead().insertRow();
   for (const h of headers) head.append(el('th', { text: h }));
   const body = table.createTBody();
@@ -34,39 +61,50 @@ function textTable(headers, rows, attrs = {}) {
   return table;
 }
 
-// The profile choice of a trainer, from its schema.
+/** The profile choice of a trainer, from its schema. @param {string} id @param {Schema} schema */
 function profileSelect(id, schema) {
-  return el('select', { id }, ...schema.profiles.map((p) => el('option', { value: p.name, text: p.label })));
+  const options = schema.profiles.map((p) => el('option', { value: p.name, text: p.label }));
+  return /** @type {HTMLSelectElement} */ (el('select', { id }, ...options));
 }
 
-// A <select> of a choice setting, from its schema field.
+/** A <select> of a choice setting, from its schema field. @param {string} id @param {Schema} schema @param {string} name */
 function choiceSelect(id, schema, name) {
-  const field = schema.fields.find((f) => f.name === name);
-  return el('select', { id }, ...field.choices.map((c) => el('option', { value: c, text: c })));
+  const choices = schema.fields.find((f) => f.name === name)?.choices ?? [];
+  return /** @type {HTMLSelectElement} */ (el('select', { id }, ...choices.map((c) => el('option', { value: c, text: c }))));
 }
 
+/** @param {string} name @param {string} type @param {string} text */
 function download(name, type, text) {
-  const a = el('a', { href: URL.createObjectURL(new Blob([text], { type })), download: name });
+  const a = /** @type {HTMLAnchorElement} */ (el('a', { href: URL.createObjectURL(new Blob([text], { type })), download: name }));
   document.body.append(a);
   a.click();
-  setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+  setTimeout(() => {
+    URL.revokeObjectURL(a.href);
+    a.remove();
+  }, 1000);
 }
 
+/** @param {number} s */
 function seconds(s) {
   if (!Number.isFinite(s)) return '…';
   return s < 60 ? `${Math.ceil(s)} с` : `${Math.floor(s / 60)} мин ${Math.ceil(s % 60)} с`;
 }
 
+/** An error's message for the page. @param {unknown} e */
+const messageOf = (e) => (e instanceof Error ? e.message : String(e));
+
 // One run = one job per seed, on a pool of at most navigator.hardwareConcurrency workers (the
 // rest queue and start as workers free up). Reports arrive as messages; nothing blocks the page.
 class WorkerRun {
-  constructor(kind, jobs, handlers) {
+  /** @param {string} kind @param {Job[]} jobs @param {(job: number, m: WorkerMessage) => void} onMessage */
+  constructor(kind, jobs, onMessage) {
     this.kind = kind;
-    this.handlers = handlers;
+    this.onMessage = onMessage;
     this.jobs = jobs;
-    this.next = 0;          // the first job not yet given to a worker
-    this.paused = false;    // a pause applies to running workers and to jobs that start later
-    this.workers = [];      // { worker, job } — job is the index the worker runs now, or -1
+    this.next = 0; // the first job not yet given to a worker
+    this.paused = false; // a pause applies to running workers and to jobs that start later
+    /** @type {{ worker: Worker, job: number }[]} the job each worker runs now, or -1 */
+    this.workers = [];
     const size = Math.max(1, Math.min(jobs.length, navigator.hardwareConcurrency || 2));
     for (let k = 0; k < size; k++) this.workers.push(this.spawn());
   }
@@ -74,23 +112,34 @@ class WorkerRun {
   spawn() {
     const slot = { worker: new Worker(WORKER_URL, { type: 'module' }), job: -1 };
     const w = slot.worker;
-    w.onmessage = (e) => {
+    w.onmessage = (/** @type {MessageEvent<WorkerMessage>} */ e) => {
       const m = e.data;
-      if (m.type === 'ready') { this.assign(slot); return; }
+      if (m.type === 'ready') {
+        this.assign(slot);
+        return;
+      }
       if (slot.job < 0) return;
       const i = slot.job;
       if (m.type === 'finished') slot.job = -1;
-      this.handlers.message(i, m);
+      this.onMessage(i, m);
       if (m.type === 'finished') this.assign(slot);
     };
     // An exception the worker did not catch (e.g. its script failed to load).
-    w.onerror = (e) => { e.preventDefault(); this.handlers.message(Math.max(0, slot.job), { type: 'error', message: e.message ? `фоновый поток остановился с ошибкой (${e.message})` : 'фоновый поток остановился с ошибкой' }); };
-    w.onmessageerror = () => this.handlers.message(Math.max(0, slot.job), { type: 'error', message: 'сообщение фонового потока не удалось прочитать' });
+    w.onerror = (e) => {
+      e.preventDefault();
+      const message = e.message ? `фоновый поток остановился с ошибкой (${e.message})` : 'фоновый поток остановился с ошибкой';
+      this.onMessage(Math.max(0, slot.job), { type: 'error', message });
+    };
+    w.onmessageerror = () =>
+      this.onMessage(Math.max(0, slot.job), { type: 'error', message: 'сообщение фонового потока не удалось прочитать' });
     return slot;
   }
 
-  // Gives the next queued job to a free worker (a pause before it started is honoured: the job
-  // starts paused).
+  /**
+   * Gives the next queued job to a free worker (a pause before it started is honoured: the job
+   * starts paused).
+   * @param {{ worker: Worker, job: number }} slot
+   */
   assign(slot) {
     if (this.next >= this.jobs.length) return;
     const i = this.next++;
@@ -99,58 +148,115 @@ class WorkerRun {
     slot.worker.postMessage({ type: 'start', kind: this.kind, request: job.request, seed: job.seed, paused: this.paused });
   }
 
-  // Jobs whose worker has started them.
-  active() { return this.workers.filter((s) => s.job >= 0); }
-
+  /** @param {'pause' | 'resume'} type */
   send(type) {
-    if (type === 'pause') this.paused = true;
-    if (type === 'resume') this.paused = false;
-    this.active().forEach((s) => s.worker.postMessage({ type }));
+    this.paused = type === 'pause';
+    this.workers.filter((s) => s.job >= 0).forEach((s) => s.worker.postMessage({ type }));
   }
-  sendTo(i, type) { this.workers.find((s) => s.job === i)?.worker.postMessage({ type }); }
-  terminate() { this.workers.forEach((s) => s.worker.terminate()); this.workers = []; }
+
+  /** @param {number} i @param {string} type */
+  sendTo(i, type) {
+    this.workers.find((s) => s.job === i)?.worker.postMessage({ type });
+  }
+
+  terminate() {
+    this.workers.forEach((s) => s.worker.terminate());
+    this.workers = [];
+  }
 }
 
-// Shared controls and life cycle of a trainer panel.
+// Shared controls and life cycle of a trainer panel; the subclasses add their controls,
+// figures and what they show of each message.
 class Panel {
-  constructor(root, wasm, kind) {
+  /** @param {HTMLElement} root @param {Wasm} wasm @param {string} kind @param {string} prefix ids of the controls */
+  constructor(root, wasm, kind, prefix) {
     this.root = root;
     this.wasm = wasm;
     this.kind = kind;
+    /** @type {Schema} */
     this.schema = wasm.trainer_schema(kind);
+    this.profile = profileSelect(`${prefix}-profile`, this.schema);
+    /** @type {RunBoard | null} */
     this.board = null;
-    this.overrides = []; // [name, value] settings from the link, checked by wasm
+    /** @type {CheckedRun | null} */
+    this.settings = null;
+    /** @type {[string, string][]} settings from the link, checked by wasm */
+    this.overrides = [];
+    /** @type {WorkerRun | null} */
     this.run = null;
-    this.status = 'idle'; // idle | running | paused | stopped | finished | failed
+    /** @type {Status} */
+    this.status = 'idle';
+    this.unit = '';
+    this.seedParam = 'seeds';
     this.dirty = false;
     this.lastDraw = 0;
+    this.t0 = 0;
+    this.pausedMs = 0;
+    this.pauseStart = 0;
     this.message = el('div', { class: 'figure-error', role: 'alert', hidden: '' });
     this.changes = el('p', { class: 'trainer-changes', hidden: '' }); // the link's overrides
-    this.progress = el('progress', { max: '1', value: '0', 'aria-label': 'Ход обучения' });
+    this.progress = /** @type {HTMLProgressElement} */ (el('progress', { max: '1', value: '0', 'aria-label': 'Ход обучения' }));
     this.progressText = el('span', { class: 'progress-text', 'aria-live': 'polite', text: 'Обучение не запущено.' });
+    /** @param {string} text @param {() => void} onclick */
+    const button = (text, onclick) => /** @type {HTMLButtonElement} */ (el('button', { type: 'button', text, onclick }));
     this.buttons = {
-      start: el('button', { type: 'button', text: 'Старт', onclick: () => this.start() }),
-      pause: el('button', { type: 'button', text: 'Пауза', onclick: () => this.togglePause() }),
-      stop: el('button', { type: 'button', text: 'Стоп', onclick: () => this.stop() }),
-      reset: el('button', { type: 'button', text: 'Сброс', onclick: () => this.reset() }),
+      start: button('Старт', () => this.start()),
+      pause: button('Пауза', () => this.togglePause()),
+      stop: button('Стоп', () => this.stop()),
+      reset: button('Сброс', () => this.reset()),
     };
-    this.share = el('a', { class: 'share', href: '#', text: 'Ссылка на этот запуск' });
-    this.downloads = el('span', { class: 'downloads' },
-      el('button', { type: 'button', text: 'CSV', onclick: () => this.downloadCsv() }),
-      el('button', { type: 'button', text: 'JSON', onclick: () => this.downloadJson() }));
+    this.share = /** @type {HTMLAnchorElement} */ (el('a', { class: 'share', href: '#', text: 'Ссылка на этот запуск' }));
+    this.downloads = el(
+      'span',
+      { class: 'downloads' },
+      button('CSV', () => this.downloadCsv()),
+      button('JSON', () => this.downloadJson()),
+    );
     this.setStatus('idle');
   }
 
+  /* What each trainer panel says for itself. */
+
+  /** The checked jobs of the form's settings (throws wasm's message). @returns {Job[]} */
+  jobs() {
+    return [];
+  }
+  /** @param {number} _i */
+  jobLabel(_i) {
+    return '';
+  }
+  /** A new run starts. */
+  begin() {}
+  /** Everything but the canvases back to before any run. */
+  clear() {}
+  /** @param {number} _i @param {any} _extra what is new to show after a step */
+  update(_i, _extra) {}
+  /** @param {number} _i */
+  finished(_i) {}
+  draw() {}
+  /** @param {URLSearchParams} _q the seeds of the share link */
+  seedParams(_q) {}
+  /** @param {URLSearchParams} _q the form's own controls, kept in the URL */
+  formParams(_q) {}
+  /** @param {URLSearchParams} _q a link's values for the form's own controls */
+  applyParams(_q) {}
+  downloadCsv() {}
+  downloadJson() {}
+
+  /* The shared life cycle. */
+
+  /** @param {(Node | string)[]} fields */
   controlsRow(...fields) {
-    return el('div', { class: 'controls trainer-controls' }, ...fields,
-      el('span', { class: 'buttons' }, ...Object.values(this.buttons)));
+    return el('div', { class: 'controls trainer-controls' }, ...fields, el('span', { class: 'buttons' }, ...Object.values(this.buttons)));
   }
 
+  /** @param {string} text */
   showError(text) {
     this.message.textContent = text;
     this.message.hidden = !text;
   }
 
+  /** @param {Status} status */
   setStatus(status) {
     const focused = document.activeElement;
     this.status = status;
@@ -160,7 +266,9 @@ class Panel {
     this.buttons.pause.textContent = status === 'paused' ? 'Продолжить' : 'Пауза';
     this.buttons.stop.disabled = !active;
     this.buttons.reset.disabled = status === 'idle';
-    this.downloads.querySelectorAll('button').forEach((b) => { b.disabled = status === 'idle'; });
+    this.downloads.querySelectorAll('button').forEach((b) => {
+      b.disabled = status === 'idle';
+    });
     this.root.dataset.status = status;
     // A disabled button loses focus to <body>: hand it to the control that now makes sense.
     if (focused instanceof HTMLButtonElement && this.root.contains(focused) && focused.disabled) {
@@ -175,18 +283,19 @@ class Panel {
     try {
       jobs = this.jobs(); // validated by wasm before any worker starts
     } catch (e) {
-      this.showError(`Настройки не приняты: ${e.message ?? e}`);
+      this.showError(`Настройки не приняты: ${messageOf(e)}`);
       return;
     }
+    const settings = /** @type {CheckedRun} */ (this.settings);
     this.terminate();
-    this.showChanges();
-    this.board = new this.wasm.RunBoard(this.kind, this.settings.seeds);
-    this.begin(jobs);
+    this.showChanges(settings);
+    this.board = new this.wasm.RunBoard(this.kind, new Float64Array(settings.seeds));
+    this.begin();
     this.t0 = performance.now();
     this.pausedMs = 0;
-    this.run = new WorkerRun(this.kind, jobs, { message: (i, m) => this.onMessage(i, m) });
+    this.run = new WorkerRun(this.kind, jobs, (i, m) => this.onMessage(i, m));
     this.setStatus('running');
-    this.share.href = this.shareUrl();
+    this.share.href = this.shareUrl(settings);
     this.tick();
   }
 
@@ -224,17 +333,17 @@ class Panel {
     this.setStatus('idle');
   }
 
-  // The settings that differ from the profile (from a link), named by their schema labels.
-  showChanges() {
+  /** The settings that differ from the profile (from a link), named by their schema labels. @param {CheckedRun} settings */
+  showChanges(settings) {
+    /** @param {string} name */
     const label = (name) => this.schema.fields.find((f) => f.name === name)?.label ?? name;
-    const set = this.settings.set.filter(([k]) => k !== 'reduction');
-    this.changes.textContent = set.length
-      ? `Изменено относительно профиля ${this.settings.profile}: ${set.map(([k, v]) => `${label(k)} = ${v}`).join('; ')}.`
-      : '';
+    const set = settings.set.filter(([k]) => k !== 'reduction');
+    const list = set.map(([k, v]) => `${label(k)} = ${v}`).join('; ');
+    this.changes.textContent = set.length ? `Изменено относительно профиля ${settings.profile}: ${list}.` : '';
     this.changes.hidden = set.length === 0;
   }
 
-  // Every canvas of the panel back to its state before any run.
+  /** Every canvas of the panel back to its state before any run. */
   clearCanvases() {
     for (const c of this.root.querySelectorAll('canvas')) {
       c.getContext('2d')?.clearRect(0, 0, c.width, c.height);
@@ -246,23 +355,39 @@ class Panel {
     this.run = null;
   }
 
+  /** @param {number} i @param {WorkerMessage} m */
   onMessage(i, m) {
+    const board = this.board;
+    if (!board) return;
     switch (m.type) {
-      case 'started': this.board.start(i, m.info); this.started(i, m.info); break;
-      case 'update': this.board.push(i, m.line); this.update(i, m.extra); this.dirty = true; break;
-      case 'finished': this.board.push(i, m.line); this.finished(i); this.dirty = true; break;
+      case 'started':
+        board.start(i, m.info);
+        break;
+      case 'update':
+        board.push(i, m.line ?? '');
+        this.update(i, m.extra ?? {});
+        this.dirty = true;
+        break;
+      case 'finished':
+        board.push(i, m.line ?? '');
+        this.finished(i);
+        this.dirty = true;
+        break;
       case 'error':
       case 'panic':
         this.terminate();
         this.setStatus('failed');
-        this.showError(`${m.type === 'panic' ? 'Сбой в модуле WebAssembly' : 'Ошибка обучения'} (${this.jobLabel(i)}): ${m.message}. Нажмите «Старт», чтобы начать заново.`);
+        this.showError(
+          `${m.type === 'panic' ? 'Сбой в модуле WebAssembly' : 'Ошибка обучения'} (${this.jobLabel(i)}): ${m.message}. Нажмите «Старт», чтобы начать заново.`,
+        );
         this.dirty = true;
         break;
-      default: break;
+      default:
+        break;
     }
   }
 
-  // Redraw live figures at most every REDRAW_MS, never per message.
+  /** Redraws the live figures at most every REDRAW_MS, never per message. */
   tick() {
     if (this.dirty && this.board && performance.now() - this.lastDraw >= REDRAW_MS) {
       this.dirty = false;
@@ -270,24 +395,31 @@ class Panel {
       try {
         this.draw();
       } catch (e) {
-        this.showError(`Не удалось нарисовать кривые: ${e.message ?? e}`);
+        this.showError(`Не удалось нарисовать кривые: ${messageOf(e)}`);
       }
       this.updateProgress();
     }
     if (this.run || this.dirty) requestAnimationFrame(() => this.tick());
   }
 
-  // The progress line says what is true now: running (with the time left), paused, stopped or
-  // finished; it never runs on after a stop.
+  /**
+   * The progress line says what is true now: running (with the time left), paused, stopped or
+   * finished; it never runs on after a stop.
+   * @param {number} done @param {number} total @param {number} elapsed seconds
+   */
   progressLine(done, total, elapsed) {
     const counted = `${formatNumber(done)} из ${formatNumber(total)} ${this.unit}`;
     switch (this.status) {
-      case 'finished': return `${counted}; готово за ${seconds(elapsed)}`;
-      case 'stopped': return `${counted}; остановлено.`;
-      case 'paused': return `${counted}; пауза.`;
-      case 'failed': return `${counted}; обучение прервано ошибкой.`;
+      case 'finished':
+        return `${counted}; готово за ${seconds(elapsed)}`;
+      case 'stopped':
+        return `${counted}; остановлено.`;
+      case 'paused':
+        return `${counted}; пауза.`;
+      case 'failed':
+        return `${counted}; обучение прервано ошибкой.`;
       default: {
-        const left = done > 0 ? elapsed * (total - done) / done : NaN;
+        const left = done > 0 ? (elapsed * (total - done)) / done : NaN;
         return `${counted}; осталось ≈ ${seconds(left)}`;
       }
     }
@@ -297,16 +429,12 @@ class Panel {
     if (!this.board) return;
     const { done, total } = this.board.progress();
     this.progress.value = total ? done / total : 0;
-    const elapsed = (performance.now() - this.t0 - this.pausedMs - (this.status === 'paused' ? performance.now() - this.pauseStart : 0)) / 1000;
+    const paused = this.status === 'paused' ? performance.now() - this.pauseStart : 0;
+    const elapsed = (performance.now() - this.t0 - this.pausedMs - paused) / 1000;
     this.progressText.textContent = this.progressLine(done, total, elapsed);
   }
 
-  // The settings of the form (and the URL's overrides) as wasm checks them.
-  request() {
-    return { profile: this.profile.value, set: this.overrides };
-  }
-
-  // Keeps what the reader typed in the URL (without starting anything), so Back restores it.
+  /** Keeps what the reader typed in the URL (without starting anything), so Back restores it. */
   rememberForm() {
     const q = new URLSearchParams({ form: this.kind, profile: this.profile.value });
     for (const [k, v] of this.overrides) q.set(k, v);
@@ -314,24 +442,26 @@ class Panel {
     history.replaceState(history.state, '', `${location.pathname}?${q}${location.hash.split('?')[0]}`);
   }
 
+  /** @param {HTMLElement[]} controls */
   watchForm(...controls) {
     for (const c of controls) c.addEventListener('change', () => this.rememberForm());
   }
 
-  // What the page keeps of the run (read by the downloads and the e2e tests).
-  runs() { return this.board ? this.board.runs() : []; }
+  /** What the page keeps of the run (read by the downloads and the page tests). @returns {any[]} */
+  runs() {
+    return this.board ? this.board.runs() : [];
+  }
 
-  // The share link: the trainer, the profile, the overrides and the seeds.
-  shareUrl() {
-    const q = new URLSearchParams({ run: this.kind, profile: this.settings.profile });
-    for (const [k, v] of this.settings.set) q.set(k, v);
+  /** The share link: the trainer, the profile, the overrides and the seeds. @param {CheckedRun} settings */
+  shareUrl(settings) {
+    const q = new URLSearchParams({ run: this.kind, profile: settings.profile });
+    for (const [k, v] of settings.set) q.set(k, v);
     this.seedParams(q);
     return `${location.pathname}?${q}#trainer-${this.kind}`;
   }
 
-
   allFinished() {
-    if (this.board.is_finished()) {
+    if (this.board?.is_finished()) {
       this.terminate();
       this.setStatus('finished');
       this.updateProgress();
@@ -343,47 +473,87 @@ class Panel {
 
 // ---------------- PPO on CartPole (lesson 6) ----------------
 class PpoPanel extends Panel {
+  /** @param {HTMLElement} root @param {Wasm} wasm */
   constructor(root, wasm) {
-    super(root, wasm, 'ppo');
-    this.profile = profileSelect('ppo-profile', this.schema);
-    this.seeds = el('input', { id: 'ppo-seeds', type: 'text', inputmode: 'numeric', size: '18', value: this.profileSeeds().join(', ') });
-    this.profile.addEventListener('change', () => { this.seeds.value = this.profileSeeds().join(', '); });
-    this.curve = el('canvas', { id: 'canvas-ppo-curve', role: 'img', 'aria-label': 'Кривая обучения: медиана и межквартильный диапазон по начальным значениям' });
-    this.diag = el('canvas', { id: 'canvas-ppo-diagnostics', role: 'img', 'aria-label': 'Диагностики PPO по обновлениям' });
-    this.pole = el('canvas', { id: 'canvas-cartpole', class: 'cartpole', role: 'img', 'aria-label': 'CartPole: жадная политика первого начального значения' });
+    super(root, wasm, 'ppo', 'ppo');
+    this.seeds = /** @type {HTMLInputElement} */ (
+      el('input', { id: 'ppo-seeds', type: 'text', inputmode: 'numeric', size: '18', value: this.profileSeeds().join(', ') })
+    );
+    this.profile.addEventListener('change', () => {
+      this.seeds.value = this.profileSeeds().join(', ');
+    });
+    /** @param {string} id @param {string} label @param {string} [cls] */
+    const canvas = (id, label, cls = '') =>
+      /** @type {HTMLCanvasElement} */ (el('canvas', { id, class: cls, role: 'img', 'aria-label': label }));
+    this.curve = canvas('canvas-ppo-curve', 'Кривая обучения: медиана и межквартильный диапазон по начальным значениям');
+    this.diag = canvas('canvas-ppo-diagnostics', 'Диагностики PPO по обновлениям');
+    this.pole = canvas('canvas-cartpole', 'CartPole: жадная политика первого начального значения', 'cartpole');
     this.table = el('div', { class: 'table-wrap' });
+    /** @param {HTMLCanvasElement} c @param {string} text */
+    const figure = (c, text) => el('figure', { class: 'live-plain' }, c, el('figcaption', { text }));
     root.append(
       this.controlsRow(
         el('label', { for: 'ppo-profile' }, 'профиль ', this.profile),
-        el('label', { for: 'ppo-seeds' }, 'начальные значения ', this.seeds)),
+        el('label', { for: 'ppo-seeds' }, 'начальные значения ', this.seeds),
+      ),
       this.changes,
       this.message,
       el('div', { class: 'progress-row' }, this.progress, this.progressText),
-      el('div', { class: 'trainer-figures' },
-        el('figure', { class: 'live-plain' }, this.curve, el('figcaption', { text: 'Жадная оценка: медиана по начальным значениям, межквартильный диапазон (заливка), отдельные запуски (тонкие линии), потолок 500.' })),
-        el('figure', { class: 'live-plain' }, this.pole, el('figcaption', { text: 'Текущая жадная политика первого запуска на новом эпизоде.' })),
-        el('figure', { class: 'live-plain' }, this.diag, el('figcaption', { text: 'Первый запуск по обновлениям: доля активного клиппирования и доля отношений вне 1 ± ε (левая ось) и приближённая KL (правая ось, в своём масштабе: она обычно на порядок меньше долей).' }))),
+      el(
+        'div',
+        { class: 'trainer-figures' },
+        figure(
+          this.curve,
+          'Жадная оценка: медиана по начальным значениям, межквартильный диапазон (заливка), отдельные запуски (тонкие линии), потолок 500.',
+        ),
+        figure(this.pole, 'Текущая жадная политика первого запуска на новом эпизоде.'),
+        figure(
+          this.diag,
+          'Первый запуск по обновлениям: доля активного клиппирования и доля отношений вне 1 ± ε (левая ось) и приближённая KL (правая ось, в своём масштабе: она обычно на порядок меньше долей).',
+        ),
+      ),
       this.table,
-      el('p', { class: 'trainer-links' }, this.share, ' · скачать кривые: ', this.downloads));
+      el('p', { class: 'trainer-links' }, this.share, ' · скачать кривые: ', this.downloads),
+    );
+    /** @type {number | null} */
     this.animation = null;
+    /** @type {{ flat: number[], update: number, t0: number, shown: number } | null} */
+    this.frames = null;
+    this.poleVisible = true;
     this.watchVisibility();
     this.seedParam = 'seeds';
     this.watchForm(this.profile, this.seeds);
   }
 
-  applyParams(q) { if (q.has('seeds')) this.seeds.value = q.get('seeds'); }
-  formParams(q) { q.set('seeds', this.seeds.value); }
+  profileSeeds() {
+    return this.schema.profiles.find((p) => p.name === this.profile.value)?.seeds ?? [];
+  }
 
-  profileSeeds() { return this.schema.profiles.find((p) => p.name === this.profile.value)?.seeds ?? []; }
+  /** @param {URLSearchParams} q */
+  applyParams(q) {
+    const seeds = q.get('seeds');
+    if (seeds !== null) this.seeds.value = seeds;
+  }
+  /** @param {URLSearchParams} q */
+  formParams(q) {
+    q.set('seeds', this.seeds.value);
+  }
 
   jobs() {
+    /** @type {CheckedRun} */
     const s = this.wasm.check_run(this.kind, this.profile.value, this.overrides, this.seeds.value);
     this.settings = s;
     this.unit = s.unit;
     return s.seeds.map((seed) => ({ request: { profile: s.profile, set: s.set }, seed }));
   }
-  jobLabel(i) { return `начальное значение ${this.settings?.seeds[i] ?? i}`; }
-  seedParams(q) { q.set('seeds', this.settings.seeds.join(',')); }
+  /** @param {number} i */
+  jobLabel(i) {
+    return `начальное значение ${this.settings?.seeds[i] ?? i}`;
+  }
+  /** @param {URLSearchParams} q */
+  seedParams(q) {
+    q.set('seeds', (this.settings?.seeds ?? []).join(','));
+  }
 
   begin() {
     Object.defineProperty(window.pgbookRuns, 'ppo', { get: () => this.runs(), configurable: true, enumerable: true });
@@ -392,15 +562,14 @@ class PpoPanel extends Panel {
 
   clear() {
     this.table.replaceChildren();
-    cancelAnimationFrame(this.animation);
+    if (this.animation !== null) cancelAnimationFrame(this.animation);
     this.animation = null; // the next run's episodes start a loop of their own
     this.frames = null;
   }
 
-  started() {}
-
+  /** @param {number} i @param {{ episode?: number[], update?: number }} extra */
   update(i, extra) {
-    if (i === 0 && extra.episode) this.animate(extra.episode, extra.update);
+    if (i === 0 && extra.episode) this.animate(extra.episode, extra.update ?? 0);
   }
 
   finished() {
@@ -409,19 +578,21 @@ class PpoPanel extends Panel {
   }
 
   draw() {
-    this.board.draw(this.curve.id, this.diag.id, this.settings.profile);
+    this.board?.draw(this.curve.id, this.diag.id, this.settings?.profile ?? '');
   }
 
-  // Plays the greedy episode (a flat [x, ẋ, θ, θ̇, …] array) at CartPole's pace. It draws only
-  // when the frame changes, pauses while the canvas is off-screen or the tab hidden, replays
-  // while the run trains, and stops on the last frame once the run is over.
+  /**
+   * Plays the greedy episode (a flat [x, ẋ, θ, θ̇, …] array) at CartPole's pace. It draws only
+   * when the frame changes, pauses while the canvas is off-screen or the tab hidden, replays
+   * while the run trains, and stops on the last frame once the run is over.
+   * @param {number[]} flat @param {number} update
+   */
   animate(flat, update) {
     this.frames = { flat, update, t0: performance.now(), shown: -1 };
     this.kickAnimation();
   }
 
   watchVisibility() {
-    this.poleVisible = true;
     if ('IntersectionObserver' in window) {
       new IntersectionObserver((entries) => {
         this.poleVisible = entries.some((e) => e.isIntersecting);
@@ -433,7 +604,7 @@ class PpoPanel extends Panel {
 
   kickAnimation() {
     const f = this.frames;
-    if (this.animation || !f || !this.poleVisible || document.hidden) return;
+    if (this.animation !== null || !f || !this.poleVisible || document.hidden) return;
     // Continue from the frame shown last, not from where the clock would be.
     f.t0 = performance.now() - Math.max(0, f.shown) * this.schema.time_step_s * 1000;
     this.animation = requestAnimationFrame(() => this.frame());
@@ -450,7 +621,7 @@ class PpoPanel extends Panel {
       try {
         this.wasm.draw_cartpole(this.pole.id, s[0], s[1], s[2], s[3], `после обновления ${f.update}: шаг ${k + 1} из ${n}`);
       } catch (e) {
-        this.showError(`Не удалось нарисовать CartPole: ${e.message ?? e}`);
+        this.showError(`Не удалось нарисовать CartPole: ${messageOf(e)}`);
         return;
       }
       f.shown = k;
@@ -464,49 +635,80 @@ class PpoPanel extends Panel {
   }
 
   renderTable() {
-    const rows = this.board.summaries().map((x) => [
-      String(x.seed), formatNumber(x.final_evaluation_mean, 1), formatNumber(x.final_evaluation_std, 1),
-      formatNumber(x.env_steps), x.solved_from_env_steps == null ? '—' : formatNumber(x.solved_from_env_steps)]);
-    this.table.replaceChildren(textTable(
-      ['начальное значение', 'итоговая оценка', 'std', 'шагов среды', `стабильно ≥ ${formatNumber(this.schema.solved_threshold)} начиная с шага`], rows, { id: 'ppo-summary' }));
+    /** @type {{ seed: number, final_evaluation_mean: number, final_evaluation_std: number, env_steps: number, solved_from_env_steps: number | null }[]} */
+    const summaries = this.board?.summaries() ?? [];
+    const rows = summaries.map((x) => [
+      String(x.seed),
+      formatNumber(x.final_evaluation_mean, 1),
+      formatNumber(x.final_evaluation_std, 1),
+      formatNumber(x.env_steps),
+      x.solved_from_env_steps == null ? '—' : formatNumber(x.solved_from_env_steps),
+    ]);
+    const stable = `стабильно ≥ ${formatNumber(this.schema.solved_threshold)} начиная с шага`;
+    this.table.replaceChildren(
+      textTable(['начальное значение', 'итоговая оценка', 'std', 'шагов среды', stable], rows, { id: 'ppo-summary' }),
+    );
   }
 
-  downloadCsv() { download('ppo-cartpole.csv', 'text/csv', this.board.csv()); }
-  downloadJson() { download('ppo-cartpole.json', 'application/json', JSON.stringify(this.runs(), null, 1)); }
+  downloadCsv() {
+    if (this.board) download('ppo-cartpole.csv', 'text/csv', this.board.csv());
+  }
+  downloadJson() {
+    download('ppo-cartpole.json', 'application/json', JSON.stringify(this.runs(), null, 1));
+  }
 }
 
 // ---------------- the sequence policy (lesson 8) ----------------
 class SequencePanel extends Panel {
+  /** @param {HTMLElement} root @param {Wasm} wasm */
   constructor(root, wasm) {
-    super(root, wasm, 'sequence');
-    this.profile = profileSelect('seq-profile', this.schema);
-    this.seed = el('input', { id: 'seq-seed', type: 'number', min: '0', step: '1', value: String(this.schema.profiles[0].seeds[0]) });
+    super(root, wasm, 'sequence', 'seq');
+    const seed = this.schema.profiles[0]?.seeds[0] ?? 0;
+    this.seed = /** @type {HTMLInputElement} */ (el('input', { id: 'seq-seed', type: 'number', min: '0', step: '1', value: String(seed) }));
     this.reduction = choiceSelect('seq-reduction', this.schema, 'reduction');
-    this.curve = el('canvas', { id: 'canvas-seq-curve', role: 'img', 'aria-label': 'Средняя награда и доля верных ответов по итерациям' });
+    this.curve = /** @type {HTMLCanvasElement} */ (
+      el('canvas', { id: 'canvas-seq-curve', role: 'img', 'aria-label': 'Средняя награда и доля верных ответов по итерациям' })
+    );
     this.greedy = el('div', { class: 'table-wrap', id: 'seq-greedy', 'aria-live': 'polite' });
     this.batch = el('div', { class: 'table-wrap', id: 'seq-first-batch' });
     this.summaryBox = el('div', { id: 'seq-summary' });
+    /** @type {{ prompt: string, sequence: string, reward: number, advantage: number, mask: number[] }[] | null} */
+    this.firstBatch = null;
     root.append(
       this.controlsRow(
         el('label', { for: 'seq-profile' }, 'профиль ', this.profile),
         el('label', { for: 'seq-seed' }, 'начальное значение ', this.seed),
-        el('label', { for: 'seq-reduction' }, 'редукция ', this.reduction)),
+        el('label', { for: 'seq-reduction' }, 'редукция ', this.reduction),
+      ),
       this.changes,
       this.message,
       el('div', { class: 'progress-row' }, this.progress, this.progressText),
-      el('figure', { class: 'live-plain' }, this.curve, el('figcaption', { text: 'Оценка на свежих выборках после каждой итерации: средняя награда проверяющей функции и доля полностью верных ответов.' })),
-      el('h3', { text: 'Жадные ответы сейчас' }), this.greedy,
-      el('h3', { text: 'Первый пакет роллаутов' }), this.batch,
+      el(
+        'figure',
+        { class: 'live-plain' },
+        this.curve,
+        el('figcaption', {
+          text: 'Оценка на свежих выборках после каждой итерации: средняя награда проверяющей функции и доля полностью верных ответов.',
+        }),
+      ),
+      el('h3', { text: 'Жадные ответы сейчас' }),
+      this.greedy,
+      el('h3', { text: 'Первый пакет роллаутов' }),
+      this.batch,
       this.summaryBox,
-      el('p', { class: 'trainer-links' }, this.share, ' · скачать кривые: ', this.downloads));
+      el('p', { class: 'trainer-links' }, this.share, ' · скачать кривые: ', this.downloads),
+    );
     this.seedParam = 'seed';
     this.watchForm(this.profile, this.seed, this.reduction);
   }
 
+  /** @param {URLSearchParams} q */
   applyParams(q) {
-    if (q.has('seed')) this.seed.value = q.get('seed');
-    if (q.has('reduction')) this.reduction.value = q.get('reduction');
+    const [seed, reduction] = [q.get('seed'), q.get('reduction')];
+    if (seed !== null) this.seed.value = seed;
+    if (reduction !== null) this.reduction.value = reduction;
   }
+  /** @param {URLSearchParams} q */
   formParams(q) {
     q.set('seed', this.seed.value);
     q.set('reduction', this.reduction.value);
@@ -514,22 +716,29 @@ class SequencePanel extends Panel {
 
   jobs() {
     // The reduction is a setting like any other: one more override of the profile.
+    /** @type {[string, string][]} */
     const set = [...this.overrides.filter(([k]) => k !== 'reduction'), ['reduction', this.reduction.value]];
+    /** @type {CheckedRun} */
     const s = this.wasm.check_run(this.kind, this.profile.value, set, this.seed.value);
     this.settings = s;
     this.unit = s.unit;
     return [{ request: { profile: s.profile, set: s.set }, seed: s.seeds[0] }];
   }
-  jobLabel() { return `начальное значение ${this.settings?.seeds[0]}`; }
+  jobLabel() {
+    return `начальное значение ${this.settings?.seeds[0]}`;
+  }
+  /** @param {URLSearchParams} q */
   seedParams(q) {
-    q.set('seed', String(this.settings.seeds[0]));
+    q.set('seed', String(this.settings?.seeds[0]));
     q.set('reduction', this.reduction.value);
   }
 
   begin() {
     this.firstBatch = null;
     Object.defineProperty(window.pgbookRuns, 'sequence', {
-      get: () => ({ ...this.runs()[0], reduction: this.reduction.value, firstBatch: this.firstBatch }), configurable: true, enumerable: true,
+      get: () => ({ ...this.runs()[0], reduction: this.reduction.value, firstBatch: this.firstBatch }),
+      configurable: true,
+      enumerable: true,
     });
     this.clear();
   }
@@ -540,51 +749,69 @@ class SequencePanel extends Panel {
     this.summaryBox.replaceChildren();
   }
 
-  started() {}
-
-  update(i, extra) {
-    if (extra.first_batch && !this.firstBatch) { this.firstBatch = extra.first_batch; this.renderFirstBatch(); }
+  /** @param {number} _i @param {{ first_batch?: SequencePanel['firstBatch'], greedy?: { prompt: string, answer: string, correct_answer: string, reward: number, correct: boolean }[] }} extra */
+  update(_i, extra) {
+    if (extra.first_batch && !this.firstBatch) {
+      this.firstBatch = extra.first_batch;
+      this.renderFirstBatch();
+    }
     if (extra.greedy) this.renderGreedy(extra.greedy);
   }
 
   finished() {
-    const [summary] = this.board.summaries();
-    this.summaryBox.replaceChildren(el('p', { text:
-      `Итог: средняя награда ${formatNumber(summary.final_mean_reward)}, доля верных ответов ${formatNumber(summary.final_success_rate)}, ` +
-      `жадно верно ${summary.greedy_correct} из ${summary.prompts} запросов за ${summary.iterations} итераций.` }));
+    const [summary] = this.board?.summaries() ?? [];
+    if (summary) {
+      const text =
+        `Итог: средняя награда ${formatNumber(summary.final_mean_reward)}, доля верных ответов ${formatNumber(summary.final_success_rate)}, ` +
+        `жадно верно ${summary.greedy_correct} из ${summary.prompts} запросов за ${summary.iterations} итераций.`;
+      this.summaryBox.replaceChildren(el('p', { text }));
+    }
     this.allFinished();
   }
 
   draw() {
-    this.board.draw(this.curve.id, '', this.settings.profile);
+    this.board?.draw(this.curve.id, '', this.settings?.profile ?? '');
   }
 
+  /** @param {{ prompt: string, answer: string, correct_answer: string, reward: number, correct: boolean }[]} answers */
   renderGreedy(answers) {
-    this.greedy.replaceChildren(textTable(['запрос', 'жадный ответ', 'верный ответ', 'награда', 'верно'],
-      answers.map((a) => [a.prompt, a.answer, a.correct_answer, formatNumber(a.reward), a.correct ? 'да' : 'нет'])));
+    const rows = answers.map((a) => [a.prompt, a.answer, a.correct_answer, formatNumber(a.reward), a.correct ? 'да' : 'нет']);
+    this.greedy.replaceChildren(textTable(['запрос', 'жадный ответ', 'верный ответ', 'награда', 'верно'], rows));
   }
 
   renderFirstBatch() {
-    this.batch.replaceChildren(textTable(['запрос', 'последовательность', 'награда', 'преимущество', 'маска ответа'],
-      this.firstBatch.map((r) => [r.prompt, r.sequence, formatNumber(r.reward), formatNumber(r.advantage),
-        r.mask.map((m) => (m ? '1' : '0')).join(' ')])));
+    const rows = (this.firstBatch ?? []).map((r) => [
+      r.prompt,
+      r.sequence,
+      formatNumber(r.reward),
+      formatNumber(r.advantage),
+      r.mask.map((m) => (m ? '1' : '0')).join(' '),
+    ]);
+    this.batch.replaceChildren(textTable(['запрос', 'последовательность', 'награда', 'преимущество', 'маска ответа'], rows));
   }
 
-  downloadCsv() { download('sequence.csv', 'text/csv', this.board.csv()); }
-  downloadJson() { download('sequence.json', 'application/json', JSON.stringify(this.runs()[0], null, 1)); }
+  downloadCsv() {
+    if (this.board) download('sequence.csv', 'text/csv', this.board.csv());
+  }
+  downloadJson() {
+    download('sequence.json', 'application/json', JSON.stringify(this.runs()[0], null, 1));
+  }
 }
 
 // The page that hosts each trainer (a link to a trainer on another page is forwarded there).
+/** @type {Record<string, string>} */
 const HOSTS = { ppo: 'lesson-06.html', sequence: 'lesson-08.html' };
 
-// A message at the top of the page, for links that name no trainer of this page.
+/** A message at the top of the page, for links that name no trainer of this page. @param {string} text */
 function notice(text) {
   const box = el('div', { class: 'figure-error link-error', role: 'alert', text });
   (document.querySelector('main') ?? document.body).prepend(box);
 }
 
-// The link's parameters: the query, and any written after '#' (`#trainer-ppo?seeds=…` or
-// `#run=ppo&…`), the latter winning.
+/**
+ * The link's parameters: the query, and any written after '#' (`#trainer-ppo?seeds=…` or
+ * `#run=ppo&…`), the latter winning.
+ */
 function linkParams() {
   const q = new URLSearchParams(location.search);
   const hash = location.hash.slice(1);
@@ -593,16 +820,20 @@ function linkParams() {
   return q;
 }
 
-// Starts a run from the URL (?run=ppo&profile=smoke&seeds=11,37&gamma=0.99 or
-// ?run=sequence&profile=smoke&seed=5&reduction=token_mean): a teacher sends one link. Any
-// setting of the trainer's schema may be overridden by name; wasm checks them all. Without
-// `run`, the parameters only fill the form (the panel keeps what the reader types there, so
-// Back brings it back).
+/**
+ * Starts a run from the URL (?run=ppo&profile=smoke&seeds=11,37&gamma=0.99 or
+ * ?run=sequence&profile=smoke&seed=5&reduction=token_mean): a teacher sends one link. Any
+ * setting of the trainer's schema may be overridden by name; wasm checks them all. Without
+ * `run`, the parameters only fill the form (the panel keeps what the reader types there, so
+ * Back brings it back).
+ * @param {Wasm} wasm
+ */
 export function setupTrainers(wasm) {
+  /** @type {Record<string, Panel>} */
   const panels = {};
-  const ppoRoot = document.querySelector('#trainer-ppo');
+  const ppoRoot = /** @type {HTMLElement | null} */ (document.querySelector('#trainer-ppo'));
   if (ppoRoot) panels.ppo = new PpoPanel(ppoRoot, wasm);
-  const seqRoot = document.querySelector('#trainer-sequence');
+  const seqRoot = /** @type {HTMLElement | null} */ (document.querySelector('#trainer-sequence'));
   if (seqRoot) panels.sequence = new SequencePanel(seqRoot, wasm);
   window.pgbookPanels = panels;
   // Leaving a page while it trains is a choice.
@@ -619,7 +850,7 @@ export function setupTrainers(wasm) {
     if (Object.hasOwn(HOSTS, name)) {
       location.replace(`${HOSTS[name]}?${q}#trainer-${name}`);
     } else {
-      notice(`Ссылка не распознана: неизвестный запуск «${String(name).slice(0, 24)}». Есть ppo (урок 6) и sequence (урок 8).`);
+      notice(`Ссылка не распознана: неизвестный запуск «${name.slice(0, 24)}». Есть ppo (урок 6) и sequence (урок 8).`);
     }
     return;
   }
@@ -628,7 +859,9 @@ export function setupTrainers(wasm) {
   const own = new Set(['run', 'form', 'profile', p.seedParam, ...fields]);
   const foreign = [...q.keys()].filter((k) => !own.has(k));
   if (foreign.length) {
-    p.showError(`Ссылка не принята: параметр «${foreign[0].slice(0, 24)}» не относится к этому обучению (здесь: profile, ${p.seedParam} и настройки из таблицы параметров).`);
+    p.showError(
+      `Ссылка не принята: параметр «${foreign[0].slice(0, 24)}» не относится к этому обучению (здесь: profile, ${p.seedParam} и настройки из таблицы параметров).`,
+    );
     return;
   }
   p.overrides = [...q.entries()].filter(([k]) => fields.has(k) && k !== 'reduction');
@@ -636,13 +869,17 @@ export function setupTrainers(wasm) {
   // A <select> ignores values it does not offer: let wasm say what is wrong with the link.
   const asked = { profile: q.get('profile'), reduction: q.get('reduction') };
   if (asked.profile !== null) p.profile.value = asked.profile;
-  const refused = (asked.profile !== null && p.profile.value !== asked.profile)
-    || (p === panels.sequence && asked.reduction !== null && p.reduction.value !== asked.reduction);
+  const reduction = p instanceof SequencePanel ? p.reduction : null;
+  const refused =
+    (asked.profile !== null && p.profile.value !== asked.profile) ||
+    (reduction !== null && asked.reduction !== null && reduction.value !== asked.reduction);
   if (refused) {
     try {
-      wasm.check_run(p.kind, asked.profile ?? p.profile.value, [['reduction', asked.reduction ?? p.reduction?.value ?? '']].filter(() => p === panels.sequence), '1');
+      /** @type {[string, string][]} */
+      const set = reduction ? [['reduction', asked.reduction ?? reduction.value]] : [];
+      wasm.check_run(p.kind, asked.profile ?? p.profile.value, set, '1');
     } catch (e) {
-      p.showError(`Настройки не приняты: ${e.message ?? e}`);
+      p.showError(`Настройки не приняты: ${messageOf(e)}`);
     }
     return;
   }

@@ -1,3 +1,5 @@
+// @ts-check
+/// <reference lib="webworker" />
 // A trainer in a Web Worker: the page's main thread never runs a training step.
 // It drives any trainer through the same wasm handle (TrainerRun): no branch per kind.
 // Protocol (page → worker): start {kind, request, seed, paused}, pause, resume, stop, fail
@@ -6,40 +8,57 @@
 // paused, stopped, error {message}, panic {message}, bench {result}.
 import init, * as wasm from '../pkg/pgbook.js';
 
-let run = null;          // the wasm trainer handle
-let state = 'idle';      // idle | running | paused | stopped | finished | failed
-const SLICE_MS = 30;     // work per slice before the worker looks at its messages again
+/** @type {import('../pkg/pgbook.js').TrainerRun | null} the wasm trainer handle */
+let run = null;
+/** @type {'idle' | 'running' | 'paused' | 'stopped' | 'finished' | 'failed'} */
+let state = 'idle';
+const SLICE_MS = 30; // work per slice before the worker looks at its messages again
+
+const scope = /** @type {DedicatedWorkerGlobalScope & { pgbookPanic?: (message: string) => void }} */ (/** @type {unknown} */ (self));
 
 // A panic inside wasm arrives here through the Rust panic hook.
-self.pgbookPanic = (message) => {
+scope.pgbookPanic = (/** @type {string} */ message) => {
   state = 'failed';
-  postMessage({ type: 'panic', message });
+  scope.postMessage({ type: 'panic', message });
 };
 
 // Yields to the worker's event loop without setTimeout's 4 ms clamping.
 const channel = new MessageChannel();
+/** @type {(() => void) | null} */
 let wake = null;
-channel.port1.onmessage = () => { const w = wake; wake = null; w?.(); };
-const yieldToEvents = () => new Promise((resolve) => { wake = resolve; channel.port2.postMessage(null); });
+channel.port1.onmessage = () => {
+  const w = wake;
+  wake = null;
+  w?.();
+};
+const yieldToEvents = () =>
+  new Promise((resolve) => {
+    wake = () => resolve(undefined);
+    channel.port2.postMessage(null);
+  });
 
+/** @param {unknown} e */
+const messageOf = (e) => (e instanceof Error ? e.message : String(e));
+
+/** @param {unknown} e */
 function fail(e) {
   if (state === 'failed') return; // the panic message is already on its way
   state = 'failed';
-  postMessage({ type: 'error', message: String(e?.message ?? e) });
+  scope.postMessage({ type: 'error', message: messageOf(e) });
 }
 
 async function loop() {
-  while (state === 'running') {
+  while (state === 'running' && run) {
     const t0 = performance.now();
     try {
       while (state === 'running' && performance.now() - t0 < SLICE_MS) {
         if (run.is_finished()) {
           state = 'finished';
-          postMessage({ type: 'finished', line: run.summary() });
+          scope.postMessage({ type: 'finished', line: run.summary() });
           return;
         }
         const { line, extra } = run.step();
-        postMessage({ type: 'update', line, extra });
+        scope.postMessage({ type: 'update', line, extra });
       }
     } catch (e) {
       fail(e);
@@ -49,7 +68,7 @@ async function loop() {
   }
 }
 
-onmessage = async (event) => {
+scope.onmessage = (/** @type {MessageEvent<any>} */ event) => {
   const msg = event.data;
   try {
     switch (msg.type) {
@@ -59,28 +78,37 @@ onmessage = async (event) => {
         run?.free();
         run = new wasm.TrainerRun(msg.kind, JSON.stringify(msg.request), msg.seed);
         state = msg.paused ? 'paused' : 'running';
-        postMessage({ type: 'started', info: run.info() });
+        scope.postMessage({ type: 'started', info: run.info() });
         if (state === 'running') loop();
         break;
       case 'pause':
-        if (state === 'running') { state = 'paused'; postMessage({ type: 'paused' }); }
+        if (state === 'running') {
+          state = 'paused';
+          scope.postMessage({ type: 'paused' });
+        }
         break;
       case 'resume':
-        if (state === 'paused') { state = 'running'; loop(); }
+        if (state === 'paused') {
+          state = 'running';
+          loop();
+        }
         break;
       case 'stop':
-        if (state === 'running' || state === 'paused') { state = 'stopped'; postMessage({ type: 'stopped' }); }
+        if (state === 'running' || state === 'paused') {
+          state = 'stopped';
+          scope.postMessage({ type: 'stopped' });
+        }
         break;
       case 'bench':
         // The CLI's `bench ppo`, measured in a worker (see e2e/bench.mjs).
-        postMessage({ type: 'bench', result: wasm.bench_ppo(msg.updates ?? 60, msg.repeats ?? 3) });
+        scope.postMessage({ type: 'bench', result: wasm.bench_ppo(msg.updates ?? 60, msg.repeats ?? 3) });
         break;
       case 'fail':
         // The page's self-check: a deliberate panic inside the wasm module of this worker.
         wasm.self_test_panic();
         break;
       default:
-        postMessage({ type: 'error', message: `неизвестное сообщение «${String(msg.type).slice(0, 24)}»` });
+        scope.postMessage({ type: 'error', message: `неизвестное сообщение «${String(msg.type).slice(0, 24)}»` });
     }
   } catch (e) {
     fail(e);
@@ -89,7 +117,7 @@ onmessage = async (event) => {
 
 try {
   await init();
-  postMessage({ type: 'ready' });
+  scope.postMessage({ type: 'ready' });
 } catch (e) {
-  postMessage({ type: 'error', message: `модуль WebAssembly не загрузился в фоновом потоке (${e?.message ?? e})` });
+  scope.postMessage({ type: 'error', message: `модуль WebAssembly не загрузился в фоновом потоке (${messageOf(e)})` });
 }
