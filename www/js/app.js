@@ -1,9 +1,11 @@
-// Page wiring: loads the wasm core, renders formulas, connects sliders to figures, keeps slider
-// settings in the URL, and shows every error next to the thing that failed. No number shown
-// on the page is computed here: figures and worked values come from the Rust core.
+// @ts-check
+// Page wiring: loads the wasm core, connects sliders to figures, keeps slider settings in the
+// URL, and shows every error next to the thing that failed. No number shown on the page is
+// computed here: figures and worked values come from the Rust core; formulas, navigation and
+// the table of contents were rendered when the site was built (scripts/build-site.mjs).
 import init, * as wasm from '../pkg/pgbook.js';
-import { LESSONS } from './lessons.js';
 import { formatNumber } from './format.js';
+import { registerOffline } from './offline.js';
 import { setupTrainers } from './trainers.js';
 
 const timings = {};            // figure name -> redraw durations in ms (read by the e2e tests)
@@ -37,54 +39,6 @@ globalThis.pgbookPanic = (message) => {
   panicked = true;
 };
 let panicked = false;
-
-// ---------- formulas ----------
-export function renderMath(root = document) {
-  if (!window.katex) return;
-  root.querySelectorAll('.math, .math-display').forEach((el) => {
-    if (el.dataset.rendered) return;
-    const tex = el.textContent;
-    window.katex.render(tex, el, {
-      output: 'mathml', displayMode: el.classList.contains('math-display'), throwOnError: false,
-    });
-    el.dataset.rendered = '1';
-  });
-}
-
-// ---------- navigation ----------
-function renderNavigation() {
-  const here = location.pathname.split('/').pop() || 'index.html';
-  const toc = document.querySelector('nav.toc ol');
-  if (toc) {
-    for (const [i, lesson] of LESSONS.entries()) {
-      const li = document.createElement('li');
-      const a = document.createElement('a');
-      a.href = lesson.file;
-      a.textContent = lesson.title;
-      li.value = lessonNumber(lesson, i);
-      li.append(a);
-      toc.append(li);
-    }
-  }
-  const pager = document.querySelector('nav.pager');
-  const index = LESSONS.findIndex((l) => l.file === here);
-  if (pager && index >= 0) {
-    const prev = LESSONS[index - 1];
-    const next = LESSONS[index + 1];
-    pager.append(link(prev ? prev.file : 'index.html', prev ? `← ${prev.title}` : '← Оглавление'));
-    pager.append(link(next ? next.file : 'index.html', next ? `${next.title} →` : 'Оглавление →'));
-  }
-}
-function lessonNumber(lesson, i) {
-  const m = lesson.file.match(/(\d+)/);
-  return m ? Number(m[1]) : i + 1;
-}
-function link(href, text) {
-  const a = document.createElement('a');
-  a.href = href;
-  a.textContent = text;
-  return a;
-}
 
 function formatValue(v, digits) {
   return Array.isArray(v) ? `[${v.map((x) => formatValue(x, digits)).join('; ')}]` : formatNumber(v, digits);
@@ -267,8 +221,10 @@ function wireFigures() {
 }
 
 async function main() {
-  renderNavigation();
-  renderMath();
+  // Opened from disk: module workers and wasm cannot load; the page frame already shows how
+  // to start a server instead.
+  if (location.protocol === 'file:') return;
+  registerOffline();
   try {
     await init();
   } catch (e) {
