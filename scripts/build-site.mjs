@@ -4,7 +4,7 @@
 // footer), every formula is rendered to MathML by KaTeX here (a TeX error fails the build),
 // the static assets and the wasm package are copied, and the service worker is stamped with
 // a hash of everything it caches. Nobody edits the output by hand.
-// Usage: node scripts/build-site.mjs [out-dir]
+// Usage: node scripts/build-site.mjs [out-dir [sources-dir]]
 import katex from 'katex';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -19,9 +19,10 @@ const ASSETS = ['css', 'js', 'pkg', 'favicon.svg'];
 
 /** @param {string} s */
 const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-/** @param {string} s */
-const decodeHtml = (s) =>
-  s.replace(/&(lt|gt|amp|quot|#39|nbsp);/g, (_, e) => ({ lt: '<', gt: '>', amp: '&', quot: '"', '#39': "'", nbsp: '\u00a0' })[e] ?? '');
+/** @type {Record<string, string>} */
+const ENTITIES = { lt: '<', gt: '>', amp: '&', quot: '"', '#39': "'", nbsp: '\u00a0' };
+/** The text the browser would see (the fragments write <, >, & in TeX as entities). @param {string} s */
+const decodeHtml = (s) => s.replace(/&(lt|gt|amp|quot|#39|nbsp);/g, (_, e) => ENTITIES[e]);
 
 export class BuildError extends Error {}
 
@@ -66,7 +67,7 @@ function frame({ title, heading, body, after }) {
 </head>
 <body>
 <header class="site"><a class="brand" href="index.html">pgbook <small>· градиенты политики</small></a></header>
-<div class="fatal" id="file-warning" role="alert" hidden>Книга открыта прямо с диска (file://), а так браузер не запускает её модули: рисунки и тренажёры не работают. Запустите в папке книги <code>python3 -m http.server 8000 --bind 127.0.0.1</code> (или <code>scripts/serve.sh</code> в исходниках) и откройте <a href="http://127.0.0.1:8000/">http://127.0.0.1:8000/</a>.</div>
+<div class="file-warning" id="file-warning" role="alert" hidden>Книга открыта прямо с диска (file://), а так браузер не запускает её модули: рисунки и тренажёры не работают. Запустите в папке книги <code>python3 -m http.server 8000 --bind 127.0.0.1</code> (или <code>scripts/serve.sh</code> в исходниках) и откройте <a href="http://127.0.0.1:8000/">http://127.0.0.1:8000/</a>.</div>
 <script>if (location.protocol === 'file:') document.getElementById('file-warning').hidden = false;</script>
 <main>
 <h1>${escapeHtml(heading)}</h1>
@@ -95,14 +96,14 @@ function pager(i) {
 }
 
 /** Every page: its output name and finished HTML. */
-export function pages() {
+export function pages(src = SRC) {
   const files = ['index.html', ...LESSONS.map((l) => l.file)];
-  const present = readdirSync(join(SRC, 'pages')).filter((f) => f.endsWith('.html'));
+  const present = readdirSync(join(src, 'pages')).filter((f) => f.endsWith('.html'));
   const unlisted = present.filter((f) => !files.includes(f));
   if (unlisted.length) throw new BuildError(`www/pages/ has pages missing from www/book.mjs: ${unlisted.join(', ')}`);
   /** @param {string} file */
   const body = (file) => {
-    const path = join(SRC, 'pages', file);
+    const path = join(src, 'pages', file);
     if (!existsSync(path)) throw new BuildError(`www/book.mjs lists ${file}, but www/pages/${file} does not exist`);
     return renderMath(readFileSync(path, 'utf8'), `www/pages/${file}`);
   };
@@ -140,34 +141,40 @@ function listFiles(dir) {
  * Writes out/sw.js: the service worker with the list of every file in `out` and a version
  * that is the hash of their names and contents, so any change to the build replaces it.
  * @param {string} out
+ * @param {string} [src]
  */
-export function writeServiceWorker(out) {
+export function writeServiceWorker(out, src = SRC) {
   const files = listFiles(out).filter((f) => f !== 'sw.js');
   const hash = createHash('sha256');
-  for (const f of files) hash.update(`${f}\0`).update(readFileSync(join(out, f))).update('\0');
+  for (const f of files)
+    hash
+      .update(`${f}\0`)
+      .update(readFileSync(join(out, f)))
+      .update('\0');
   const version = hash.digest('hex').slice(0, 16);
-  const template = readFileSync(join(SRC, 'sw.js'), 'utf8');
+  const template = readFileSync(join(src, 'sw.js'), 'utf8');
   const stamp = `const BUILD = ${JSON.stringify({ version, files })};`;
-  if (!template.includes('const BUILD = { version: \'dev\', files: [] };')) throw new BuildError('www/sw.js: BUILD line not found');
+  if (!template.includes("const BUILD = { version: 'dev', files: [] };")) throw new BuildError('www/sw.js: BUILD line not found');
   writeFileSync(join(out, 'sw.js'), template.replace("const BUILD = { version: 'dev', files: [] };", stamp));
   return { version, files };
 }
 
-/** @param {string} out */
-export function buildSite(out) {
-  if (!existsSync(join(SRC, 'pkg', 'pgbook_bg.wasm'))) throw new BuildError('www/pkg/ is missing: run scripts/build-wasm.sh first');
-  const built = pages(); // before touching `out`: a TeX error leaves the last good build in place
+/** @param {string} out @param {string} [src] the sources (www/) */
+export function buildSite(out, src = SRC) {
+  if (!existsSync(join(src, 'pkg', 'pgbook_bg.wasm'))) throw new BuildError('www/pkg/ is missing: run scripts/build-wasm.sh first');
+  const built = pages(src); // before touching `out`: a TeX error leaves the last good build in place
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   for (const { file, html } of built) writeFileSync(join(out, file), html);
-  for (const a of ASSETS) cpSync(join(SRC, a), join(out, a), { recursive: true, filter: (p) => !p.endsWith('.d.ts') && !p.endsWith('.gitignore') });
-  return writeServiceWorker(out);
+  for (const a of ASSETS)
+    cpSync(join(src, a), join(out, a), { recursive: true, filter: (p) => !p.endsWith('.d.ts') && !p.endsWith('.gitignore') });
+  return writeServiceWorker(out, src);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const out = resolve(process.argv[2] ?? join(ROOT, 'site'));
   try {
-    const { version, files } = buildSite(out);
+    const { version, files } = buildSite(out, resolve(process.argv[3] ?? SRC));
     const bytes = files.reduce((n, f) => n + statSync(join(out, f)).size, 0);
     console.error(`[build] ${relative(process.cwd(), out) || '.'}/: ${files.length + 1} files, ${bytes} bytes, build ${version}`);
   } catch (e) {
