@@ -35,6 +35,7 @@ export function registerOffline() {
   });
   sw.register(new URL('../sw.js', import.meta.url)).then(
     (registration) => {
+      if (!registration) return; // service workers blocked (a test browser)
       /** @param {ServiceWorker | null} worker */
       const watch = (worker) => {
         if (!worker) return;
