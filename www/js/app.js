@@ -201,42 +201,61 @@ function setText(root, role, text) {
   });
 }
 
-/** @param {HTMLElement} figure @param {string | null} message */
-function figureError(figure, message) {
+/**
+ * Shows `message` in the figure's message box (none: hides it); `failed` greys the figure out
+ * (it could not be drawn), otherwise the figure is drawn and the message only explains it.
+ * @param {HTMLElement} figure @param {string | null} message
+ */
+function figureError(figure, message, failed = true) {
   const box = figure.querySelector('.figure-error');
   if (!(box instanceof HTMLElement)) return;
-  if (message) {
-    box.textContent = message;
-    box.hidden = false;
-    figure.classList.add('failed');
-  } else {
-    box.hidden = true;
-    figure.classList.remove('failed');
-  }
+  box.textContent = message ?? '';
+  box.hidden = !message;
+  figure.classList.toggle('failed', !!message && failed);
+}
+
+/** A value as the reader typed it, cut to a short prefix so that no message grows with it. @param {string} raw */
+const quote = (raw) => `«${raw.length > 24 ? `${raw.slice(0, 24)}…` : raw}»`;
+
+/**
+ * Why a slider cannot take `raw` from a shared link as it is (null: it can). Only a plain
+ * decimal inside the slider's range and on its grid is taken: anything the slider would
+ * round, clamp or reset (empty, hexadecimal, padded, between two steps) would make the
+ * figure, the thumb and the URL disagree.
+ * @param {HTMLInputElement} input @param {string} raw
+ */
+function refusal(input, raw) {
+  const [min, max, step] = [Number(input.min), Number(input.max), Number(input.step)];
+  const value = Number(raw);
+  const steps = (value - min) / step;
+  const exact =
+    /^-?\d+(\.\d+)?$/.test(raw) && value >= min && value <= max && Math.abs(steps - Math.round(steps)) < 1e-9 * Math.max(1, steps);
+  if (exact) return null;
+  const label = input.dataset.label || input.dataset.param;
+  return (
+    `Значение ${label} = ${quote(raw)} из адреса страницы вне допустимого диапазона: ползунок принимает числа ` +
+    `от ${formatNumber(min)} до ${formatNumber(max)} с шагом ${formatNumber(step)}. Рисунок построен для ${label} = ${formatNumber(Number(input.value))}.`
+  );
 }
 
 /**
- * Reads every slider of a figure; returns {params} or {error} for a value outside its range.
+ * Reads every slider of a figure (the browser keeps a range input's value in its range and on
+ * its grid), with the messages for values from the URL that were refused.
  * @param {HTMLElement} figure
- * @returns {{ params: Params, error?: undefined } | { error: string, params?: undefined }}
  */
 function readParams(figure) {
   /** @type {Params} */
   const params = {};
+  /** @type {string[]} */
+  const refused = [];
   for (const input of figure.querySelectorAll(/** @type {'input'} */ ('input[data-param]'))) {
-    const value = Number(input.dataset.forced ?? input.value);
-    const [min, max] = [Number(input.min), Number(input.max)];
-    const label = input.dataset.label || input.dataset.param;
-    if (!Number.isFinite(value) || value < min || value > max) {
-      return {
-        error: `Значение ${label} = ${input.dataset.forced ?? input.value} вне допустимого диапазона ${min}–${max}. Передвиньте ползунок, чтобы продолжить.`,
-      };
-    }
+    const value = Number(input.value);
     params[input.dataset.param ?? ''] = value;
+    if (input.dataset.refused) refused.push(input.dataset.refused);
     const out = figure.querySelector(`output[for="${input.id}"]`);
     if (out) out.textContent = Number(input.step) >= 1 ? String(value) : value.toFixed(2).replace('.', ',');
   }
-  return { params };
+  return { params, refused };
 }
 
 /** @param {HTMLElement} figure */
@@ -245,10 +264,6 @@ function redraw(figure) {
   const name = figure.dataset.figure ?? '';
   const spec = FIGURES[name];
   const read = readParams(figure);
-  if (read.error !== undefined) {
-    figureError(figure, read.error);
-    return;
-  }
   const canvas = figure.querySelector('canvas');
   if (!canvas) return;
   const t0 = performance.now();
@@ -256,7 +271,7 @@ function redraw(figure) {
     const result = spec.draw(canvas.id, read.params);
     (timings[name] ??= []).push(performance.now() - t0);
     spec.after?.(figure, result);
-    figureError(figure, null);
+    figureError(figure, read.refused.join(' ') || null, false);
   } catch (e) {
     if (!panicked) figureError(figure, `Не удалось построить рисунок: ${messageOf(e)}`);
   }
@@ -283,14 +298,17 @@ function wireFigures() {
       return;
     }
     figure.querySelectorAll(/** @type {'input'} */ ('input[data-param]')).forEach((input) => {
-      // A value from a shared link is checked as given, not silently clamped by the slider.
+      // A value from a shared link is checked as given, not silently rounded by the slider;
+      // a refused one leaves the slider (and so the figure and the URL) at its default.
       const shared = input.dataset.url ? q.get(input.dataset.url) : null;
       if (shared !== null) {
-        input.dataset.forced = shared;
-        input.value = shared;
+        const why = refusal(input, shared);
+        if (why) input.dataset.refused = why;
+        else input.value = shared;
       }
       input.addEventListener('input', () => {
-        delete input.dataset.forced;
+        // The URL is about to take every slider's value: no refused value is left in it.
+        figure.querySelectorAll(/** @type {'input'} */ ('input[data-param]')).forEach((i) => delete i.dataset.refused);
         redraw(figure);
         saveToUrl();
       });
