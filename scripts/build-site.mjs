@@ -14,8 +14,9 @@ import { BOOK_TITLE, LESSONS } from '../www/book.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'www');
-/** Copied as they are; pkg/ is what scripts/build-wasm.sh writes. */
-const ASSETS = ['css', 'js', 'pkg', 'favicon.svg'];
+/** Copied as they are; pkg/ is what scripts/build-wasm.sh writes; README.txt tells whoever finds
+ * the folder (on a USB stick, say) how to open it. */
+const ASSETS = ['css', 'js', 'pkg', 'favicon.svg', 'README.txt'];
 
 /** @param {string} s */
 const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

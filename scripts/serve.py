@@ -84,6 +84,12 @@ class Server(http.server.ThreadingHTTPServer):
     # A burst of connections must not overflow the listen queue (the default holds 5).
     request_queue_size = 1024
 
+    def handle_error(self, request, client_address):
+        # A reader's browser that cancels a download (a closed tab, a new page) is not an error.
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
 
 def main():
     port = int(os.environ.get("PGBOOK_PORT", "8000"))

@@ -3,6 +3,7 @@
 // malformed paths instead of a dropped connection, and idle or half-open connections closed,
 // so that a pile of them cannot keep a reader's request from being answered within a second.
 import { describe, it, before, after } from 'node:test';
+import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { assert, startServer } from '../harness.mjs';
 
@@ -66,6 +67,15 @@ describe('static server', () => {
 
   it('binds to 127.0.0.1 only', () => {
     assert(new URL(server.url).hostname === '127.0.0.1', server.url);
+    // The kernel's table of listening sockets (no traffic to any other address needed).
+    const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+    const listening = ['/proc/net/tcp', '/proc/net/tcp6']
+      .filter((f) => existsSync(f))
+      .flatMap((f) => readFileSync(f, 'utf8').trim().split('\n').slice(1))
+      .map((line) => line.trim().split(/\s+/))
+      .filter((cols) => cols[3] === '0A' && cols[1].endsWith(`:${hexPort}`))
+      .map((cols) => cols[1]);
+    assert(listening.length === 1 && listening[0] === `0100007F:${hexPort}`, `listening on ${listening.join(', ')}`);
   });
 
   it('lists no folder', async () => {

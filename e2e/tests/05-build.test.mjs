@@ -85,7 +85,7 @@ describe('site build', () => {
     const m = sw.match(/const BUILD = (\{.*\});/);
     assert(m, 'sw.js is not stamped');
     const build = JSON.parse(m[1]);
-    for (const f of ['index.html', 'lesson-09.html', 'js/app.js', 'js/worker.js', 'pkg/pgbook.js', 'pkg/pgbook_bg.wasm', 'css/book.css', 'favicon.svg']) {
+    for (const f of ['index.html', 'lesson-09.html', 'js/app.js', 'js/worker.js', 'pkg/pgbook.js', 'pkg/pgbook_bg.wasm', 'css/book.css', 'favicon.svg', 'README.txt']) {
       assert(build.files.includes(f), `sw.js does not cache ${f}`);
     }
     assert(/^[0-9a-f]{16}$/.test(build.version), build.version);

@@ -1,7 +1,7 @@
 // @ts-check
 // The first live figure: the PPO clipping plot on lesson 5.
 import { it } from 'node:test';
-import { forEachBrowser, assert, percentile, sleep } from '../harness.mjs';
+import { forEachBrowser, assert, percentile, sleep, REDRAW_BUDGET_MS } from '../harness.mjs';
 
 const PAGE = 'lesson-05.html';
 
@@ -29,7 +29,7 @@ forEachBrowser((env) => {
     });
   });
 
-  it('redraw time over 120 slider moves (p95 ≤ 16 ms)', async (t) => {
+  it('redraw time over 120 slider moves (p95 within the browser budget)', async (t) => {
     await env.withTab(PAGE, null, async (tab) => {
       await tab.waitReady();
       await tab.eval(() => {
@@ -40,7 +40,8 @@ forEachBrowser((env) => {
       assert(times.length >= 100, `only ${times.length} redraws recorded`);
       const p50 = percentile(times, 50),
         p95 = percentile(times, 95);
-      assert(p95 <= 16, `p95 redraw ${p95.toFixed(2)} ms > 16 ms`);
+      const budget = REDRAW_BUDGET_MS[env.name];
+      assert(budget === null || p95 <= budget, `p95 redraw ${p95.toFixed(2)} ms > ${budget} ms`);
       t.diagnostic(`p50 ${p50.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms over ${times.length} moves`);
     });
   });
