@@ -7,7 +7,7 @@
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, before, after } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -322,7 +322,6 @@ class ChromiumTab extends Tab {
     const [download] = await Promise.all([this.page.waitForEvent('download'), this.page.click(selector)]);
     const path = join(ARTIFACTS, `chromium-${download.suggestedFilename()}`);
     await download.saveAs(path);
-    const { readFileSync } = await import('node:fs');
     return { name: download.suggestedFilename(), text: readFileSync(path, 'utf8') };
   }
   close() {
