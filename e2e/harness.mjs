@@ -95,11 +95,30 @@ const local = (url) => {
  * @typedef {{ name: string, text: string }} Download
  */
 
+/**
+ * What each browser's driver provides for one page; everything else a test uses is built on it.
+ * @typedef {{
+ *   goto: (url: string) => Promise<void>,
+ *   url: () => string,
+ *   eval: (fn: Function, arg: unknown) => Promise<any>,
+ *   waitFor: (fn: Function, arg: unknown, timeout: number) => Promise<any>,
+ *   click: (selector: string) => Promise<void>,
+ *   clickButton: (scope: string, text: string) => Promise<void>,
+ *   fill: (selector: string, text: string) => Promise<void>,
+ *   select: (selector: string, value: string) => Promise<void>,
+ *   press: (selector: string, key: string) => Promise<void>,
+ *   screenshotTo: (path: string, selector?: string) => Promise<void>,
+ *   download: (selector: string) => Promise<Download>,
+ *   close: () => Promise<void>,
+ * }} Driver
+ */
+
 /** One page in its own browser context (own storage, own service worker registrations). */
 export class Tab {
-  /** @param {string} browser */
-  constructor(browser) {
+  /** @param {string} browser @param {Driver} driver */
+  constructor(browser, driver) {
     this.browser = browser;
+    this.driver = driver;
     /** @type {string[]} */
     this.problems = [];
   }
@@ -109,74 +128,66 @@ export class Tab {
     this.problems = this.problems.filter((p) => !pattern.test(p));
   }
 
-  /* The back-end's part: each browser's driver implements these. */
-  /** @param {string} _url @returns {Promise<void>} */
-  goto(_url) {
-    throw new Error('not implemented');
+  /** @param {string} url */
+  goto(url) {
+    return this.driver.goto(url);
   }
-  /** @returns {string} */
   url() {
-    throw new Error('not implemented');
+    return this.driver.url();
   }
   /**
    * Runs `fn(arg)` in the page and returns its (JSON-able) result.
    * @template T, A
-   * @param {(arg: A) => T | Promise<T>} _fn
-   * @param {A} [_arg]
+   * @param {(arg: A) => T | Promise<T>} fn
+   * @param {A} [arg]
    * @returns {Promise<T>}
    */
-  eval(_fn, _arg) {
-    throw new Error('not implemented');
+  eval(fn, arg) {
+    return this.driver.eval(fn, arg);
   }
   /**
    * Waits until `fn(arg)` is truthy in the page; returns that value.
    * @template T, A
-   * @param {(arg: A) => T} _fn
-   * @param {A} _arg
-   * @param {number} [_timeout]
+   * @param {(arg: A) => T} fn
+   * @param {A} arg
    * @returns {Promise<T>}
    */
-  waitFor(_fn, _arg, _timeout) {
-    throw new Error('not implemented');
+  waitFor(fn, arg, timeout = 30_000) {
+    return this.driver.waitFor(fn, arg, timeout);
   }
-  /** @param {string} _selector @returns {Promise<void>} */
-  click(_selector) {
-    throw new Error('not implemented');
+  /** @param {string} selector */
+  click(selector) {
+    return this.driver.click(selector);
   }
-  /** A button by its visible text inside `scope`. @param {string} _scope @param {string} _text @returns {Promise<void>} */
-  clickButton(_scope, _text) {
-    throw new Error('not implemented');
+  /** A button by its exact visible text inside `scope`. @param {string} scope @param {string} text */
+  clickButton(scope, text) {
+    return this.driver.clickButton(scope, text);
   }
-  /** @param {string} _selector @param {string} _text @returns {Promise<void>} */
-  fill(_selector, _text) {
-    throw new Error('not implemented');
+  /** @param {string} selector @param {string} text */
+  fill(selector, text) {
+    return this.driver.fill(selector, text);
   }
-  /** @param {string} _selector @param {string} _value @returns {Promise<void>} */
-  select(_selector, _value) {
-    throw new Error('not implemented');
+  /** @param {string} selector @param {string} value */
+  select(selector, value) {
+    return this.driver.select(selector, value);
   }
-  /** Focuses `selector` and presses `key` as a reader would. @param {string} _selector @param {string} _key @returns {Promise<void>} */
-  press(_selector, _key) {
-    throw new Error('not implemented');
+  /** Focuses `selector` and presses `key` as a reader would. @param {string} selector @param {string} key */
+  press(selector, key) {
+    return this.driver.press(selector, key);
   }
-  /** @param {string} _path @param {string} [_selector] the element, else the full page @returns {Promise<void>} */
-  screenshotTo(_path, _selector) {
-    throw new Error('not implemented');
+  /** Clicks `selector` and returns the file it makes the browser download. @param {string} selector */
+  download(selector) {
+    return this.driver.download(selector);
   }
-  /** Clicks `selector` and returns the file it makes the browser download. @param {string} _selector @returns {Promise<Download>} */
-  download(_selector) {
-    throw new Error('not implemented');
-  }
-  /** @returns {Promise<void>} */
   close() {
-    throw new Error('not implemented');
+    return this.driver.close();
   }
 
   /* Built on the above, the same in every browser. */
 
-  /** @param {string} name @param {string} [selector] */
+  /** The full page, or the element `selector`, to e2e/artifacts/<browser>-<name>.png. @param {string} name @param {string} [selector] */
   screenshot(name, selector) {
-    return this.screenshotTo(join(ARTIFACTS, `${this.browser}-${name}.png`), selector);
+    return this.driver.screenshotTo(join(ARTIFACTS, `${this.browser}-${name}.png`), selector);
   }
   /** @param {string} selector */
   text(selector) {
@@ -268,65 +279,37 @@ export function canvasHash(c) {
 
 // ---------- Chromium: playwright-core over CDP ----------
 
-class ChromiumTab extends Tab {
-  /** @param {import('playwright-core').BrowserContext} context @param {import('playwright-core').Page} page */
-  constructor(context, page) {
-    super('chromium');
-    this.context = context;
-    this.page = page;
-  }
-  /** @param {string} url */
-  async goto(url) {
-    await this.page.goto(url);
-  }
-  url() {
-    return this.page.url();
-  }
-  /** @type {Tab['eval']} */
-  eval(fn, arg) {
-    return /** @type {any} */ (this.page.evaluate(/** @type {any} */ (fn), arg));
-  }
-  /** @type {Tab['waitFor']} */
-  async waitFor(fn, arg, timeout = 30_000) {
-    const handle = await this.page.waitForFunction(/** @type {any} */ (fn), arg, { timeout, polling: 100 });
-    return /** @type {any} */ (await handle.jsonValue());
-  }
-  /** @param {string} selector */
-  click(selector) {
-    return this.page.click(selector);
-  }
-  /** @param {string} scope @param {string} text */
-  clickButton(scope, text) {
-    return this.page.click(`${scope} button:text-is("${text}")`);
-  }
-  /** @param {string} selector @param {string} text */
-  fill(selector, text) {
-    return this.page.fill(selector, text);
-  }
-  /** @param {string} selector @param {string} value */
-  async select(selector, value) {
-    await this.page.selectOption(selector, value);
-  }
-  /** @param {string} selector @param {string} key */
-  async press(selector, key) {
-    await this.page.focus(selector);
-    await this.page.keyboard.press(key);
-  }
-  /** @param {string} path @param {string} [selector] */
-  async screenshotTo(path, selector) {
-    if (selector) await this.page.locator(selector).screenshot({ path });
-    else await this.page.screenshot({ path, fullPage: true });
-  }
-  /** @param {string} selector */
-  async download(selector) {
-    const [download] = await Promise.all([this.page.waitForEvent('download'), this.page.click(selector)]);
-    const path = join(ARTIFACTS, `chromium-${download.suggestedFilename()}`);
-    await download.saveAs(path);
-    return { name: download.suggestedFilename(), text: readFileSync(path, 'utf8') };
-  }
-  close() {
-    return this.context.close();
-  }
+/**
+ * @param {import('playwright-core').BrowserContext} context
+ * @param {import('playwright-core').Page} page
+ * @returns {Driver}
+ */
+function chromiumDriver(context, page) {
+  return {
+    goto: async (url) => void (await page.goto(url)),
+    url: () => page.url(),
+    eval: (fn, arg) => page.evaluate(/** @type {any} */ (fn), arg),
+    waitFor: async (fn, arg, timeout) => (await page.waitForFunction(/** @type {any} */ (fn), arg, { timeout, polling: 100 })).jsonValue(),
+    click: (selector) => page.click(selector),
+    clickButton: (scope, text) => page.click(`${scope} button:text-is("${text}")`),
+    fill: (selector, text) => page.fill(selector, text),
+    select: async (selector, value) => void (await page.selectOption(selector, value)),
+    press: async (selector, key) => {
+      await page.focus(selector);
+      await page.keyboard.press(key);
+    },
+    screenshotTo: async (path, selector) => {
+      if (selector) await page.locator(selector).screenshot({ path });
+      else await page.screenshot({ path, fullPage: true });
+    },
+    download: async (selector) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+      const path = join(ARTIFACTS, `chromium-${download.suggestedFilename()}`);
+      await download.saveAs(path);
+      return { name: download.suggestedFilename(), text: readFileSync(path, 'utf8') };
+    },
+    close: () => context.close(),
+  };
 }
 
 /** @param {boolean} serviceWorkers */
@@ -340,7 +323,7 @@ async function launchChromium(serviceWorkers) {
       // only without one, so only the offline tests allow them.
       const context = await browser.newContext({ viewport, deviceScaleFactor, serviceWorkers: serviceWorkers ? 'allow' : 'block' });
       const page = await context.newPage();
-      const tab = new ChromiumTab(context, page);
+      const tab = new Tab('chromium', chromiumDriver(context, page));
       page.on('console', (msg) => {
         if (msg.type() === 'error') tab.problems.push(`console error: ${msg.text()}`);
       });
@@ -364,87 +347,58 @@ async function launchChromium(serviceWorkers) {
 
 // ---------- Firefox ESR: puppeteer-core over WebDriver BiDi ----------
 
-class FirefoxTab extends Tab {
-  /** @param {import('puppeteer-core').BrowserContext} context @param {import('puppeteer-core').Page} page */
-  constructor(context, page) {
-    super('firefox');
-    this.context = context;
-    this.page = page;
-  }
-  /** @param {string} url */
-  async goto(url) {
-    await this.page.goto(url);
-  }
-  url() {
-    return this.page.url();
-  }
-  /** @type {Tab['eval']} */
-  eval(fn, arg) {
-    return /** @type {any} */ (this.page.evaluate(/** @type {any} */ (fn), arg));
-  }
-  /** @type {Tab['waitFor']} */
-  async waitFor(fn, arg, timeout = 30_000) {
-    const handle = await this.page.waitForFunction(/** @type {any} */ (fn), { timeout, polling: 100 }, arg);
-    return /** @type {any} */ (await handle.jsonValue());
-  }
-  /** @param {string} selector */
-  click(selector) {
-    return this.page.click(selector);
-  }
-  /** @param {string} scope @param {string} text */
-  async clickButton(scope, text) {
-    // An exact match on the button's text, as the Chromium side's :text-is().
-    const handle = await this.page.evaluateHandle(
-      ([s, t]) => [...document.querySelectorAll(`${s} button`)].find((b) => b.textContent === t) ?? null,
-      [scope, text],
-    );
-    const button = handle.asElement();
-    assert(button, `no button «${text}» in ${scope}`);
-    await /** @type {import('puppeteer-core').ElementHandle<Element>} */ (button).click();
-  }
-  /** @param {string} selector @param {string} text */
-  async fill(selector, text) {
-    await this.page.locator(selector).fill(text);
-  }
-  /** @param {string} selector @param {string} value */
-  async select(selector, value) {
-    await this.page.select(selector, value);
-  }
-  /** @param {string} selector @param {string} key */
-  async press(selector, key) {
-    await this.page.focus(selector);
-    await this.page.keyboard.press(/** @type {import('puppeteer-core').KeyInput} */ (key));
-  }
-  /** @param {string} path @param {string} [selector] */
-  async screenshotTo(path, selector) {
-    const target = selector ? await this.page.$(selector) : null;
-    if (selector) {
+/**
+ * @param {import('puppeteer-core').BrowserContext} context
+ * @param {import('puppeteer-core').Page} page
+ * @returns {Driver}
+ */
+function firefoxDriver(context, page) {
+  return {
+    goto: async (url) => void (await page.goto(url)),
+    url: () => page.url(),
+    eval: (fn, arg) => page.evaluate(/** @type {any} */ (fn), arg),
+    waitFor: async (fn, arg, timeout) => (await page.waitForFunction(/** @type {any} */ (fn), { timeout, polling: 100 }, arg)).jsonValue(),
+    click: (selector) => page.click(selector),
+    clickButton: async (scope, text) => {
+      // An exact match on the button's text, as the Chromium side's :text-is().
+      const handle = await page.evaluateHandle(
+        ([s, t]) => [...document.querySelectorAll(`${s} button`)].find((b) => b.textContent === t) ?? null,
+        [scope, text],
+      );
+      const button = handle.asElement();
+      assert(button, `no button «${text}» in ${scope}`);
+      await /** @type {import('puppeteer-core').ElementHandle<Element>} */ (button).click();
+    },
+    fill: (selector, text) => page.locator(selector).fill(text),
+    select: async (selector, value) => void (await page.select(selector, value)),
+    press: async (selector, key) => {
+      await page.focus(selector);
+      await page.keyboard.press(/** @type {import('puppeteer-core').KeyInput} */ (key));
+    },
+    screenshotTo: async (path, selector) => {
+      const png = /** @type {`${string}.png`} */ (path);
+      if (!selector) return void (await page.screenshot({ path: png, fullPage: true }));
+      const target = await page.$(selector);
       assert(target, `no ${selector} to screenshot`);
-      await target.screenshot({ path: /** @type {`${string}.png`} */ (path) });
-    } else await this.page.screenshot({ path: /** @type {`${string}.png`} */ (path), fullPage: true });
-  }
-  /**
-   * WebDriver BiDi has no download events in this Firefox: catch the file the page hands to
-   * the browser (an <a download> click on a blob URL) and read it in the page.
-   * @param {string} selector
-   */
-  async download(selector) {
-    await this.page.evaluate(() => {
-      const w = /** @type {any} */ (window);
-      w.pgbookDownload = null;
-      const click = HTMLAnchorElement.prototype.click;
-      HTMLAnchorElement.prototype.click = function () {
-        if (this.download) {
-          w.pgbookDownload = fetch(this.href).then(async (r) => ({ name: this.download, text: await r.text() }));
-        } else click.call(this);
-      };
-    });
-    await this.page.click(selector);
-    return /** @type {Promise<Download>} */ (this.page.evaluate(() => /** @type {any} */ (window).pgbookDownload));
-  }
-  close() {
-    return this.context.close();
-  }
+      await target.screenshot({ path: png });
+    },
+    // WebDriver BiDi has no download events in this Firefox: catch the file the page hands to
+    // the browser (an <a download> click on a blob URL) and read it in the page.
+    download: async (selector) => {
+      await page.evaluate(() => {
+        const w = /** @type {any} */ (window);
+        w.pgbookDownload = null;
+        const click = HTMLAnchorElement.prototype.click;
+        HTMLAnchorElement.prototype.click = function () {
+          if (this.download) w.pgbookDownload = fetch(this.href).then(async (r) => ({ name: this.download, text: await r.text() }));
+          else click.call(this);
+        };
+      });
+      await page.click(selector);
+      return /** @type {Promise<Download>} */ (page.evaluate(() => /** @type {any} */ (window).pgbookDownload));
+    },
+    close: () => context.close(),
+  };
 }
 
 /** @param {boolean} serviceWorkers */
@@ -466,7 +420,7 @@ async function launchFirefox(serviceWorkers) {
     async open(url, { viewport = { width: 1100, height: 900 }, deviceScaleFactor = 2 } = {}) {
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
-      const tab = new FirefoxTab(context, page);
+      const tab = new Tab('firefox', firefoxDriver(context, page));
       await page.setViewport({ ...viewport, deviceScaleFactor });
       page.on('console', (msg) => {
         if (msg.type() === 'error') tab.problems.push(`console error: ${msg.text()}`);
