@@ -1,97 +1,158 @@
+// @ts-check
 // Browser measurements (not part of the test command: speed is checked by benchmarks, not by
 // timed tests). Prints JSON lines:
+//  - page: every page's weight (bytes transferred until it is ready, requests) and first
+//    contentful paint (median of 5 fresh loads) in Chromium;
 //  - bench: `bench ppo` in a Web Worker vs the native release CLI on each SIMD path it has
 //    (avx512, avx2, portable = the code wasm runs), and the ratios;
 //  - ppo_full: the full PPO profile, 5 seeds in parallel workers, wall time and long tasks;
 //  - sequence_full: the full sequence profile (seed 5) in a worker, wall time;
 //  - redraw: p95 redraw time of every live figure over 200 slider moves;
 //  - firefox_*: the bench and both full profiles again in Debian's Firefox ESR.
-// Usage: scripts/build-wasm.sh && cargo build --release &&
-//        node --experimental-websocket e2e/bench.mjs
+// Usage: scripts/build-wasm.sh && node scripts/build-site.mjs && cargo build --release &&
+//        node e2e/bench.mjs [page]   (`page`: only the page weights and first paints)
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT, startServer, launch, openPage, waitReady, percentile, runEnded } from './harness.mjs';
-import { startGeckodriver, Session } from './bidi.mjs';
+import { ROOT, startServer, launch, percentile, runEnded } from './harness.mjs';
+import { LESSONS } from '../www/book.mjs';
 
-// Runs in the page: the CLI's `bench ppo` in a fresh Web Worker.
-const benchInWorker = () => new Promise((resolve, reject) => {
-  const w = new Worker('js/worker.js', { type: 'module' });
-  w.onmessage = (e) => {
-    if (e.data.type === 'ready') w.postMessage({ type: 'bench', updates: 60, repeats: 3 });
-    else if (e.data.type === 'bench') { resolve(e.data.result); w.terminate(); } else if (e.data.type === 'error') reject(new Error(e.data.message));
-  };
-});
+/** Runs in the page: the CLI's `bench ppo` in a fresh Web Worker. */
+const benchInWorker = () =>
+  new Promise((resolve, reject) => {
+    const w = new Worker('js/worker.js', { type: 'module' });
+    w.onmessage = (e) => {
+      if (e.data.type === 'ready') w.postMessage({ type: 'bench', updates: 60, repeats: 3 });
+      else if (e.data.type === 'bench') {
+        resolve(e.data.result);
+        w.terminate();
+      } else if (e.data.type === 'error') reject(new Error(e.data.message));
+    };
+  });
+// The time limits only guard against a run that never ends: a busy machine is slow, not wrong.
+/** @type {[string, string, string, number][]} */
 const FULL_RUNS = [
-  ['ppo_full', 'lesson-06.html?run=ppo&profile=full&seeds=11,37,71,101,131', '#trainer-ppo', 120_000],
-  ['sequence_full', 'lesson-08.html?run=sequence&profile=full&seed=5&reduction=token_mean', '#trainer-sequence', 60_000],
+  ['ppo_full', 'lesson-06.html?run=ppo&profile=full&seeds=11,37,71,101,131', '#trainer-ppo', 600_000],
+  ['sequence_full', 'lesson-08.html?run=sequence&profile=full&seed=5&reduction=token_mean', '#trainer-sequence', 300_000],
 ];
+/** Runs in the page once it is ready: what it transferred, and its first contentful paint. */
+const pageCost = () => {
+  const nav = /** @type {PerformanceNavigationTiming} */ (performance.getEntriesByType('navigation')[0]);
+  const res = /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType('resource'));
+  return {
+    bytes: nav.transferSize + res.reduce((n, e) => n + e.transferSize, 0),
+    html_bytes: nav.transferSize,
+    requests: 1 + res.length,
+    fcp_ms: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
+  };
+};
+
+/** @param {string} kind @param {object} data */
+const out = (kind, data) => console.log(JSON.stringify({ kind, ...data }));
+const onlyPages = process.argv[2] === 'page';
 
 const server = await startServer();
-const browser = await launch();
-const out = (kind, data) => console.log(JSON.stringify({ kind, ...data }));
-try {
-  const cli = (kernels) => JSON.parse(execFileSync(join(ROOT, 'target', 'release', 'pgbook'), ['bench', 'ppo', '--json', '--kernels', kernels], { encoding: 'utf8' }));
+const chromium = await launch('chromium');
+
+/** The trainers' speed and the figures' redraw times, in Chromium, then in Firefox. */
+async function training() {
+  /** @param {string} kernels */
+  const cli = (kernels) =>
+    JSON.parse(
+      execFileSync(join(ROOT, 'target', 'release', 'pgbook'), ['bench', 'ppo', '--json', '--kernels', kernels], { encoding: 'utf8' }),
+    );
   const native = cli('avx512'); // the widest path this CPU has
   const narrower = ['avx2', 'portable'].map(cli).filter((r) => r.kernels !== native.kernels);
-  const { page, context } = await openPage(browser, server.url + 'lesson-06.html', { deviceScaleFactor: 1 });
-  await waitReady(page);
-  const wasm = await page.evaluate(benchInWorker);
+  let tab = await chromium.open(server.url + 'lesson-06.html', { deviceScaleFactor: 1 });
+  await tab.waitReady();
+  const wasm = /** @type {any} */ (await tab.eval(benchInWorker));
   out('bench', { native, browser: wasm, throughput_ratio: wasm.env_steps_per_s / native.env_steps_per_s });
   for (const r of narrower) out('bench_vs_narrower_native', { native: r, browser_ratio: wasm.env_steps_per_s / r.env_steps_per_s });
-  await context.close();
+  await tab.close();
 
   for (const [kind, path, root, timeout] of FULL_RUNS) {
-    const { page, context } = await openPage(browser, server.url + path, { deviceScaleFactor: 1 });
-    await waitReady(page);
-    const t0 = await page.evaluate(() => performance.now());
-    await page.waitForFunction(runEnded, root, { timeout });
-    const r = await page.evaluate(([t, sel]) => ({
-      status: document.querySelector(sel).dataset.status,
-      wall_s: (performance.now() - t) / 1000,
-      long_tasks_ms: performance.getEntriesByType('longtask').filter((e) => e.startTime >= t).map((e) => Math.round(e.duration)),
-      summaries: sel === '#trainer-ppo' ? window.pgbookRuns.ppo.map((s) => s.summary) : [window.pgbookRuns.sequence.summary],
-    }), [t0, root]);
+    tab = await chromium.open(server.url + path, { deviceScaleFactor: 1 });
+    await tab.waitReady();
+    const t0 = await tab.eval(() => performance.now());
+    await tab.waitFor(runEnded, root, timeout);
+    const r = await tab.eval(
+      ([t, sel]) => ({
+        status: /** @type {HTMLElement} */ (document.querySelector(sel)).dataset.status,
+        wall_s: (performance.now() - Number(t)) / 1000,
+        long_tasks_ms: performance
+          .getEntriesByType('longtask')
+          .filter((e) => e.startTime >= Number(t))
+          .map((e) => Math.round(e.duration)),
+        summaries:
+          sel === '#trainer-ppo' ? window.pgbookRuns.ppo.map((/** @type {any} */ s) => s.summary) : [window.pgbookRuns.sequence.summary],
+      }),
+      [String(t0), root],
+    );
     out(kind, r);
-    await context.close();
+    await tab.close();
   }
 
-  for (const [path, fig] of [['lesson-03.html', 'baselines'], ['lesson-04.html', 'gae'], ['lesson-05.html', 'clipping'], ['lesson-07.html', 'tokens']]) {
-    const { page, context } = await openPage(browser, server.url + path);
-    await waitReady(page);
-    const id = await page.$eval(`figure[data-figure=${fig}] input[data-param]`, (i) => i.id);
-    await page.evaluate((n) => { window.pgbookTimings[n] = []; }, fig);
-    await page.evaluate((sel) => {
-      const el = document.getElementById(sel);
-      const steps = Math.round((el.max - el.min) / el.step);
+  for (const [path, fig] of [
+    ['lesson-03.html', 'baselines'],
+    ['lesson-04.html', 'gae'],
+    ['lesson-05.html', 'clipping'],
+    ['lesson-07.html', 'tokens'],
+  ]) {
+    tab = await chromium.open(server.url + path);
+    await tab.waitReady();
+    const times = await tab.eval((name) => {
+      window.pgbookTimings[name] = [];
+      const el = /** @type {HTMLInputElement} */ (document.querySelector(`figure[data-figure=${name}] input[data-param]`));
+      const steps = Math.round((Number(el.max) - Number(el.min)) / Number(el.step));
       for (let i = 0; i < 200; i++) {
         el.value = String(Number(el.min) + ((i * 7) % (steps + 1)) * Number(el.step));
         el.dispatchEvent(new Event('input', { bubbles: true }));
       }
-    }, id);
-    const t = await page.evaluate((n) => window.pgbookTimings[n], fig);
-    out('redraw', { figure: fig, moves: t.length, p50_ms: percentile(t, 50), p95_ms: percentile(t, 95), dpr: 2 });
-    await context.close();
+      return window.pgbookTimings[name];
+    }, fig);
+    out('redraw', { figure: fig, moves: times.length, p50_ms: percentile(times, 50), p95_ms: percentile(times, 95), dpr: 2 });
+    await tab.close();
   }
-  await browser.close();
 
   // The same in Firefox ESR (it has no Long Tasks API, so wall time only).
-  const driver = startGeckodriver();
-  const s = await Session.open(await driver.url);
+  const firefox = await launch('firefox');
   try {
-    await s.load(server.url + 'lesson-06.html');
-    const ff = await s.eval(benchInWorker);
+    tab = await firefox.open(server.url + 'lesson-06.html');
+    await tab.waitReady();
+    const ff = /** @type {any} */ (await tab.eval(benchInWorker));
     out('firefox_bench', { native, browser: ff, throughput_ratio: ff.env_steps_per_s / native.env_steps_per_s });
+    await tab.close();
     for (const [kind, path, root, timeout] of FULL_RUNS) {
       const t0 = Date.now();
-      await s.goto(server.url + path);
-      const status = await s.waitRunEnded(root, timeout);
+      tab = await firefox.open(server.url + path);
+      const status = await tab.waitFor(runEnded, root, timeout);
       out(`firefox_${kind}`, { status, wall_s_with_page_load: (Date.now() - t0) / 1000 });
+      await tab.close();
     }
   } finally {
-    await s.close();
-    driver.stop();
+    await firefox.close();
   }
+}
+
+try {
+  for (const file of ['index.html', ...LESSONS.map((l) => l.file)]) {
+    const runs = [];
+    for (let i = 0; i < 5; i++) {
+      const tab = await chromium.open(server.url + file, { deviceScaleFactor: 1 });
+      await tab.waitReady();
+      runs.push(await tab.eval(pageCost));
+      await tab.close();
+    }
+    const fcp = runs.map((r) => r.fcp_ms);
+    out('page', {
+      page: file,
+      bytes: runs[0].bytes,
+      html_bytes: runs[0].html_bytes,
+      requests: runs[0].requests,
+      fcp_median_ms: percentile(fcp, 50),
+    });
+  }
+  if (!onlyPages) await training();
 } finally {
-  await browser.close();
-  server.stop();
+  await chromium.close();
+  await server.stop();
 }

@@ -1,18 +1,36 @@
 #!/usr/bin/env python3
-"""Serves www/ on 127.0.0.1 (port from $PGBOOK_PORT, default 8000) with the right MIME types.
+"""Serves the built book (site/, or $PGBOOK_ROOT) on 127.0.0.1, port $PGBOOK_PORT (default 8000).
 
 Binds to loopback only. `.wasm` goes out as application/wasm (streaming compilation needs it),
-and every response says `no-cache` so a rebuilt module is picked up on reload.
+and every response says `no-cache` so a rebuilt module is picked up on reload. Folders are
+never listed; a path the file system cannot take (a NUL byte, undecodable bytes, a name too
+long) gets a 400 answer instead of a dropped connection; and a connection that sends nothing
+for a few seconds is closed, so idle or half-open connections cannot pile up and starve the
+reader's requests.
 """
 import functools
 import http.server
 import os
 import sys
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "www")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "site")
+IDLE_TIMEOUT_S = float(os.environ.get("PGBOOK_IDLE_TIMEOUT", "5"))
+
+# What the reader sees on an error page (the status line itself must stay ASCII).
+RUSSIAN = {
+    400: "Неверный адрес страницы.",
+    404: "Такой страницы в книге нет.",
+    405: "Этот сервер только отдаёт страницы книги.",
+    408: "Запрос не пришёл целиком.",
+    414: "Слишком длинный адрес.",
+    431: "Слишком длинные заголовки запроса.",
+    501: "Этот сервер только отдаёт страницы книги.",
+}
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
+    # Per socket operation: a connection silent this long is closed (StreamRequestHandler).
+    timeout = IDLE_TIMEOUT_S
     extensions_map = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         ".wasm": "application/wasm",
@@ -23,6 +41,35 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         ".json": "application/json",
         ".woff2": "font/woff2",
     }
+    error_content_type = "text/html; charset=utf-8"
+    error_message_format = (
+        '<!doctype html>\n<html lang="ru"><meta charset="utf-8"><title>Ошибка %(code)d — pgbook</title>\n'
+        '<h1>Ошибка %(code)d</h1>\n<p>%(explain)s</p>\n<p><a href="/index.html">Оглавление книги</a></p>\n'
+    )
+
+    def send_error(self, code, message=None, explain=None):
+        super().send_error(code, None, RUSSIAN.get(code, explain))
+
+    def send_head(self):
+        try:
+            path = self.translate_path(self.path)
+            if "\x00" in path:
+                raise ValueError("NUL in path")
+            path.encode(sys.getfilesystemencoding())  # undecodable %-escapes
+            if os.path.isdir(path) and not os.path.isfile(os.path.join(path, "index.html")):
+                self.send_error(404)
+                return None
+            return super().send_head()
+        except (ValueError, UnicodeError):
+            self.send_error(400)
+            return None
+        except OSError:  # e.g. a name longer than the file system allows
+            self.send_error(404)
+            return None
+
+    def list_directory(self, path):
+        self.send_error(404)
+        return None
 
     def end_headers(self):
         self.send_header("Cache-Control", "no-cache")
@@ -33,10 +80,25 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             super().log_message(fmt, *args)
 
 
+class Server(http.server.ThreadingHTTPServer):
+    # A burst of connections must not overflow the listen queue (the default holds 5).
+    request_queue_size = 1024
+
+    def handle_error(self, request, client_address):
+        # A reader's browser that cancels a download (a closed tab, a new page) is not an error.
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
 def main():
     port = int(os.environ.get("PGBOOK_PORT", "8000"))
-    handler = functools.partial(Handler, directory=os.path.normpath(ROOT))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    root = os.path.normpath(os.environ.get("PGBOOK_ROOT", ROOT))
+    if not os.path.isfile(os.path.join(root, "index.html")):
+        print(f"pgbook: {root} has no index.html: build the site first (scripts/serve.sh does)", file=sys.stderr)
+        return 1
+    handler = functools.partial(Handler, directory=root)
+    server = Server(("127.0.0.1", port), handler)
     print(f"pgbook: serving the textbook at http://127.0.0.1:{server.server_port}/", flush=True)
     try:
         server.serve_forever()

@@ -58,6 +58,7 @@ if ! command -v wasm-pack >/dev/null; then
   cargo install wasm-pack --locked
 fi
 
-# 6. npm packages: playwright-core (drives Debian's Chromium, downloads nothing) and KaTeX.
+# 6. npm packages: KaTeX (the site build), playwright-core and puppeteer-core (drive Debian's
+#    Chromium and Firefox ESR, download nothing), TypeScript, prettier, ESLint.
 scripts/vendor.sh
 say "ready"

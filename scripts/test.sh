@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Runs every check of pgbook, installing whatever is missing first:
-# formatting, clippy (native and wasm), native tests, the wasm tests in headless Chromium and
-# headless Firefox (wasm-pack test, as teachers run it), the release wasm build, the
-# end-to-end page tests in headless Chromium, and the pages and trainers in Firefox ESR.
+# Runs every check of pgbook, installing whatever is missing first: the JavaScript formatter
+# and linter, Rust formatting, clippy (native and wasm), native tests, the wasm tests in
+# headless Chromium and headless Firefox (wasm-pack test, as teachers run it), the release
+# wasm build, the JavaScript type check against its declarations, the site build, and the
+# page tests (the build, the server, every page and both trainers, offline use) in headless
+# Chromium and Firefox ESR. The last lines are node:test's summary of the page tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -10,6 +12,9 @@ step() { printf '\n==== %s (%ss)\n' "$*" "$(( $(date +%s) - start ))"; }
 
 step "setup"
 scripts/setup.sh test
+step "JavaScript: prettier --check, eslint"
+node_modules/.bin/prettier --check --log-level warn '**/*.{js,mjs}'
+node_modules/.bin/eslint --max-warnings 0 .
 step "cargo fmt --check"
 cargo fmt --check
 step "cargo clippy (native, all targets)"
@@ -24,10 +29,11 @@ step "wasm tests in headless Firefox"
 wasm-pack test --headless --firefox
 step "release wasm for the page"
 scripts/build-wasm.sh
-step "end-to-end page tests (headless Chromium)"
-node e2e/run.mjs
-step "pages and trainers in headless Firefox ESR (WebDriver BiDi)"
-# Node 20 has WebSocket behind a flag; later versions have it by default.
-ws_flag=$(node -e 'process.stdout.write(typeof WebSocket === "function" ? "" : "--experimental-websocket")')
-node $ws_flag e2e/firefox.mjs
-step "all checks passed"
+step "JavaScript type check (tsc against www/pkg/pgbook.d.ts)"
+node_modules/.bin/tsc -p tsconfig.json
+node_modules/.bin/tsc -p tsconfig.sw.json
+step "the site (site/)"
+node scripts/build-site.mjs
+step "page tests in headless Chromium and Firefox ESR (node:test)"
+# One file at a time: each starts its own server and browsers, and the machine has 2 cores.
+node --test --test-concurrency=1 --test-reporter=spec e2e/tests/

@@ -1,21 +1,32 @@
-// Page wiring: loads the wasm core, renders formulas, connects sliders to figures, keeps slider
-// settings in the URL, and shows every error next to the thing that failed. No number shown
-// on the page is computed here: figures and worked values come from the Rust core.
+// @ts-check
+// Page wiring: loads the wasm core, connects sliders to figures, keeps slider settings in the
+// URL, and shows every error next to the thing that failed. No number shown on the page is
+// computed here: figures and worked values come from the Rust core; formulas, navigation and
+// the table of contents were rendered when the site was built (scripts/build-site.mjs).
 import init, * as wasm from '../pkg/pgbook.js';
-import { LESSONS } from './lessons.js';
 import { formatNumber } from './format.js';
+import { registerOffline } from './offline.js';
 import { setupTrainers } from './trainers.js';
 
-const timings = {};            // figure name -> redraw durations in ms (read by the e2e tests)
+/** @type {Record<string, number[]>} */
+const timings = {}; // figure name -> redraw durations in ms (read by the e2e tests)
 window.pgbookTimings = timings;
 // Main-thread tasks over 50 ms (the e2e tests check that training never causes one).
 window.pgbookLongTasks = [];
 try {
-  new PerformanceObserver((list) => list.getEntries().forEach((e) => window.pgbookLongTasks.push(e.duration)))
-    .observe({ type: 'longtask', buffered: true });
-} catch { /* browsers without the Long Tasks API */ }
+  new PerformanceObserver((list) => list.getEntries().forEach((e) => window.pgbookLongTasks.push(e.duration))).observe({
+    type: 'longtask',
+    buffered: true,
+  });
+} catch {
+  /* browsers without the Long Tasks API */
+}
+
+/** @param {unknown} e */
+const messageOf = (e) => (e instanceof Error ? e.message : String(e));
 
 // ---------- fatal errors: a failed module load or a panic inside wasm ----------
+/** @param {string} message */
 function showFatal(message) {
   let bar = document.querySelector('.fatal');
   if (!bar) {
@@ -31,72 +42,27 @@ function showFatal(message) {
   bar.append(reload);
 }
 // The Rust panic hook calls this; after a panic the module's state cannot be trusted.
-globalThis.pgbookPanic = (message) => {
+globalThis.pgbookPanic = (/** @type {string} */ message) => {
   showFatal(`Внутренняя ошибка модуля WebAssembly: ${message}. Рисунки остановлены.`);
   document.querySelectorAll('figure.live').forEach((f) => f.classList.add('failed'));
   panicked = true;
 };
 let panicked = false;
 
-// ---------- formulas ----------
-export function renderMath(root = document) {
-  if (!window.katex) return;
-  root.querySelectorAll('.math, .math-display').forEach((el) => {
-    if (el.dataset.rendered) return;
-    const tex = el.textContent;
-    window.katex.render(tex, el, {
-      output: 'mathml', displayMode: el.classList.contains('math-display'), throwOnError: false,
-    });
-    el.dataset.rendered = '1';
-  });
-}
-
-// ---------- navigation ----------
-function renderNavigation() {
-  const here = location.pathname.split('/').pop() || 'index.html';
-  const toc = document.querySelector('nav.toc ol');
-  if (toc) {
-    for (const [i, lesson] of LESSONS.entries()) {
-      const li = document.createElement('li');
-      const a = document.createElement('a');
-      a.href = lesson.file;
-      a.textContent = lesson.title;
-      li.value = lessonNumber(lesson, i);
-      li.append(a);
-      toc.append(li);
-    }
-  }
-  const pager = document.querySelector('nav.pager');
-  const index = LESSONS.findIndex((l) => l.file === here);
-  if (pager && index >= 0) {
-    const prev = LESSONS[index - 1];
-    const next = LESSONS[index + 1];
-    pager.append(link(prev ? prev.file : 'index.html', prev ? `← ${prev.title}` : '← Оглавление'));
-    pager.append(link(next ? next.file : 'index.html', next ? `${next.title} →` : 'Оглавление →'));
-  }
-}
-function lessonNumber(lesson, i) {
-  const m = lesson.file.match(/(\d+)/);
-  return m ? Number(m[1]) : i + 1;
-}
-function link(href, text) {
-  const a = document.createElement('a');
-  a.href = href;
-  a.textContent = text;
-  return a;
-}
-
+/** @param {unknown} v @param {number} digits @returns {string} */
 function formatValue(v, digits) {
   return Array.isArray(v) ? `[${v.map((x) => formatValue(x, digits)).join('; ')}]` : formatNumber(v, digits);
 }
+/** The value at a dotted path (`score.probs`) of the worked examples. @param {unknown} obj @param {string} path */
 function lookup(obj, path) {
-  return path.split('.').reduce((o, k) => (o == null ? undefined : o[k]), obj);
+  return path.split('.').reduce((/** @type {any} */ o, k) => (o == null ? undefined : o[k]), obj);
 }
 
 // ---------- worked examples: every number in the lesson text comes from wasm ----------
+/** @param {unknown} worked */
 function fillWorked(worked) {
-  document.querySelectorAll('[data-worked]').forEach((el) => {
-    const v = lookup(worked, el.dataset.worked);
+  document.querySelectorAll(/** @type {'span'} */ ('[data-worked]')).forEach((el) => {
+    const v = lookup(worked, el.dataset.worked ?? '');
     if (v === undefined) {
       el.textContent = '?';
       el.title = `нет значения ${el.dataset.worked}`;
@@ -105,32 +71,61 @@ function fillWorked(worked) {
     }
     el.textContent = formatValue(v, Number(el.dataset.digits ?? 3));
   });
-  document.querySelectorAll('[data-worked-table]').forEach((el) => {
-    const v = lookup(worked, el.dataset.workedTable);
-    if (!Array.isArray(v)) { el.textContent = `нет таблицы ${el.dataset.workedTable}`; return; }
-    el.replaceChildren(numberTable(Array.isArray(v[0]) ? v : [v], Number(el.dataset.digits ?? 3),
-      el.dataset.rowLabels?.split('|'), el.dataset.colLabels?.split('|')));
+  document.querySelectorAll(/** @type {'div'} */ ('[data-worked-table]')).forEach((el) => {
+    const v = lookup(worked, el.dataset.workedTable ?? '');
+    if (!Array.isArray(v)) {
+      el.textContent = `нет таблицы ${el.dataset.workedTable}`;
+      return;
+    }
+    el.replaceChildren(
+      numberTable(
+        Array.isArray(v[0]) ? v : [v],
+        Number(el.dataset.digits ?? 3),
+        el.dataset.rowLabels?.split('|'),
+        el.dataset.colLabels?.split('|'),
+      ),
+    );
   });
 }
+/**
+ * @param {unknown[][]} rows
+ * @param {number} digits
+ * @param {string[]} [rowLabels]
+ * @param {string[]} [colLabels]
+ */
 function numberTable(rows, digits, rowLabels, colLabels) {
   const table = document.createElement('table');
   table.className = 'numbers';
   if (colLabels) {
     const head = table.createTHead().insertRow();
     if (rowLabels) head.append(document.createElement('th'));
-    for (const c of colLabels) { const th = document.createElement('th'); th.textContent = c; head.append(th); }
+    for (const c of colLabels) {
+      const th = document.createElement('th');
+      th.textContent = c;
+      head.append(th);
+    }
   }
   const body = table.createTBody();
   rows.forEach((row, i) => {
     const tr = body.insertRow();
-    if (rowLabels) { const th = document.createElement('th'); th.scope = 'row'; th.textContent = rowLabels[i] ?? ''; tr.append(th); }
+    if (rowLabels) {
+      const th = document.createElement('th');
+      th.scope = 'row';
+      th.textContent = rowLabels[i] ?? '';
+      tr.append(th);
+    }
     for (const x of row) tr.insertCell().textContent = formatNumber(x, digits);
   });
   return table;
 }
 
 // ---------- live figures ----------
-// Each figure: which wasm call redraws it and what to do with the values it returns.
+/**
+ * Each figure: which wasm call redraws it and what to do with the values it returns.
+ * @typedef {Record<string, number>} Params
+ * @typedef {{ draw: (canvasId: string, p: Params) => any, after?: (figure: HTMLElement, result: any) => void }} Figure
+ * @type {Record<string, Figure>}
+ */
 const FIGURES = {
   clipping: {
     draw: (canvasId, p) => wasm.draw_clipping(canvasId, p.eps),
@@ -148,18 +143,33 @@ const FIGURES = {
   },
 };
 
+/**
+ * @param {HTMLElement} figure
+ * @param {{ ratio: number[], active: boolean[], advantage: number[], mean_objective: number,
+ *   terms: { unclipped: number[], clipped: number[], pessimistic: number[] },
+ *   diagnostics: { ratio_outside_fraction: number, active_clip_fraction: number, approx_kl_nonnegative: number } }} rows
+ */
 function fillClippingTable(figure, rows) {
   const body = figure.querySelector('[data-role=rows] tbody');
   if (body) {
-    body.replaceChildren(...rows.ratio.map((r, i) => {
-      const tr = document.createElement('tr');
-      if (rows.active[i]) tr.className = 'active';
-      for (const v of [i + 1, r, rows.advantage[i], rows.terms.unclipped[i], rows.terms.clipped[i],
-        rows.terms.pessimistic[i], rows.active[i] ? 'да (градиент 0)' : 'нет']) {
-        tr.insertCell().textContent = formatNumber(v);
-      }
-      return tr;
-    }));
+    body.replaceChildren(
+      ...rows.ratio.map((r, i) => {
+        const tr = document.createElement('tr');
+        if (rows.active[i]) tr.className = 'active';
+        for (const v of [
+          i + 1,
+          r,
+          rows.advantage[i],
+          rows.terms.unclipped[i],
+          rows.terms.clipped[i],
+          rows.terms.pessimistic[i],
+          rows.active[i] ? 'да (градиент 0)' : 'нет',
+        ]) {
+          tr.insertCell().textContent = formatNumber(v);
+        }
+        return tr;
+      }),
+    );
   }
   const d = rows.diagnostics;
   setText(figure, 'outside', formatNumber(d.ratio_outside_fraction));
@@ -168,61 +178,102 @@ function fillClippingTable(figure, rows) {
   setText(figure, 'objective', formatNumber(rows.mean_objective, 4));
 }
 
+/**
+ * @param {HTMLElement} figure
+ * @param {{ token_mean: number, sequence_mean: number, sequence_sum_mean: number, clip_epsilon: number }} t
+ */
 function fillTokenReductions(figure, t) {
   const box = figure.querySelector('[data-role=token-reductions]');
   if (!box) return;
-  box.replaceChildren(numberTable(
-    [[t.token_mean, t.sequence_mean, t.sequence_sum_mean]], 4,
-    [`ε = ${formatNumber(t.clip_epsilon, 2)}`], ['token_mean', 'sequence_mean', 'sequence_sum_mean'],
-  ));
+  box.replaceChildren(
+    numberTable(
+      [[t.token_mean, t.sequence_mean, t.sequence_sum_mean]],
+      4,
+      [`ε = ${formatNumber(t.clip_epsilon, 2)}`],
+      ['token_mean', 'sequence_mean', 'sequence_sum_mean'],
+    ),
+  );
 }
+/** @param {HTMLElement} root @param {string} role @param {string} text */
 function setText(root, role, text) {
-  root.querySelectorAll(`[data-value=${role}]`).forEach((el) => { el.textContent = text; });
+  root.querySelectorAll(`[data-value=${role}]`).forEach((el) => {
+    el.textContent = text;
+  });
 }
 
-function figureError(figure, message) {
+/**
+ * Shows `message` in the figure's message box (none: hides it); `failed` greys the figure out
+ * (it could not be drawn), otherwise the figure is drawn and the message only explains it.
+ * @param {HTMLElement} figure @param {string | null} message
+ */
+function figureError(figure, message, failed = true) {
   const box = figure.querySelector('.figure-error');
-  if (message) {
-    box.textContent = message;
-    box.hidden = false;
-    figure.classList.add('failed');
-  } else {
-    box.hidden = true;
-    figure.classList.remove('failed');
-  }
+  if (!(box instanceof HTMLElement)) return;
+  box.textContent = message ?? '';
+  box.hidden = !message;
+  figure.classList.toggle('failed', !!message && failed);
 }
 
-// Reads every slider of a figure; returns {params} or {error} for a value outside its range.
+/** A value as the reader typed it, cut to a short prefix so that no message grows with it. @param {string} raw */
+const quote = (raw) => `«${raw.length > 24 ? `${raw.slice(0, 24)}…` : raw}»`;
+
+/**
+ * Why a slider cannot take `raw` from a shared link as it is (null: it can). Only a plain
+ * decimal inside the slider's range and on its grid is taken: anything the slider would
+ * round, clamp or reset (empty, hexadecimal, padded, between two steps) would make the
+ * figure, the thumb and the URL disagree.
+ * @param {HTMLInputElement} input @param {string} raw
+ */
+function refusal(input, raw) {
+  const [min, max, step] = [Number(input.min), Number(input.max), Number(input.step)];
+  const value = Number(raw);
+  const steps = (value - min) / step;
+  const exact =
+    /^-?\d+(\.\d+)?$/.test(raw) && value >= min && value <= max && Math.abs(steps - Math.round(steps)) < 1e-9 * Math.max(1, steps);
+  if (exact) return null;
+  const label = input.dataset.label || input.dataset.param;
+  return (
+    `Значение ${label} = ${quote(raw)} из адреса страницы вне допустимого диапазона: ползунок принимает числа ` +
+    `от ${formatNumber(min)} до ${formatNumber(max)} с шагом ${formatNumber(step)}. Рисунок построен для ${label} = ${formatNumber(Number(input.value))}.`
+  );
+}
+
+/**
+ * Reads every slider of a figure (the browser keeps a range input's value in its range and on
+ * its grid), with the messages for values from the URL that were refused.
+ * @param {HTMLElement} figure
+ */
 function readParams(figure) {
+  /** @type {Params} */
   const params = {};
-  for (const input of figure.querySelectorAll('input[data-param]')) {
-    const value = Number(input.dataset.forced ?? input.value);
-    const [min, max] = [Number(input.min), Number(input.max)];
-    const label = input.dataset.label || input.dataset.param;
-    if (!Number.isFinite(value) || value < min || value > max) {
-      return { error: `Значение ${label} = ${input.dataset.forced ?? input.value} вне допустимого диапазона ${min}–${max}. Передвиньте ползунок, чтобы продолжить.` };
-    }
-    params[input.dataset.param] = value;
+  /** @type {string[]} */
+  const refused = [];
+  for (const input of figure.querySelectorAll(/** @type {'input'} */ ('input[data-param]'))) {
+    const value = Number(input.value);
+    params[input.dataset.param ?? ''] = value;
+    if (input.dataset.refused) refused.push(input.dataset.refused);
     const out = figure.querySelector(`output[for="${input.id}"]`);
     if (out) out.textContent = Number(input.step) >= 1 ? String(value) : value.toFixed(2).replace('.', ',');
   }
-  return { params };
+  return { params, refused };
 }
 
+/** @param {HTMLElement} figure */
 function redraw(figure) {
   if (panicked) return;
-  const spec = FIGURES[figure.dataset.figure];
-  const { params, error } = readParams(figure);
-  if (error) { figureError(figure, error); return; }
+  const name = figure.dataset.figure ?? '';
+  const spec = FIGURES[name];
+  const read = readParams(figure);
   const canvas = figure.querySelector('canvas');
+  if (!canvas) return;
   const t0 = performance.now();
   try {
-    const result = spec.draw(canvas.id, params);
-    (timings[figure.dataset.figure] ??= []).push(performance.now() - t0);
+    const result = spec.draw(canvas.id, read.params);
+    (timings[name] ??= []).push(performance.now() - t0);
     spec.after?.(figure, result);
-    figureError(figure, null);
+    figureError(figure, read.refused.join(' ') || null, false);
   } catch (e) {
-    if (!panicked) figureError(figure, `Не удалось построить рисунок: ${e.message ?? e}`);
+    if (!panicked) figureError(figure, `Не удалось построить рисунок: ${messageOf(e)}`);
   }
 }
 
@@ -230,28 +281,34 @@ function redraw(figure) {
 let urlTimer = 0;
 function saveToUrl() {
   clearTimeout(urlTimer);
-  urlTimer = setTimeout(() => {
+  urlTimer = window.setTimeout(() => {
     const q = new URLSearchParams(location.search);
-    document.querySelectorAll('input[data-param][data-url]').forEach((input) => q.set(input.dataset.url, input.value));
+    document
+      .querySelectorAll(/** @type {'input'} */ ('input[data-param][data-url]'))
+      .forEach((input) => q.set(input.dataset.url ?? '', input.value));
     history.replaceState(null, '', `${location.pathname}?${q}${location.hash}`);
   }, 250);
 }
 
 function wireFigures() {
   const q = new URLSearchParams(location.search);
-  document.querySelectorAll('figure.live[data-figure]').forEach((figure) => {
-    if (!FIGURES[figure.dataset.figure]) {
+  document.querySelectorAll(/** @type {'figure'} */ ('figure.live[data-figure]')).forEach((figure) => {
+    if (!FIGURES[figure.dataset.figure ?? '']) {
       figureError(figure, `Неизвестный рисунок «${figure.dataset.figure}».`);
       return;
     }
-    figure.querySelectorAll('input[data-param]').forEach((input) => {
-      // A value from a shared link is checked as given, not silently clamped by the slider.
-      if (input.dataset.url && q.has(input.dataset.url)) {
-        input.dataset.forced = q.get(input.dataset.url);
-        input.value = q.get(input.dataset.url);
+    figure.querySelectorAll(/** @type {'input'} */ ('input[data-param]')).forEach((input) => {
+      // A value from a shared link is checked as given, not silently rounded by the slider;
+      // a refused one leaves the slider (and so the figure and the URL) at its default.
+      const shared = input.dataset.url ? q.get(input.dataset.url) : null;
+      if (shared !== null) {
+        const why = refusal(input, shared);
+        if (why) input.dataset.refused = why;
+        else input.value = shared;
       }
       input.addEventListener('input', () => {
-        delete input.dataset.forced;
+        // The URL is about to take every slider's value: no refused value is left in it.
+        figure.querySelectorAll(/** @type {'input'} */ ('input[data-param]')).forEach((i) => delete i.dataset.refused);
         redraw(figure);
         saveToUrl();
       });
@@ -262,25 +319,30 @@ function wireFigures() {
   let resizeTimer = 0;
   addEventListener('resize', () => {
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(() => document.querySelectorAll('figure.live[data-figure]').forEach(redraw), 100);
+    resizeTimer = window.setTimeout(
+      () => document.querySelectorAll(/** @type {'figure'} */ ('figure.live[data-figure]')).forEach(redraw),
+      100,
+    );
   });
 }
 
 async function main() {
-  renderNavigation();
-  renderMath();
+  // Opened from disk: module workers and wasm cannot load; the page frame already shows how
+  // to start a server instead.
+  if (location.protocol === 'file:') return;
+  registerOffline();
   try {
     await init();
   } catch (e) {
-    showFatal(`Не удалось загрузить модуль WebAssembly: ${e.message ?? e}`);
+    showFatal(`Не удалось загрузить модуль WebAssembly: ${messageOf(e)}`);
     return;
   }
-  window.pgbookWasm = wasm;   // for the self-checks of the end-to-end tests
+  window.pgbookWasm = wasm; // for the self-checks of the end-to-end tests
   if (document.querySelector('[data-worked], [data-worked-table]')) {
     try {
       fillWorked(wasm.worked_examples());
     } catch (e) {
-      showFatal(`Не удалось вычислить числа примеров: ${e.message ?? e}`);
+      showFatal(`Не удалось вычислить числа примеров: ${messageOf(e)}`);
     }
   }
   wireFigures();

@@ -1,6 +1,10 @@
+// @ts-check
 // Numbers in Russian typography, shared by the page scripts.
 
-// Decimal comma, a real minus sign, trailing zeros dropped; lists use semicolons.
+/**
+ * Decimal comma, a real minus sign, trailing zeros dropped; lists use semicolons.
+ * @param {unknown} x
+ */
 export function formatNumber(x, digits = 3) {
   if (typeof x === 'boolean') return x ? 'да' : 'нет';
   if (typeof x !== 'number') return String(x);

@@ -1,4 +1,11 @@
-// The table of contents: one entry per lesson page, in reading order.
+// @ts-check
+// The book's pages in reading order: one entry per page. A lesson is its body in
+// pages/<file> plus its entry here; the build generates everything around the body.
+export const BOOK_TITLE = 'Градиенты политики: от REINFORCE к PPO';
+
+/** @typedef {{ file: string, title: string }} Lesson */
+
+/** @type {Lesson[]} */
 export const LESSONS = [
   { file: 'lesson-01.html', title: 'Логарифмическая производная и REINFORCE' },
   { file: 'lesson-02.html', title: 'Траектории, накопленная награда и дисконт' },

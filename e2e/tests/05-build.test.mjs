@@ -1,0 +1,93 @@
+// @ts-check
+// The site build: a TeX error or a page missing from the list fails it (and leaves the last
+// good build in place); the output has every page, no KaTeX script, and a service worker
+// that lists every file it caches under the build's hash.
+import { describe, it } from 'node:test';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { assert, ROOT, SITE } from '../harness.mjs';
+import { BuildError, renderMath } from '../../scripts/build-site.mjs';
+import { LESSONS } from '../../www/book.mjs';
+
+const BUILD = join(ROOT, 'scripts', 'build-site.mjs');
+
+/** A copy of the sources (www/, wasm package included) to break. */
+function scratch() {
+  const dir = mkdtempSync(join(tmpdir(), 'pgbook-build-'));
+  cpSync(join(ROOT, 'www'), join(dir, 'www'), { recursive: true });
+  return dir;
+}
+
+describe('site build', () => {
+  it('renders TeX to MathML and names the file and line of a TeX error', () => {
+    const html = renderMath('<p>a <span class="math">x &lt; \\frac{1}{2}</span></p>', 'test.html');
+    assert(html.includes('<math') && html.includes('<mfrac>') && !html.includes('\\frac{1}{2}</span>'), html);
+    let error = null;
+    try {
+      renderMath('<p>one</p>\n<p class="math-display">\\frac{1}{</p>', 'www/pages/x.html');
+    } catch (e) {
+      error = e;
+    }
+    assert(error instanceof BuildError, `no BuildError: ${error}`);
+    assert(/www\/pages\/x\.html:2: KaTeX parse error/.test(error.message), error.message);
+    // An unknown command is an error too, not red text on the page.
+    let unknown = null;
+    try {
+      renderMath('<span class="math">\\nosuchmacro x</span>', 'y.html');
+    } catch (e) {
+      unknown = e;
+    }
+    assert(unknown instanceof BuildError && /Undefined control sequence/.test(unknown.message), String(unknown));
+  });
+
+  it('a broken formula fails the build command and leaves the last build in place', () => {
+    const dir = scratch();
+    try {
+      const out = join(dir, 'out');
+      execFileSync('node', [BUILD, out, join(dir, 'www')], { stdio: 'pipe' });
+      const good = readFileSync(join(out, 'lesson-03.html'), 'utf8');
+      const page = join(dir, 'www', 'pages', 'lesson-03.html');
+      writeFileSync(page, readFileSync(page, 'utf8').replace('<span class="math">', '<span class="math">\\frac{'));
+      const r = spawnSync('node', [BUILD, out, join(dir, 'www')], { encoding: 'utf8' });
+      assert(r.status === 1, `build exit code ${r.status}`);
+      assert(/lesson-03\.html:\d+: KaTeX parse error/.test(r.stderr), r.stderr);
+      assert(readFileSync(join(out, 'lesson-03.html'), 'utf8') === good, 'the failed build touched the output');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a page file missing from the list (or the reverse) fails the build', () => {
+    const dir = scratch();
+    try {
+      writeFileSync(join(dir, 'www', 'pages', 'lesson-10.html'), '<p>new</p>\n');
+      let r = spawnSync('node', [BUILD, join(dir, 'out'), join(dir, 'www')], { encoding: 'utf8' });
+      assert(r.status === 1 && /lesson-10\.html/.test(r.stderr), `unlisted page: ${r.status} ${r.stderr}`);
+      rmSync(join(dir, 'www', 'pages', 'lesson-10.html'));
+      rmSync(join(dir, 'www', 'pages', 'lesson-04.html'));
+      r = spawnSync('node', [BUILD, join(dir, 'out'), join(dir, 'www')], { encoding: 'utf8' });
+      assert(r.status === 1 && /lesson-04\.html/.test(r.stderr), `missing page: ${r.status} ${r.stderr}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the built site: every page framed, no KaTeX, a service worker listing every file', () => {
+    for (const file of ['index.html', ...LESSONS.map((l) => l.file)]) {
+      const html = readFileSync(join(SITE, file), 'utf8');
+      assert(html.startsWith('<!doctype html>') && html.includes('<footer class="site">'), `${file}: no frame`);
+      assert(!/<script[^>]*katex|katex\.min/i.test(html), `${file} still loads KaTeX`);
+    }
+    assert(!existsSync(join(SITE, 'vendor')), 'site/vendor/ is back');
+    const sw = readFileSync(join(SITE, 'sw.js'), 'utf8');
+    const m = sw.match(/const BUILD = (\{.*\});/);
+    assert(m, 'sw.js is not stamped');
+    const build = JSON.parse(m[1]);
+    for (const f of ['index.html', 'lesson-09.html', 'js/app.js', 'js/worker.js', 'pkg/pgbook.js', 'pkg/pgbook_bg.wasm', 'css/book.css', 'favicon.svg', 'README.txt']) {
+      assert(build.files.includes(f), `sw.js does not cache ${f}`);
+    }
+    assert(/^[0-9a-f]{16}$/.test(build.version), build.version);
+  });
+});

@@ -1,0 +1,189 @@
+// @ts-check
+// Every page: rendered math and no raw TeX, worked numbers filled by wasm, every slider
+// redraws its figure (timed), out-of-range values give a message, keyboard control, phone
+// width, first paint, and a screenshot of each lesson.
+import { it } from 'node:test';
+import { forEachBrowser, assert, percentile, RAW_TEX, REDRAW_BUDGET_MS } from '../harness.mjs';
+import { LESSONS } from '../../www/book.mjs';
+
+/** @param {import('../harness.mjs').Tab} tab */
+function pageReport(tab) {
+  return tab.eval((rawTex) => {
+    const math = [...document.querySelectorAll('.math, .math-display')];
+    const unrendered = math.filter((el) => !el.querySelector('math')).map((el) => (el.textContent ?? '').slice(0, 60));
+    const text = document.body.innerText;
+    const raw = text.match(new RegExp(rawTex));
+    const worked = /** @type {HTMLElement[]} */ ([...document.querySelectorAll('[data-worked]')]);
+    const missing = worked.filter((el) => !(el.textContent ?? '').trim() || el.textContent === '?').map((el) => el.dataset.worked);
+    const tables = /** @type {HTMLElement[]} */ ([...document.querySelectorAll('[data-worked-table]')])
+      .filter((el) => !el.querySelector('table'))
+      .map((el) => el.dataset.workedTable);
+    const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null;
+    const unlabeled = /** @type {HTMLInputElement[]} */ ([...document.querySelectorAll('input, select, button')])
+      .filter((el) => el.type !== 'hidden' && !(el.labels?.length || el.getAttribute('aria-label') || (el.textContent ?? '').trim()))
+      .map((el) => el.id || el.outerHTML.slice(0, 60));
+    return {
+      mathCount: math.length,
+      unrendered,
+      raw: raw && raw[0],
+      worked: worked.length,
+      missing,
+      tables,
+      fcp,
+      words: text.split(/\s+/).length,
+      unlabeled,
+      h1: document.querySelector('h1')?.textContent,
+      pager: document.querySelectorAll('nav.pager a').length,
+      fatal: document.querySelector('.fatal')?.textContent ?? null,
+      failed: /** @type {HTMLElement[]} */ ([...document.querySelectorAll('figure.failed')]).map((f) => f.dataset.figure),
+      scripts: [...document.scripts].map((s) => s.src).filter(Boolean),
+    };
+  }, RAW_TEX.source);
+}
+
+forEachBrowser((env) => {
+  it('the table of contents lists every lesson and each link opens', async (t) => {
+    await env.withTab('', null, async (tab) => {
+      await tab.waitReady();
+      const links = await tab.eval(() => [...document.querySelectorAll('nav.toc a')].map((a) => a.getAttribute('href') ?? ''));
+      assert(links.length === LESSONS.length && LESSONS.length === 9, `TOC has ${links.length} of ${LESSONS.length} lessons`);
+      for (const href of [...links, 'favicon.svg']) {
+        const res = await fetch(env.url + href);
+        assert(res.ok, `${href}: HTTP ${res.status}`);
+      }
+      const r = await pageReport(tab);
+      assert(!r.raw && !r.fatal, `index: raw TeX ${r.raw}, fatal ${r.fatal}`);
+      t.diagnostic(`${links.length} lessons`);
+    });
+  });
+
+  for (const lesson of LESSONS) {
+    it(`${lesson.file}: math rendered at build time, no raw TeX, worked numbers, first paint, screenshot`, async (t) => {
+      await env.withTab(lesson.file, { deviceScaleFactor: 1 }, async (tab) => {
+        await tab.waitReady();
+        const r = await pageReport(tab);
+        assert(r.h1, 'no <h1>');
+        assert(r.mathCount > 0, 'no formulas on the page');
+        assert(r.unrendered.length === 0, `formulas not rendered: ${r.unrendered.join(' | ')}`);
+        assert(!r.raw, `raw TeX visible: ${r.raw}`);
+        assert(!r.scripts.some((s) => /katex/.test(s)), `the page still loads KaTeX: ${r.scripts.join(', ')}`);
+        assert(r.missing.length === 0, `worked values missing: ${r.missing.join(', ')}`);
+        assert(r.tables.length === 0, `worked tables missing: ${r.tables.join(', ')}`);
+        assert(r.unlabeled.length === 0, `controls without a label: ${r.unlabeled.join(', ')}`);
+        assert(r.pager === 2, 'lesson navigation missing');
+        assert(!r.fatal, `fatal error shown: ${r.fatal}`);
+        assert(r.failed.length === 0, `figures failed: ${r.failed.join(', ')}`);
+        assert(r.fcp !== null && r.fcp <= 1000, `first contentful paint ${r.fcp} ms`);
+        await tab.screenshot(lesson.file.replace('.html', ''));
+        t.diagnostic(`${r.mathCount} formulas, ${r.worked} worked values, ~${r.words} words, FCP ${r.fcp.toFixed(0)} ms`);
+      });
+    });
+  }
+
+  it('every slider of every figure redraws it; p95 redraw within the browser budget over ≥ 100 moves', { timeout: 240_000 }, async (t) => {
+    /** @type {string[]} */
+    const notes = [];
+    for (const lesson of LESSONS) {
+      await env.withTab(lesson.file, null, async (tab) => {
+        await tab.waitReady();
+        const figures = await tab.eval(() =>
+          /** @type {HTMLElement[]} */ ([...document.querySelectorAll('figure.live[data-figure]')]).map((f) => ({
+            name: f.dataset.figure ?? '',
+            canvas: '#' + f.querySelector('canvas')?.id,
+            sliders: /** @type {HTMLInputElement[]} */ ([...f.querySelectorAll('input[data-param]')]).map((i) => ({
+              id: '#' + i.id,
+              min: +i.min,
+              max: +i.max,
+              step: +i.step,
+              value: +i.value,
+            })),
+          })),
+        );
+        for (const fig of figures) {
+          for (const s of fig.sliders) {
+            const before = await tab.canvas(fig.canvas);
+            assert(before.inked > 0.01, `${fig.name}: canvas blank`);
+            const target = s.value + s.step * 5 <= s.max ? s.value + s.step * 5 : s.value - s.step * 5;
+            await tab.setSlider(s.id, target);
+            const after = await tab.canvas(fig.canvas);
+            assert(after.hash !== before.hash, `${fig.name}: moving ${s.id} did not change the figure`);
+          }
+          await tab.eval((n) => {
+            window.pgbookTimings[n] = [];
+          }, fig.name);
+          const s = fig.sliders[0];
+          const steps = Math.round((s.max - s.min) / s.step);
+          for (let i = 0; i < 110; i++) {
+            const v = s.min + ((i * 7) % (steps + 1)) * s.step;
+            await tab.setSlider(s.id, Number(v.toFixed(6)));
+          }
+          const times = await tab.eval((n) => window.pgbookTimings[n], fig.name);
+          assert(times.length >= 100, `${fig.name}: only ${times.length} redraws`);
+          const p95 = percentile(times, 95);
+          notes.push(`${fig.name} p50 ${percentile(times, 50).toFixed(1)} / p95 ${p95.toFixed(1)} ms`);
+          const budget = REDRAW_BUDGET_MS[env.name];
+          assert(budget === null || p95 <= budget, `${fig.name}: p95 redraw ${p95.toFixed(2)} ms > ${budget} ms`);
+        }
+      });
+    }
+    assert(notes.length >= 4, `expected at least 4 live figures, found ${notes.length}`);
+    t.diagnostic(notes.join('; '));
+  });
+
+  it('out-of-range URL values show a message; settings in the URL are restored; keyboard works', async () => {
+    const cases = [
+      ['lesson-03.html?g=500', '#figure-baselines'],
+      ['lesson-04.html?gamma=1.7', '#figure-gae'],
+      ['lesson-04.html?lambda=abc', '#figure-gae'],
+      ['lesson-05.html?eps=0', '#figure-clipping'],
+      ['lesson-07.html?teps=-1', '#figure-tokens'],
+    ];
+    for (const [path, fig] of cases) {
+      await env.withTab(path, null, async (tab) => {
+        await tab.waitReady();
+        assert(await tab.visible(`${fig} .figure-error`), `${path}: no visible message`);
+        const msg = (await tab.text(`${fig} .figure-error`)) ?? '';
+        assert(/вне допустимого диапазона/.test(msg), `${path}: message "${msg}"`);
+      });
+    }
+    // A shared link restores the settings.
+    await env.withTab('lesson-04.html?gamma=0.5&lambda=0.3', null, async (tab) => {
+      await tab.waitReady();
+      assert((await tab.value('#gae-gamma')) === '0.5' && (await tab.value('#gae-lambda')) === '0.3', 'URL settings not restored');
+      // Keyboard: focus the slider, press the arrow key, the figure redraws.
+      const before = await tab.canvas('#canvas-gae');
+      await tab.press('#gae-lambda', 'ArrowRight');
+      assert((await tab.value('#gae-lambda')) === '0.31', 'arrow key did not move the slider');
+      const after = await tab.canvas('#canvas-gae');
+      assert(before.hash !== after.hash, 'keyboard move did not redraw');
+    });
+  });
+
+  it('readable at phone width: no horizontal scrolling, figures fit', { timeout: 120_000 }, async () => {
+    for (const lesson of LESSONS) {
+      await env.withTab(lesson.file, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3 }, async (tab) => {
+        await tab.waitReady();
+        const overflow = await tab.eval(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert(overflow <= 1, `${lesson.file}: page is ${overflow}px wider than the phone screen`);
+        const canvases = await tab.eval(() =>
+          /** @type {HTMLCanvasElement[]} */ ([...document.querySelectorAll('figure.live canvas')]).map((c) => [c.clientWidth, c.width]),
+        );
+        for (const [css, backing] of canvases) assert(backing === css * 3, `${lesson.file}: canvas not crisp at DPR 3 (${backing} vs ${css}×3)`);
+        if (lesson.file === 'lesson-04.html') await tab.screenshot('phone-lesson-04');
+      });
+    }
+  });
+
+  it('exercise answers are hidden until asked for', async (t) => {
+    await env.withTab('lesson-09.html', null, async (tab) => {
+      await tab.waitReady();
+      const n = await tab.count('details.answer');
+      assert(n >= 5, `only ${n} exercises with answers`);
+      const open = () => tab.eval(() => /** @type {HTMLDetailsElement} */ (document.querySelector('details.answer')).open);
+      assert(!(await open()), 'answer open before asking');
+      await tab.click('details.answer summary');
+      assert(await open(), 'answer did not open');
+      t.diagnostic(`${n} exercises`);
+    });
+  });
+});

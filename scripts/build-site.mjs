@@ -1,0 +1,186 @@
+// @ts-check
+// Builds the book into one self-contained folder (site/ by default): every page is its body
+// from www/pages/ inside the generated frame (head, navigation, table of contents, pager,
+// footer), every formula is rendered to MathML by KaTeX here (a TeX error fails the build),
+// the static assets and the wasm package are copied, and the service worker is stamped with
+// a hash of everything it caches. Nobody edits the output by hand.
+// Usage: node scripts/build-site.mjs [out-dir [sources-dir]]
+import katex from 'katex';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BOOK_TITLE, LESSONS } from '../www/book.mjs';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SRC = join(ROOT, 'www');
+/** Copied as they are; pkg/ is what scripts/build-wasm.sh writes; README.txt tells whoever finds
+ * the folder (on a USB stick, say) how to open it. */
+const ASSETS = ['css', 'js', 'pkg', 'favicon.svg', 'README.txt'];
+
+/** @param {string} s */
+const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** @type {Record<string, string>} */
+const ENTITIES = { lt: '<', gt: '>', amp: '&', quot: '"', '#39': "'", nbsp: '\u00a0' };
+/** The text the browser would see (the fragments write <, >, & in TeX as entities). @param {string} s */
+const decodeHtml = (s) => s.replace(/&(lt|gt|amp|quot|#39|nbsp);/g, (_, e) => ENTITIES[e]);
+
+export class BuildError extends Error {}
+
+/**
+ * Replaces the TeX inside every `<span class="math">` and `<p class="math-display">` with
+ * KaTeX's MathML. `where` names the source in error messages.
+ * @param {string} html
+ * @param {string} where
+ */
+export function renderMath(html, where) {
+  return html.replace(/<(span|p) class="(math|math-display)">([\s\S]*?)<\/\1>/g, (whole, tag, cls, tex, offset) => {
+    const line = html.slice(0, offset).split('\n').length;
+    let mathml;
+    try {
+      mathml = katex.renderToString(decodeHtml(tex), {
+        output: 'mathml',
+        displayMode: cls === 'math-display',
+        throwOnError: true,
+        strict: 'error',
+      });
+    } catch (e) {
+      throw new BuildError(`${where}:${line}: ${e instanceof Error ? e.message : e}\n  in the formula: ${tex.trim()}`);
+    }
+    return `<${tag} class="${cls}">${mathml}</${tag}>`;
+  });
+}
+
+/**
+ * The frame every page shares.
+ * @param {{ title: string, heading: string, body: string, after: string }} page
+ */
+function frame({ title, heading, body, after }) {
+  return `<!doctype html>
+<html lang="ru">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" href="favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="css/book.css">
+<script type="module" src="js/app.js"></script>
+</head>
+<body>
+<header class="site"><a class="brand" href="index.html">pgbook <small>· градиенты политики</small></a></header>
+<div class="file-warning" id="file-warning" role="alert" hidden>Книга открыта прямо с диска (file://), а так браузер не запускает её модули: рисунки и тренажёры не работают. Запустите в папке книги <code>python3 -m http.server 8000 --bind 127.0.0.1</code> (или <code>scripts/serve.sh</code> в исходниках) и откройте <a href="http://127.0.0.1:8000/">http://127.0.0.1:8000/</a>.</div>
+<script>if (location.protocol === 'file:') document.getElementById('file-warning').hidden = false;</script>
+<main>
+<h1>${escapeHtml(heading)}</h1>
+${body.trimEnd()}
+${after}
+</main>
+<footer class="site">pgbook · Rust + WebAssembly</footer>
+</body>
+</html>
+`;
+}
+
+/** @param {string} href @param {string} text */
+const link = (href, text) => `<a href="${escapeHtml(href)}">${escapeHtml(text)}</a>`;
+
+function toc() {
+  const items = LESSONS.map((l, i) => `<li value="${i + 1}">${link(l.file, l.title)}</li>`).join('\n');
+  return `<nav class="toc" aria-label="Оглавление">\n<h2>Оглавление</h2>\n<ol>\n${items}\n</ol>\n</nav>`;
+}
+
+/** @param {number} i */
+function pager(i) {
+  const prev = LESSONS[i - 1];
+  const next = LESSONS[i + 1];
+  return `<nav class="pager" aria-label="Переход между уроками">${link(prev ? prev.file : 'index.html', prev ? `← ${prev.title}` : '← Оглавление')}${link(next ? next.file : 'index.html', next ? `${next.title} →` : 'Оглавление →')}</nav>`;
+}
+
+/** Every page: its output name and finished HTML. */
+export function pages(src = SRC) {
+  const files = ['index.html', ...LESSONS.map((l) => l.file)];
+  const present = readdirSync(join(src, 'pages')).filter((f) => f.endsWith('.html'));
+  const unlisted = present.filter((f) => !files.includes(f));
+  if (unlisted.length) throw new BuildError(`www/pages/ has pages missing from www/book.mjs: ${unlisted.join(', ')}`);
+  /** @param {string} file */
+  const body = (file) => {
+    const path = join(src, 'pages', file);
+    if (!existsSync(path)) throw new BuildError(`www/book.mjs lists ${file}, but www/pages/${file} does not exist`);
+    return renderMath(readFileSync(path, 'utf8'), `www/pages/${file}`);
+  };
+  return [
+    { file: 'index.html', html: frame({ title: BOOK_TITLE, heading: BOOK_TITLE, body: body('index.html'), after: toc() }) },
+    ...LESSONS.map((l, i) => ({
+      file: l.file,
+      html: frame({
+        title: `Урок ${i + 1}. ${l.title} — pgbook`,
+        heading: `Урок ${i + 1}. ${l.title}`,
+        body: body(l.file),
+        after: pager(i),
+      }),
+    })),
+  ];
+}
+
+/** @param {string} dir @returns {string[]} paths relative to dir, sorted */
+function listFiles(dir) {
+  /** @type {string[]} */
+  const out = [];
+  /** @param {string} d */
+  const walk = (d) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.push(relative(dir, p).split('\\').join('/'));
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+/**
+ * Writes out/sw.js: the service worker with the list of every file in `out` and a version
+ * that is the hash of their names and contents, so any change to the build replaces it.
+ * @param {string} out
+ * @param {string} [src]
+ */
+export function writeServiceWorker(out, src = SRC) {
+  const files = listFiles(out).filter((f) => f !== 'sw.js');
+  const hash = createHash('sha256');
+  for (const f of files)
+    hash
+      .update(`${f}\0`)
+      .update(readFileSync(join(out, f)))
+      .update('\0');
+  const version = hash.digest('hex').slice(0, 16);
+  const template = readFileSync(join(src, 'sw.js'), 'utf8');
+  const stamp = `const BUILD = ${JSON.stringify({ version, files })};`;
+  if (!template.includes("const BUILD = { version: 'dev', files: [] };")) throw new BuildError('www/sw.js: BUILD line not found');
+  writeFileSync(join(out, 'sw.js'), template.replace("const BUILD = { version: 'dev', files: [] };", stamp));
+  return { version, files };
+}
+
+/** @param {string} out @param {string} [src] the sources (www/) */
+export function buildSite(out, src = SRC) {
+  if (!existsSync(join(src, 'pkg', 'pgbook_bg.wasm'))) throw new BuildError('www/pkg/ is missing: run scripts/build-wasm.sh first');
+  const built = pages(src); // before touching `out`: a TeX error leaves the last good build in place
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  for (const { file, html } of built) writeFileSync(join(out, file), html);
+  for (const a of ASSETS)
+    cpSync(join(src, a), join(out, a), { recursive: true, filter: (p) => !p.endsWith('.d.ts') && !p.endsWith('.gitignore') });
+  return writeServiceWorker(out, src);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const out = resolve(process.argv[2] ?? join(ROOT, 'site'));
+  try {
+    const { version, files } = buildSite(out, resolve(process.argv[3] ?? SRC));
+    const bytes = files.reduce((n, f) => n + statSync(join(out, f)).size, 0);
+    console.error(`[build] ${relative(process.cwd(), out) || '.'}/: ${files.length + 1} files, ${bytes} bytes, build ${version}`);
+  } catch (e) {
+    if (!(e instanceof BuildError)) throw e;
+    console.error(`[build] error: ${e.message}`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,21 @@
+// What the page puts on `window` for the Rust panic hook and the page tests.
+type PgbookWasm = typeof import('../pkg/pgbook.js');
+
+interface Window {
+  /** Figure name → redraw durations in ms. */
+  pgbookTimings: Record<string, number[]>;
+  /** Main-thread tasks over 50 ms. */
+  pgbookLongTasks: number[];
+  pgbookWasm: PgbookWasm;
+  /** What the trainer panels collected (trainers.js). */
+  pgbookRuns: any;
+  /** The trainer panels by kind (trainers.js). */
+  pgbookPanels: any;
+  /** Set by the page tests only. */
+  pgbookWorkersCreated: number;
+  pgbookOldPage?: boolean;
+  pgbookDownload?: Promise<{ name: string; text: string }> | null;
+}
+
+// eslint-disable-next-line no-var
+declare var pgbookPanic: (message: string) => void;
