@@ -26,6 +26,9 @@ pub struct Tokens {
     pub token_mean: f64,
     pub sequence_mean: f64,
     pub sequence_sum_mean: f64,
+    /// Every reduction by name with its objective, in [`Reduction::ALL`]'s order (the page
+    /// lists them from here).
+    pub reductions: Vec<(String, f64)>,
 }
 
 /// The token example's inputs (PAD = 0, EOS = 2). Off-mask log-probs hold large junk on
@@ -98,6 +101,10 @@ pub fn tokens(clip_epsilon: f64) -> Result<Tokens> {
             .collect(),
         sequence_ratio: sequence_log_ratio.iter().map(|&x| math::exp(x)).collect(),
         sequence_log_ratio: sequence_log_ratio.to_vec(),
+        reductions: Reduction::ALL
+            .into_iter()
+            .map(|r| Ok((r.name().to_string(), objective(r)?)))
+            .collect::<Result<_>>()?,
         token_mean: objective(Reduction::TokenMean)?,
         sequence_mean: objective(Reduction::SequenceMean)?,
         sequence_sum_mean: objective(Reduction::SequenceSumMean)?,

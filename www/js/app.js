@@ -180,17 +180,17 @@ function fillClippingTable(figure, rows) {
 
 /**
  * @param {HTMLElement} figure
- * @param {{ token_mean: number, sequence_mean: number, sequence_sum_mean: number, clip_epsilon: number }} t
+ * @param {{ reductions: [string, number][], clip_epsilon: number }} t
  */
 function fillTokenReductions(figure, t) {
   const box = figure.querySelector('[data-role=token-reductions]');
   if (!box) return;
   box.replaceChildren(
     numberTable(
-      [[t.token_mean, t.sequence_mean, t.sequence_sum_mean]],
+      [t.reductions.map(([, value]) => value)],
       4,
       [`ε = ${formatNumber(t.clip_epsilon, 2)}`],
-      ['token_mean', 'sequence_mean', 'sequence_sum_mean'],
+      t.reductions.map(([name]) => name),
     ),
   );
 }
