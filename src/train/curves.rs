@@ -5,7 +5,7 @@ use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 /// Evaluation returns of several runs on their common grid of transition counts.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Curve {
     /// Transition counts evaluated by every run, ascending.
     pub env_steps: Vec<u64>,

@@ -371,43 +371,21 @@ impl RunBoard {
     /// on `curve_canvas` and the first run's diagnostics on `detail_canvas`; sequence — the
     /// evaluation curves on `curve_canvas`.
     pub fn draw(&self, curve_canvas: &str, detail_canvas: &str, profile: &str) -> JsResult<()> {
-        let result = match &self.board {
+        match &self.board {
             AnyBoard::Ppo(b) => {
-                if let Some(curve) = b.curve() {
-                    canvas::with_canvas(curve_canvas, |area, dpr| {
-                        let data = plots::learning_curve::Data {
-                            curve: &curve,
-                            profile,
-                        };
-                        plots::learning_curve::draw(area, &data, &Theme::for_dpr(dpr))
-                    })?;
-                }
-                match b.runs().first() {
-                    Some(first) if !first.reports.is_empty() => {
-                        canvas::with_canvas(detail_canvas, |area, dpr| {
-                            let data = plots::ppo_diagnostics::Data {
-                                history: &first.reports,
-                                seed: first.seed,
-                            };
-                            plots::ppo_diagnostics::draw(area, &data, &Theme::for_dpr(dpr))
-                        })
-                    }
-                    _ => Ok(()),
-                }
+                let curve = b.curve().unwrap_or_default();
+                let (history, seed) = b
+                    .runs()
+                    .first()
+                    .map_or((&[][..], 0), |r| (&r.reports[..], r.seed));
+                draw_ppo(curve_canvas, detail_canvas, &curve, history, seed, profile)
             }
-            AnyBoard::Sequence(b) => match b.runs().first() {
-                Some(first) if !first.reports.is_empty() => {
-                    canvas::with_canvas(curve_canvas, |area, dpr| {
-                        let data = plots::sequence_curves::Data {
-                            reports: &first.reports,
-                        };
-                        plots::sequence_curves::draw(area, &data, &Theme::for_dpr(dpr))
-                    })
-                }
-                _ => Ok(()),
-            },
-        };
-        result.map_err(js_error)
+            AnyBoard::Sequence(b) => {
+                let reports = b.runs().first().map_or(&[][..], |r| &r.reports[..]);
+                draw_sequence(curve_canvas, reports)
+            }
+        }
+        .map_err(js_error)
     }
 
     /// The curves as CSV.
@@ -425,6 +403,60 @@ impl RunBoard {
             AnyBoard::Sequence(b) => b.json_lines(),
         }
     }
+}
+
+fn draw_ppo(
+    curve_canvas: &str,
+    detail_canvas: &str,
+    curve: &crate::train::curves::Curve,
+    history: &[crate::train::ppo::UpdateReport],
+    seed: u64,
+    profile: &str,
+) -> Result<()> {
+    canvas::with_canvas(curve_canvas, |area, dpr| {
+        let data = plots::learning_curve::Data { curve, profile };
+        plots::learning_curve::draw(area, &data, &Theme::for_dpr(dpr))
+    })?;
+    canvas::with_canvas(detail_canvas, |area, dpr| {
+        let data = plots::ppo_diagnostics::Data { history, seed };
+        plots::ppo_diagnostics::draw(area, &data, &Theme::for_dpr(dpr))
+    })
+}
+
+fn draw_sequence(
+    curve_canvas: &str,
+    reports: &[crate::train::sequence::IterationReport],
+) -> Result<()> {
+    canvas::with_canvas(curve_canvas, |area, dpr| {
+        let data = plots::sequence_curves::Data { reports };
+        plots::sequence_curves::draw(area, &data, &Theme::for_dpr(dpr))
+    })
+}
+
+/// Draws trainer `name`'s live figures with no run: their empty axes (the panel before its
+/// first run and after Reset).
+#[wasm_bindgen]
+pub fn draw_empty_trainer(
+    name: &str,
+    curve_canvas: &str,
+    detail_canvas: &str,
+    profile: &str,
+    seed: f64,
+) -> JsResult<()> {
+    let seed = seeds::check_seed(seed).map_err(js_error)?;
+    match name {
+        PpoTrainer::NAME => draw_ppo(
+            curve_canvas,
+            detail_canvas,
+            &Default::default(),
+            &[],
+            seed,
+            profile,
+        ),
+        SequenceTrainer::NAME => draw_sequence(curve_canvas, &[]),
+        other => Err(unknown_trainer(other)),
+    }
+    .map_err(js_error)
 }
 
 /// Draws one CartPole frame.

@@ -240,6 +240,8 @@ class Panel {
   formParams(_q) {}
   /** @param {URLSearchParams} _q a link's values for the form's own controls */
   applyParams(_q) {}
+  /** The live figures' empty axes (before the first run and after Reset). */
+  drawEmpty() {}
   downloadCsv() {}
   downloadJson() {}
 
@@ -327,6 +329,7 @@ class Panel {
     this.dirty = false; // a redraw queued before the click must not bring the old run back
     this.clear();
     this.clearCanvases();
+    this.drawEmpty();
     this.showError('');
     this.progress.value = 0;
     this.progressText.textContent = 'Обучение не запущено.';
@@ -481,6 +484,7 @@ class PpoPanel extends Panel {
     );
     this.profile.addEventListener('change', () => {
       this.seeds.value = this.profileSeeds().join(', ');
+      if (this.status === 'idle') this.drawEmpty(); // the empty axes name the chosen profile
     });
     /** @param {string} id @param {string} label @param {string} [cls] */
     const canvas = (id, label, cls = '') =>
@@ -523,10 +527,20 @@ class PpoPanel extends Panel {
     this.watchVisibility();
     this.seedParam = 'seeds';
     this.watchForm(this.profile, this.seeds);
+    this.drawEmpty();
   }
 
   profileSeeds() {
     return this.schema.profiles.find((p) => p.name === this.profile.value)?.seeds ?? [];
+  }
+
+  drawEmpty() {
+    try {
+      this.wasm.draw_empty_trainer(this.kind, this.curve.id, this.diag.id, this.profile.value, this.profileSeeds()[0] ?? 0);
+      this.wasm.draw_cartpole(this.pole.id, 0, 0, 0, 0, 'эпизод появится после первой оценки');
+    } catch (e) {
+      this.showError(`Не удалось нарисовать оси: ${messageOf(e)}`);
+    }
   }
 
   /** @param {URLSearchParams} q */
@@ -700,6 +714,7 @@ class SequencePanel extends Panel {
     );
     this.seedParam = 'seed';
     this.watchForm(this.profile, this.seed, this.reduction);
+    this.drawEmpty();
   }
 
   /** @param {URLSearchParams} q */
@@ -771,6 +786,14 @@ class SequencePanel extends Panel {
 
   draw() {
     this.board?.draw(this.curve.id, '', this.settings?.profile ?? '');
+  }
+
+  drawEmpty() {
+    try {
+      this.wasm.draw_empty_trainer(this.kind, this.curve.id, '', this.profile.value, Number(this.seed.value) || 0);
+    } catch (e) {
+      this.showError(`Не удалось нарисовать оси: ${messageOf(e)}`);
+    }
   }
 
   /** @param {{ prompt: string, answer: string, correct_answer: string, reward: number, correct: boolean }[]} answers */
