@@ -368,8 +368,8 @@ impl RunBoard {
     }
 
     /// Redraws the panel's live figures: PPO — the learning curve (median, IQR, every seed)
-    /// on `curve_canvas` and the first run's diagnostics on `detail_canvas`; sequence — the
-    /// evaluation curves on `curve_canvas`.
+    /// on `curve_canvas` and the first run's diagnostics on `detail_canvas` (an empty id skips
+    /// one); sequence — the evaluation curves on `curve_canvas`.
     pub fn draw(&self, curve_canvas: &str, detail_canvas: &str, profile: &str) -> JsResult<()> {
         match &self.board {
             AnyBoard::Ppo(b) => {
@@ -413,10 +413,17 @@ fn draw_ppo(
     seed: u64,
     profile: &str,
 ) -> Result<()> {
-    canvas::with_canvas(curve_canvas, |area, dpr| {
-        let data = plots::learning_curve::Data { curve, profile };
-        plots::learning_curve::draw(area, &data, &Theme::for_dpr(dpr))
-    })?;
+    // An empty id skips that figure: the page draws the two in alternate frames, so that no
+    // frame's task grows long.
+    if !curve_canvas.is_empty() {
+        canvas::with_canvas(curve_canvas, |area, dpr| {
+            let data = plots::learning_curve::Data { curve, profile };
+            plots::learning_curve::draw(area, &data, &Theme::for_dpr(dpr))
+        })?;
+    }
+    if detail_canvas.is_empty() {
+        return Ok(());
+    }
     canvas::with_canvas(detail_canvas, |area, dpr| {
         let data = plots::ppo_diagnostics::Data { history, seed };
         plots::ppo_diagnostics::draw(area, &data, &Theme::for_dpr(dpr))

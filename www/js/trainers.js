@@ -524,6 +524,7 @@ class PpoPanel extends Panel {
     /** @type {{ flat: number[], update: number, t0: number, shown: number } | null} */
     this.frames = null;
     this.poleVisible = true;
+    this.drawTurn = false;
     this.watchVisibility();
     this.seedParam = 'seeds';
     this.watchForm(this.profile, this.seeds);
@@ -592,7 +593,14 @@ class PpoPanel extends Panel {
   }
 
   draw() {
-    this.board?.draw(this.curve.id, this.diag.id, this.settings?.profile ?? '');
+    // While training, one figure per redraw, in turn, so that no frame's task grows long on a
+    // slow machine; once the run has ended, both.
+    const both = this.status !== 'running';
+    this.drawTurn = !this.drawTurn;
+    const curve = both || this.drawTurn ? this.curve.id : '';
+    const diag = both || !this.drawTurn ? this.diag.id : '';
+    this.board?.draw(curve, diag, this.settings?.profile ?? '');
+    if (!both && this.drawTurn) this.dirty = true; // the other figure at the next redraw
   }
 
   /**
