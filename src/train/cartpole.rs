@@ -147,18 +147,22 @@ pub(crate) fn mean_std(xs: &[f64]) -> (f64, f64) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    #[test]
-    fn solved_from_is_the_start_of_the_final_run_above_the_threshold() {
-        let ev = |env_steps, mean| Evaluation {
+    /// An evaluation at `env_steps` with mean `mean` (one episode), for tests of curves.
+    pub(crate) fn ev(env_steps: u64, mean: f64) -> Evaluation {
+        Evaluation {
             update: 0,
             env_steps,
             mean,
             std: 0.0,
-            returns: vec![],
-        };
+            returns: vec![mean],
+        }
+    }
+
+    #[test]
+    fn solved_from_is_the_start_of_the_final_run_above_the_threshold() {
         let evs = [
             ev(0, 20.0),
             ev(10, 480.0),

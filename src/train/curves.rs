@@ -66,16 +66,7 @@ pub fn quantile(xs: &[f64], q: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ev(env_steps: u64, mean: f64) -> Evaluation {
-        Evaluation {
-            update: 0,
-            env_steps,
-            mean,
-            std: 0.0,
-            returns: vec![mean],
-        }
-    }
+    use crate::train::cartpole::tests::ev;
 
     #[test]
     fn median_and_quartiles_on_the_common_grid() {

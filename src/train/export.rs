@@ -60,16 +60,7 @@ pub fn sequence_reports_csv(reports: &[IterationReport]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ev(env_steps: u64, mean: f64) -> Evaluation {
-        Evaluation {
-            update: 0,
-            env_steps,
-            mean,
-            std: 0.0,
-            returns: vec![mean],
-        }
-    }
+    use crate::train::cartpole::tests::ev;
 
     #[test]
     fn curves_csv_has_a_column_per_seed_and_a_row_per_common_point() {
