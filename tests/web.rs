@@ -9,9 +9,11 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// A fresh canvas of 720 × 320 CSS pixels attached to the test page.
+/// A fresh canvas of 720 × 320 CSS pixels attached to the test page, its backing store sized
+/// as the book's page sizes it (`www/js/canvas.js`: CSS size × devicePixelRatio).
 fn canvas(id: &str) -> HtmlCanvasElement {
-    let document = web_sys::window().unwrap().document().unwrap();
+    let window = web_sys::window().unwrap();
+    let document = window.document().unwrap();
     let canvas: HtmlCanvasElement = document
         .create_element("canvas")
         .unwrap()
@@ -22,6 +24,9 @@ fn canvas(id: &str) -> HtmlCanvasElement {
         .set_attribute("style", "width:720px;height:320px;display:block")
         .unwrap();
     document.body().unwrap().append_child(&canvas).unwrap();
+    let dpr = window.device_pixel_ratio();
+    canvas.set_width((720.0 * dpr).round() as u32);
+    canvas.set_height((320.0 * dpr).round() as u32);
     canvas
 }
 
@@ -54,10 +59,10 @@ fn pixels(canvas: &HtmlCanvasElement) -> (f64, u32) {
 #[wasm_bindgen_test]
 fn clipping_figure_draws_pixels_that_change_with_epsilon() {
     let c = canvas("test-clipping");
-    let dpr = web_sys::window().unwrap().device_pixel_ratio();
+    let size = (c.width(), c.height());
     web::draw_clipping("test-clipping", 0.2).unwrap();
-    // Backing store = CSS size × devicePixelRatio.
-    assert_eq!(c.width(), (720.0 * dpr).round() as u32);
+    // The figure fills the backing store the page gave it and leaves its size alone.
+    assert_eq!((c.width(), c.height()), size);
     let (inked, first) = pixels(&c);
     assert!(inked > 0.02, "figure looks blank: {inked}");
     web::draw_clipping("test-clipping", 0.4).unwrap();
@@ -77,6 +82,9 @@ fn bad_arguments_are_errors_not_panics() {
     assert!(web::draw_clipping("test-clipping-bad", 1.5).is_err());
     assert!(web::draw_clipping("test-clipping-bad", f64::NAN).is_err());
     assert!(web::draw_clipping("no-such-canvas", 0.2).is_err());
+    // A canvas the page has not sized (hidden, or not laid out yet) is an error, not a blank.
+    canvas("test-clipping-unsized").set_width(0);
+    assert!(web::draw_clipping("test-clipping-unsized", 0.2).is_err());
     assert!(web::clipping_rows(-0.1).is_err());
 }
 

@@ -3,7 +3,7 @@
 // redraws its figure (timed), out-of-range values give a message, keyboard control, phone
 // width, first paint, and a screenshot of each lesson.
 import { it } from 'node:test';
-import { forEachBrowser, assert, percentile, RAW_TEX, REDRAW_BUDGET_MS } from '../harness.mjs';
+import { forEachBrowser, assert, canvasHash, percentile, RAW_TEX, REDRAW_BUDGET_MS } from '../harness.mjs';
 import { LESSONS } from '../../www/book.mjs';
 
 /** @param {import('../harness.mjs').Tab} tab */
@@ -176,10 +176,66 @@ forEachBrowser((env) => {
         const overflow = await tab.eval(() => document.documentElement.scrollWidth - window.innerWidth);
         assert(overflow <= 1, `${lesson.file}: page is ${overflow}px wider than the phone screen`);
         const canvases = await tab.eval(() =>
-          /** @type {HTMLCanvasElement[]} */ ([...document.querySelectorAll('figure.live canvas')]).map((c) => [c.clientWidth, c.width]),
+          /** @type {HTMLCanvasElement[]} */ ([...document.querySelectorAll('canvas')]).map((c) => [c.clientWidth, c.width]),
         );
         for (const [css, backing] of canvases) assert(backing === css * 3, `${lesson.file}: canvas not crisp at DPR 3 (${backing} vs ${css}×3)`);
         if (lesson.file === 'lesson-04.html') await tab.screenshot('phone-lesson-04');
+      });
+    }
+  });
+
+  it('a redraw adds nothing to the page (no element measured in the layout per label)', async () => {
+    for (const lesson of LESSONS) {
+      await env.withTab(lesson.file, null, async (tab) => {
+        await tab.waitReady();
+        const added = await tab.eval(async () => {
+          /** @type {string[]} */
+          const nodes = [];
+          const observer = new MutationObserver((records) =>
+            records.forEach((r) => r.addedNodes.forEach((n) => nodes.push(n.nodeName))),
+          );
+          observer.observe(document.body, { childList: true });
+          for (const input of /** @type {HTMLInputElement[]} */ ([...document.querySelectorAll('figure.live input[data-param]')])) {
+            input.stepUp();
+            input.dispatchEvent(new Event('input', { bubbles: true }));
+          }
+          await new Promise((r) => setTimeout(r, 50));
+          observer.disconnect();
+          return nodes;
+        });
+        assert(added.length === 0, `${lesson.file}: redraws added ${added.length} nodes to <body> (${added.slice(0, 5).join(', ')})`);
+      });
+    }
+  });
+
+  it('a canvas whose size changes is drawn again, crisp, at its new size (figures, trainer panels)', async () => {
+    for (const [file, selector] of [
+      ['lesson-05.html', '#canvas-clipping'],
+      ['lesson-06.html', '#canvas-ppo-curve'],
+      ['lesson-06.html', '#canvas-cartpole'],
+      ['lesson-08.html', 'section.trainer canvas'],
+    ]) {
+      await env.withTab(file, null, async (tab) => {
+        await tab.waitReady();
+        const before = await tab.canvas(selector);
+        assert(before.width === before.cssWidth * 2 && before.inked > 0.005, `${file} ${selector}: not drawn crisp at first (${JSON.stringify(before)})`);
+        // The page's layout changes (a narrower column): no window resize, only the element.
+        await tab.eval((s) => {
+          const c = /** @type {HTMLCanvasElement} */ (document.querySelector(s));
+          c.style.width = `${Math.round(c.clientWidth * 0.6)}px`;
+        }, selector);
+        await tab.waitFor(
+          ([src, s]) => {
+            const sig = /** @type {(c: HTMLCanvasElement) => { width: number, cssWidth: number, inked: number }} */ ((0, eval)(`(${src})`))(
+              /** @type {HTMLCanvasElement} */ (document.querySelector(s)),
+            );
+            return sig.width === sig.cssWidth * 2 && sig.inked > 0.005;
+          },
+          [String(canvasHash), selector],
+          5000,
+        );
+        const after = await tab.canvas(selector);
+        assert(after.width < before.width, `${file} ${selector}: backing store kept its old width ${before.width}`);
       });
     }
   });

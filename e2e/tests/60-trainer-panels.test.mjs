@@ -5,7 +5,7 @@
 // seed rule, every run link gets an answer, leaving asks first and the form lives in the URL,
 // focus never falls to <body>, and many seeds queue on a pool without blocking the page.
 import { it } from 'node:test';
-import { forEachBrowser, assert, sleep } from '../harness.mjs';
+import { forEachBrowser, assert, percentile, sleep, REDRAW_BUDGET_MS } from '../harness.mjs';
 
 /** @param {import('../harness.mjs').Tab} tab */
 const reports = (tab) => tab.eval(() => window.pgbookRuns.ppo?.[0]?.reports.length ?? 0);
@@ -214,7 +214,7 @@ forEachBrowser((env) => {
     });
   });
 
-  it('eight seeds queue on a pool of hardwareConcurrency workers and all finish; long tasks measured', { timeout: 300_000 }, async () => {
+  it('eight seeds queue on a pool of hardwareConcurrency workers and all finish; the redraws of the panel fit the redraw budget and none is a long task', { timeout: 300_000 }, async () => {
     await env.withTab('lesson-06.html', { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       await countWorkers(tab);
@@ -230,9 +230,21 @@ forEachBrowser((env) => {
       const max = await tab.eval(() => /** @type {any} */ (window).pgbookWorkersMax);
       assert(max <= cores, `${max} workers at once on ${cores} cores`);
       assert((await tab.count('#ppo-summary tbody tr')) === 8, 'eight summaries');
+      // The page's own work per redraw (two live figures in turn, the progress line) is gated
+      // where the figures' redraws are (REDRAW_BUDGET_MS: Chromium; Firefox's is reported).
+      // Whole tasks over 50 ms are reported: with a worker on every core, the rest of such a
+      // task is the commit to the compositor thread waiting for a core (README notes).
+      const redraws = await tab.eval(() => window.pgbookTimings['trainer-ppo'] ?? []);
+      assert(redraws.length >= 20, `only ${redraws.length} redraws in a whole run`);
+      const worst = Math.max(...redraws);
+      const p95 = percentile(redraws, 95);
+      const budget = REDRAW_BUDGET_MS[env.name];
+      assert(budget === null || (p95 <= budget && worst < 50), `the panel's redraws: p95 ${p95.toFixed(1)} ms, longest ${worst.toFixed(1)} ms`);
       const long = await tab.eval((n) => window.pgbookLongTasks.slice(n).map(Math.round), before);
-      // Reported, not yet gated: the target of no task over 50 ms is not reached (issue 11).
-      console.log(`${env.name}: 8 seeds full, ${max} workers at once, ${long.length} tasks over 50 ms, longest ${Math.max(0, ...long)} ms`);
+      console.log(
+        `${env.name}: 8 seeds full, ${max} workers at once; ${redraws.length} redraws, p95 ${p95.toFixed(1)} ms, ` +
+          `longest ${worst.toFixed(1)} ms; ${long.length} tasks over 50 ms (longest ${Math.max(0, ...long)} ms)`,
+      );
     });
   });
 });

@@ -53,17 +53,7 @@ pub fn draw<DB: DrawingBackend>(
         .map(|(&x, &y)| (x, y))
         .chain(xs.iter().zip(&curve.q25).rev().map(|(&x, &y)| (x, y)))
         .collect();
-    let sample = theme.legend_sample();
-    let half = theme.ipx(5.0);
-    chart
-        .draw_series(std::iter::once(Polygon::new(band, BLUE.mix(0.2).filled())))?
-        .label("межквартильный диапазон")
-        .legend(move |(x, y)| {
-            Rectangle::new(
-                [(x, y - half), (x + sample, y + half)],
-                BLUE.mix(0.2).filled(),
-            )
-        });
+    chart.draw_series(std::iter::once(Polygon::new(band, BLUE.mix(0.2).filled())))?;
     for run in &curve.runs {
         let points = xs.iter().copied().zip(run.iter().copied());
         chart.draw_series(LineSeries::new(
@@ -73,30 +63,22 @@ pub fn draw<DB: DrawingBackend>(
     }
     let width = theme.px(2.5);
     let median = xs.iter().copied().zip(curve.median.iter().copied());
-    chart
-        .draw_series(LineSeries::new(median, BLUE.stroke_width(width)))?
-        .label("медиана по начальным значениям")
-        .legend(theme.legend_line(BLUE.stroke_width(width)));
+    chart.draw_series(LineSeries::new(median, BLUE.stroke_width(width)))?;
     let thin = theme.px(1.0);
-    chart
-        .draw_series(DashedLineSeries::new(
-            [(0.0, 500.0), (x_max, 500.0)],
-            theme.px(8.0),
-            theme.px(5.0),
-            INK.stroke_width(thin),
-        ))?
-        .label("потолок 500 (лимит времени)")
-        .legend(theme.legend_line(INK.stroke_width(thin)));
+    chart.draw_series(DashedLineSeries::new(
+        [(0.0, 500.0), (x_max, 500.0)],
+        theme.px(8.0),
+        theme.px(5.0),
+        INK.stroke_width(thin),
+    ))?;
+    let entries = [
+        (BLUE.mix(0.2).filled(), "межквартильный диапазон"),
+        (BLUE.stroke_width(width), "медиана по начальным значениям"),
+        (INK.stroke_width(thin), "потолок 500 (лимит времени)"),
+    ];
     match strip {
-        Some(strip) => theme.strip_legend(
-            &strip,
-            &[
-                (BLUE.mix(0.2).filled(), "межквартильный диапазон"),
-                (BLUE.stroke_width(width), "медиана по начальным значениям"),
-                (INK.stroke_width(thin), "потолок 500 (лимит времени)"),
-            ],
-        )?,
-        None => theme.legend(&mut chart, SeriesLabelPosition::LowerRight)?,
+        Some(strip) => theme.strip_legend(&strip, &entries)?,
+        None => theme.legend(&chart, SeriesLabelPosition::LowerRight, &entries)?,
     }
     Ok(())
 }

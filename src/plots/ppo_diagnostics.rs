@@ -91,31 +91,23 @@ pub fn draw<DB: DrawingBackend>(
         .axis_desc_style(theme.font(12.0).color(&BLUE))
         .draw()?;
     let width = theme.px(1.5);
-    for (label, color, get) in FRACTIONS {
+    for (_, color, get) in FRACTIONS {
         let points = history.iter().map(|r| (r.update as f64, get(r)));
-        chart
-            .draw_series(LineSeries::new(points, color.stroke_width(width)))?
-            .label(label)
-            .legend(theme.legend_line(color.stroke_width(width)));
+        chart.draw_series(LineSeries::new(points, color.stroke_width(width)))?;
     }
-    let (label, color, get) = KL;
-    chart
-        .draw_secondary_series(LineSeries::new(
-            history.iter().map(|r| (r.update as f64, get(r))),
-            color.stroke_width(width),
-        ))?
-        .label(label)
-        .legend(theme.legend_line(color.stroke_width(width)));
+    let (_, color, get) = KL;
+    chart.draw_secondary_series(LineSeries::new(
+        history.iter().map(|r| (r.update as f64, get(r))),
+        color.stroke_width(width),
+    ))?;
+    let entries: Vec<(ShapeStyle, &str)> = FRACTIONS
+        .iter()
+        .chain(std::iter::once(&KL))
+        .map(|(label, color, _)| (color.stroke_width(width), *label))
+        .collect();
     match strip {
-        Some(strip) => {
-            let entries: Vec<(ShapeStyle, &str)> = FRACTIONS
-                .iter()
-                .chain(std::iter::once(&KL))
-                .map(|(label, color, _)| (color.stroke_width(width), *label))
-                .collect();
-            theme.strip_legend(&strip, &entries)?;
-        }
-        None => theme.legend(&mut chart, SeriesLabelPosition::UpperRight)?,
+        Some(strip) => theme.strip_legend(&strip, &entries)?,
+        None => theme.legend(&chart, SeriesLabelPosition::UpperRight, &entries)?,
     }
     Ok(())
 }

@@ -54,16 +54,13 @@ pub fn draw<DB: DrawingBackend>(
         .iter()
         .map(|(label, color, _)| (color.stroke_width(width), *label))
         .collect();
-    for (label, color, values) in series {
+    for (_, color, values) in series {
         let points = reports.iter().map(|r| r.iteration as f64).zip(values);
-        chart
-            .draw_series(LineSeries::new(points, color.stroke_width(width)))?
-            .label(label)
-            .legend(theme.legend_line(color.stroke_width(width)));
+        chart.draw_series(LineSeries::new(points, color.stroke_width(width)))?;
     }
     match strip {
         Some(strip) => theme.strip_legend(&strip, &entries)?,
-        None => theme.legend(&mut chart, SeriesLabelPosition::LowerRight)?,
+        None => theme.legend(&chart, SeriesLabelPosition::LowerRight, &entries)?,
     }
     Ok(())
 }

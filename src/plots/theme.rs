@@ -7,6 +7,7 @@ use plotters::coord::{CoordTranslate, Shift};
 use plotters::drawing::DrawingAreaErrorKind;
 use plotters::element::{PathElement, Rectangle, Text};
 use plotters::prelude::{DrawingArea, DrawingBackend, WHITE};
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{Color, FontDesc, FontFamily, RGBColor, ShapeStyle};
 
 /// Sizes and colours of one rendering.
@@ -108,28 +109,70 @@ impl Theme {
         self.px(18.0) as i32
     }
 
-    /// A legend entry's sample: a line of `style`, for a series' `.legend(…)`.
-    pub fn legend_line(
+    /// Draws one legend entry's sample with its left end at `(x, mid)`: a filled style as a
+    /// patch, a stroke as a line.
+    fn legend_entry_sample<DB: DrawingBackend>(
         &self,
+        area: &DrawingArea<DB, Shift>,
+        (x, mid): (i32, i32),
         style: ShapeStyle,
-    ) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> + 'static {
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         let sample = self.legend_sample();
-        move |(x, y)| PathElement::new(vec![(x, y), (x + sample, y)], style)
+        if style.filled {
+            let half = self.ipx(5.0);
+            area.draw(&Rectangle::new(
+                [(x, mid - half), (x + sample, mid + half)],
+                style,
+            ))
+        } else {
+            area.draw(&PathElement::new(vec![(x, mid), (x + sample, mid)], style))
+        }
     }
 
-    /// Draws the legend of `chart`'s labelled series, in the house style, at `position`.
+    /// Draws a boxed legend of `entries` (a series' style and its label) in a corner of
+    /// `chart`'s plotting area. The labels are measured by the backend (on the page, the
+    /// canvas's `measureText`; plotters' own series labels measure each line in the page's
+    /// layout, which costs a reflow per label).
     pub fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
         &self,
-        chart: &mut ChartContext<'a, DB, CT>,
+        chart: &ChartContext<'a, DB, CT>,
         position: SeriesLabelPosition,
+        entries: &[(ShapeStyle, &str)],
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        chart
-            .configure_series_labels()
-            .position(position)
-            .label_font(self.font(12.0).color(&INK))
-            .background_style(WHITE.mix(0.85))
-            .border_style(GREY.mix(0.5))
-            .draw()
+        let area = chart.plotting_area().strip_coord_spec();
+        let font = self.font(12.0).color(&INK);
+        let mut text_w = 0;
+        let mut row_h = self.ipx(16.0);
+        for (_, label) in entries {
+            let (w, h) = area.estimate_text_size(label, &font)?;
+            text_w = text_w.max(w as i32);
+            row_h = row_h.max(h as i32 + self.ipx(2.0));
+        }
+        let (pad, gap, margin) = (self.ipx(6.0), self.ipx(6.0), self.ipx(10.0));
+        let box_w = 2 * pad + self.legend_sample() + gap + text_w;
+        let box_h = 2 * pad + row_h * entries.len() as i32;
+        let (w, h) = area.dim_in_pixel();
+        let (w, h) = (w as i32, h as i32);
+        let left = w - box_w - margin;
+        let top = match position {
+            SeriesLabelPosition::LowerRight
+            | SeriesLabelPosition::LowerMiddle
+            | SeriesLabelPosition::LowerLeft => h - box_h - margin,
+            _ => margin,
+        };
+        let corners = [(left, top), (left + box_w, top + box_h)];
+        area.draw(&Rectangle::new(corners, WHITE.mix(0.85).filled()))?;
+        area.draw(&Rectangle::new(corners, GREY.mix(0.5)))?;
+        for (i, (style, label)) in entries.iter().enumerate() {
+            let mid = top + pad + row_h * i as i32 + row_h / 2;
+            self.legend_entry_sample(&area, (left + pad, mid), *style)?;
+            area.draw(&Text::new(
+                label.to_string(),
+                (left + pad + self.legend_sample() + gap, mid),
+                font.pos(Pos::new(HPos::Left, VPos::Center)),
+            ))?;
+        }
+        Ok(())
     }
 }
 
@@ -165,21 +208,7 @@ impl Theme {
         let sample = self.legend_sample();
         for (i, (style, label)) in entries.iter().enumerate() {
             let y = self.ipx(4.0 + 16.0 * i as f64);
-            let mid = y + self.ipx(7.0);
-            if style.filled {
-                strip.draw(&Rectangle::new(
-                    [
-                        (x0, mid - self.ipx(5.0)),
-                        (x0 + sample, mid + self.ipx(5.0)),
-                    ],
-                    *style,
-                ))?;
-            } else {
-                strip.draw(&PathElement::new(
-                    vec![(x0, mid), (x0 + sample, mid)],
-                    *style,
-                ))?;
-            }
+            self.legend_entry_sample(strip, (x0, y + self.ipx(7.0)), *style)?;
             strip.draw(&Text::new(
                 label.to_string(),
                 (x0 + sample + self.ipx(6.0), y),

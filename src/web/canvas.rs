@@ -1,18 +1,24 @@
-//! Finding a canvas, sizing its backing store for the device pixel ratio, and handing a
-//! plotters drawing area to a figure function.
+//! The page's canvases as a plotters backend. The page sizes each canvas's backing store (CSS
+//! size × devicePixelRatio, `www/js/canvas.js`); a redraw here never reads the layout: one
+//! layout read after the page changed (a slider's value, a table) forces a reflow of the whole
+//! lesson, and plotters' own text measure (a `<span>` added to the page and measured) forced
+//! one per label. Text is measured with the canvas's `measureText` instead.
 
 use crate::{Error, Result};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
+};
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
-use web_sys::HtmlCanvasElement;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-/// Looks up `<canvas id=canvas_id>`, sets its backing size to CSS size × devicePixelRatio (so
-/// lines and text stay crisp on hi-DPI screens) and runs `draw` on it.
+/// Looks up `<canvas id=canvas_id>` and runs `draw` on its backing store, with the theme's
+/// scale (devicePixelRatio) derived from the CSS size the page gave it.
 pub fn with_canvas<T>(
     canvas_id: &str,
-    draw: impl FnOnce(&DrawingArea<CanvasBackend, Shift>, f64) -> Result<T>,
+    draw: impl FnOnce(&DrawingArea<Canvas, Shift>, f64) -> Result<T>,
 ) -> Result<T> {
     let window = web_sys::window()
         .ok_or_else(|| Error::plot("no window: figures are drawn on the page, not in a worker"))?;
@@ -24,26 +30,129 @@ pub fn with_canvas<T>(
         .ok_or_else(|| Error::unknown("canvas", canvas_id, &[]))?
         .dyn_into()
         .map_err(|_| Error::plot(format!("element '{canvas_id}' is not a <canvas>")))?;
-    let dpr = window.device_pixel_ratio();
-    let (css_w, css_h) = (
-        f64::from(canvas.client_width()),
-        f64::from(canvas.client_height()),
-    );
-    if css_w < 1.0 || css_h < 1.0 {
+    if canvas.width() == 0 || canvas.height() == 0 {
         return Err(Error::plot(format!(
             "canvas '{canvas_id}' has no size on the page"
         )));
     }
-    let (w, h) = ((css_w * dpr).round() as u32, (css_h * dpr).round() as u32);
-    // Assigning width/height clears the canvas even when unchanged: only touch them on resize.
-    if canvas.width() != w || canvas.height() != h {
-        canvas.set_width(w);
-        canvas.set_height(h);
-    }
-    let backend =
-        CanvasBackend::with_canvas_object(canvas).ok_or_else(|| Error::plot("no 2d context"))?;
-    let area = backend.into_drawing_area();
+    let dpr = window.device_pixel_ratio();
+    let area = Canvas::new(canvas)?.into_drawing_area();
     let out = draw(&area, dpr)?;
     area.present()?;
     Ok(out)
+}
+
+/// plotters-canvas's backend with a text measure that does not touch the page's layout.
+pub struct Canvas {
+    inner: CanvasBackend,
+    context: CanvasRenderingContext2d,
+}
+
+impl Canvas {
+    fn new(canvas: HtmlCanvasElement) -> Result<Self> {
+        let context = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+            .ok_or_else(|| Error::plot("no 2d context"))?;
+        let inner = CanvasBackend::with_canvas_object(canvas)
+            .ok_or_else(|| Error::plot("no 2d context"))?;
+        Ok(Self { inner, context })
+    }
+}
+
+/// plotters-canvas does not export its error type by name.
+type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
+type Drawn = std::result::Result<(), DrawingErrorKind<CanvasError>>;
+
+impl DrawingBackend for Canvas {
+    type ErrorType = CanvasError;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.inner.get_size()
+    }
+    fn ensure_prepared(&mut self) -> Drawn {
+        self.inner.ensure_prepared()
+    }
+    fn present(&mut self) -> Drawn {
+        self.inner.present()
+    }
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Drawn {
+        self.inner.draw_pixel(point, color)
+    }
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Drawn {
+        self.inner.draw_line(from, to, style)
+    }
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Drawn {
+        self.inner.draw_rect(upper_left, bottom_right, style, fill)
+    }
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Drawn {
+        self.inner.draw_path(path, style)
+    }
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Drawn {
+        self.inner.draw_circle(center, radius, style, fill)
+    }
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Drawn {
+        self.inner.fill_polygon(vert, style)
+    }
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> Drawn {
+        self.inner.draw_text(text, style, pos)
+    }
+
+    /// Width from `measureText`; height from the font's ascent and descent, which is what the
+    /// height of a line of that font (plotters' `<span>` measure) comes to.
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> std::result::Result<(u32, u32), DrawingErrorKind<CanvasError>> {
+        self.context.set_font(&format!(
+            "{} {}px {}",
+            style.style().as_str(),
+            style.size(),
+            style.family().as_str(),
+        ));
+        let metrics = self
+            .context
+            .measure_text(text)
+            .map_err(|_| DrawingErrorKind::FontError("measureText failed".into()))?;
+        let height = metrics.font_bounding_box_ascent() + metrics.font_bounding_box_descent();
+        let height = if height.is_finite() && height > 0.0 {
+            height
+        } else {
+            1.15 * style.size()
+        };
+        Ok((metrics.width().ceil() as u32, height.ceil() as u32))
+    }
 }

@@ -45,7 +45,7 @@ fn whole_number(arg: &str, x: f64) -> crate::Result<usize> {
 
 /// A figure drawing function on the page's canvas backend.
 type DrawFn<D> = fn(
-    &plotters::drawing::DrawingArea<plotters_canvas::CanvasBackend, plotters::coord::Shift>,
+    &plotters::drawing::DrawingArea<canvas::Canvas, plotters::coord::Shift>,
     &D,
     &Theme,
 ) -> crate::Result<()>;

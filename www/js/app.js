@@ -4,6 +4,7 @@
 // computed here: figures and worked values come from the Rust core; formulas, navigation and
 // the table of contents were rendered when the site was built (scripts/build-site.mjs).
 import init, * as wasm from '../pkg/pgbook.js';
+import { fitCanvas } from './canvas.js';
 import { formatNumber } from './format.js';
 import { registerOffline } from './offline.js';
 import { setupTrainers } from './trainers.js';
@@ -266,6 +267,7 @@ function redraw(figure) {
   const read = readParams(figure);
   const canvas = figure.querySelector('canvas');
   if (!canvas) return;
+  fitCanvas(canvas, () => redraw(figure));
   const t0 = performance.now();
   try {
     const result = spec.draw(canvas.id, read.params);
@@ -315,7 +317,7 @@ function wireFigures() {
     });
     redraw(figure);
   });
-  // Canvas backing stores follow the CSS size: redraw on resize.
+  // A change of devicePixelRatio (zoom, another screen) needs a new backing store too.
   let resizeTimer = 0;
   addEventListener('resize', () => {
     clearTimeout(resizeTimer);

@@ -3,6 +3,7 @@
 // file only wires controls. Every fact it shows (profiles, seeds, choices, the solved
 // threshold, CartPole's time step) comes from the trainer's schema in wasm, settings are checked
 // by wasm before any worker starts, and the run history lives in a wasm RunBoard.
+import { fitCanvas } from './canvas.js';
 import { formatNumber } from './format.js';
 
 const WORKER_URL = new URL('./worker.js', import.meta.url);
@@ -233,7 +234,8 @@ class Panel {
   update(_i, _extra) {}
   /** @param {number} _i */
   finished(_i) {}
-  draw() {}
+  /** @param {boolean} [_all] every figure, even while training */
+  draw(_all) {}
   /** @param {URLSearchParams} _q the seeds of the share link */
   seedParams(_q) {}
   /** @param {URLSearchParams} _q the form's own controls, kept in the URL */
@@ -246,6 +248,24 @@ class Panel {
   downloadJson() {}
 
   /* The shared life cycle. */
+
+  /**
+   * Sizes the panel's canvases for the next draw; a later change of their size redraws them.
+   * @param {HTMLCanvasElement[]} canvases
+   */
+  fit(...canvases) {
+    for (const c of canvases) fitCanvas(c, () => this.redrawAll());
+  }
+
+  /** Everything drawn again (after a canvas changed size). */
+  redrawAll() {
+    try {
+      if (this.board) this.draw(true);
+      else this.drawEmpty();
+    } catch (e) {
+      this.showError(`Не удалось нарисовать кривые: ${messageOf(e)}`);
+    }
+  }
 
   /** @param {(Node | string)[]} fields */
   controlsRow(...fields) {
@@ -401,6 +421,8 @@ class Panel {
         this.showError(`Не удалось нарисовать кривые: ${messageOf(e)}`);
       }
       this.updateProgress();
+      // The page's own work per redraw (read by the e2e tests, as the figures' redraws are).
+      (window.pgbookTimings[`trainer-${this.kind}`] ??= []).push(performance.now() - this.lastDraw);
     }
     if (this.run || this.dirty) requestAnimationFrame(() => this.tick());
   }
@@ -523,6 +545,8 @@ class PpoPanel extends Panel {
     this.animation = null;
     /** @type {{ flat: number[], update: number, t0: number, shown: number } | null} */
     this.frames = null;
+    /** @type {{ state: number[], caption: string } | null} the CartPole frame on screen */
+    this.lastPole = null;
     this.poleVisible = true;
     this.drawTurn = false;
     this.watchVisibility();
@@ -537,8 +561,9 @@ class PpoPanel extends Panel {
 
   drawEmpty() {
     try {
+      this.fit(this.curve, this.diag);
       this.wasm.draw_empty_trainer(this.kind, this.curve.id, this.diag.id, this.profile.value, this.profileSeeds()[0] ?? 0);
-      this.wasm.draw_cartpole(this.pole.id, 0, 0, 0, 0, 'эпизод появится после первой оценки');
+      this.drawPole([0, 0, 0, 0], 'эпизод появится после первой оценки');
     } catch (e) {
       this.showError(`Не удалось нарисовать оси: ${messageOf(e)}`);
     }
@@ -592,15 +617,27 @@ class PpoPanel extends Panel {
     this.allFinished();
   }
 
-  draw() {
+  /** @param {boolean} [all] */
+  draw(all = false) {
     // While training, one figure per redraw, in turn, so that no frame's task grows long on a
     // slow machine; once the run has ended, both.
-    const both = this.status !== 'running';
+    const both = all || this.status !== 'running';
     this.drawTurn = !this.drawTurn;
     const curve = both || this.drawTurn ? this.curve.id : '';
     const diag = both || !this.drawTurn ? this.diag.id : '';
+    this.fit(this.curve, this.diag);
     this.board?.draw(curve, diag, this.settings?.profile ?? '');
     if (!both && this.drawTurn) this.dirty = true; // the other figure at the next redraw
+  }
+
+  /**
+   * One CartPole frame; the last one is kept, so that a resized canvas shows it again.
+   * @param {number[]} state [x, ẋ, θ, θ̇] @param {string} caption
+   */
+  drawPole(state, caption) {
+    this.lastPole = { state, caption };
+    fitCanvas(this.pole, () => this.lastPole && this.drawPole(this.lastPole.state, this.lastPole.caption));
+    this.wasm.draw_cartpole(this.pole.id, state[0], state[1], state[2], state[3], caption);
   }
 
   /**
@@ -641,7 +678,7 @@ class PpoPanel extends Panel {
     if (k !== f.shown) {
       const s = f.flat.slice(4 * k, 4 * k + 4);
       try {
-        this.wasm.draw_cartpole(this.pole.id, s[0], s[1], s[2], s[3], `после обновления ${f.update}: шаг ${k + 1} из ${n}`);
+        this.drawPole(s, `после обновления ${f.update}: шаг ${k + 1} из ${n}`);
       } catch (e) {
         this.showError(`Не удалось нарисовать CartPole: ${messageOf(e)}`);
         return;
@@ -793,11 +830,13 @@ class SequencePanel extends Panel {
   }
 
   draw() {
+    this.fit(this.curve);
     this.board?.draw(this.curve.id, '', this.settings?.profile ?? '');
   }
 
   drawEmpty() {
     try {
+      this.fit(this.curve);
       this.wasm.draw_empty_trainer(this.kind, this.curve.id, '', this.profile.value, Number(this.seed.value) || 0);
     } catch (e) {
       this.showError(`Не удалось нарисовать оси: ${messageOf(e)}`);
