@@ -169,6 +169,21 @@ fn ppo_loss_gradients_match_central_differences_without_value_clipping() {
 }
 
 #[test]
+fn ppo_loss_gradients_match_central_differences_without_clipping() {
+    // ε = ∞ (the `clip_coef = off` setting): the objective is r·A for every sample.
+    let worst = check(
+        LossCoefficients {
+            clip_epsilon: f64::INFINITY,
+            value_clip: None,
+            ent_coef: 0.01,
+            vf_coef: 0.5,
+        },
+        23,
+    );
+    eprintln!("worst relative error (no clipping): {worst:e}");
+}
+
+#[test]
 fn fast_tanh_derivative_is_consistent_with_one_minus_square() {
     // The backward pass uses 1 − tanh²; the approximation must be smooth enough for that.
     let h = 1e-6;

@@ -49,8 +49,12 @@ fn bad_configs_are_rejected_with_the_field_named() {
         (with(|c| c.gamma = f64::NAN), "gamma"),
         (with(|c| c.gamma = 1.5), "gamma"),
         (with(|c| c.gae_lambda = f64::INFINITY), "gae_lambda"),
-        (with(|c| c.clip_coef = f64::NAN), "clip_coef"),
-        (with(|c| c.clip_coef = 1.0), "clip_coef"),
+        (with(|c| c.clip_coef = Some(0.0)), "clip_coef"),
+        (with(|c| c.clip_coef = Some(1.0)), "clip_coef"),
+        (
+            with(|c| (c.clip_coef, c.clip_vloss) = (None, true)),
+            "clip_vloss",
+        ),
         (with(|c| c.ent_coef = f64::NAN), "ent_coef"),
         (with(|c| c.vf_coef = -0.5), "vf_coef"),
         (with(|c| c.max_grad_norm = f64::NAN), "max_grad_norm"),
@@ -312,4 +316,53 @@ fn invalid_arg_or_non_finite(config: PpoConfig) -> String {
         Err(e) => e.arg().unwrap_or_default().to_string(),
         Ok(_) => panic!("a bad config was accepted"),
     }
+}
+
+#[test]
+fn the_lessons_mistakes_are_settings_that_change_the_run() {
+    use pgbook::rl::Truncation;
+    use pgbook::train::settings::Settings;
+    let run = |config: PpoConfig| {
+        let mut t = PpoTrainer::new(config, 37).unwrap();
+        (0..4).map(|_| t.step().unwrap()).collect::<Vec<_>>()
+    };
+    let base = short(4);
+    let correct = run(base.clone());
+    // No clipping: every ratio takes part, nothing is clipped, ε is reported as none.
+    let unclipped = run(PpoConfig {
+        clip_coef: None,
+        ..base.clone()
+    });
+    assert!(unclipped
+        .iter()
+        .all(|r| r.clip_epsilon.is_none() && r.active_clip_fraction == 0.0));
+    assert!(correct.iter().all(|r| r.clip_epsilon.is_some()));
+    assert_ne!(unclipped[3].policy_loss, correct[3].policy_loss);
+    // The smoke profile's 8 × 32 rollouts cut every environment's record 31; forgetting that
+    // cut changes the advantages from the first update on. (Truncation needs 500 steps: the
+    // smoke run has none yet, so one `done` flag gives the same run here.)
+    let leaky = run(PpoConfig {
+        boundary_trace_cut: false,
+        ..base.clone()
+    });
+    assert_ne!(leaky[0].value_loss, correct[0].value_loss);
+    let terminal = run(PpoConfig {
+        truncation: Truncation::Terminal,
+        ..base.clone()
+    });
+    assert_eq!(terminal, correct);
+    // All three are named settings with text values, as in `--set` and in the page's URL.
+    let set = base
+        .with_text(&[
+            ("clip_coef".into(), "off".into()),
+            ("truncation".into(), "terminal".into()),
+            ("boundary_trace_cut".into(), "false".into()),
+        ])
+        .unwrap();
+    assert_eq!(
+        (set.clip_coef, set.truncation, set.boundary_trace_cut),
+        (None, Truncation::Terminal, false)
+    );
+    let bad = base.with_text(&[("truncation".into(), "done".into())]);
+    assert!(bad.unwrap_err().to_string().contains("bootstrap"));
 }

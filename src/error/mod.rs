@@ -125,6 +125,12 @@ pub enum Rule {
     },
     /// The argument must be an index below `len`.
     IndexBelow(usize),
+    /// The setting only works together with another setting's value, e.g. value clipping
+    /// needs a clip range.
+    Requires {
+        /// The other setting and the value it needs.
+        what: String,
+    },
 }
 
 /// One end of an interval.
@@ -449,6 +455,7 @@ impl fmt::Display for Rule {
             Rule::NonEmpty => write!(f, "must not be empty"),
             Rule::Count { min, max } => write!(f, "must hold {min} to {max} items"),
             Rule::IndexBelow(len) => write!(f, "must be an index below {len}"),
+            Rule::Requires { what } => write!(f, "needs {what}"),
         }
     }
 }

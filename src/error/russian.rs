@@ -64,6 +64,7 @@ fn rule_ru(rule: &Rule) -> String {
         Rule::NonEmpty => "нужно хотя бы одно значение".into(),
         Rule::Count { min, max } => format!("нужно от {min} до {max} значений"),
         Rule::IndexBelow(len) => format!("нужен индекс меньше {len}"),
+        Rule::Requires { what } => format!("работает только при {what}"),
     }
 }
 

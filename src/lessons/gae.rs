@@ -205,6 +205,39 @@ mod tests {
     }
 
     #[test]
+    fn the_trainers_truncation_settings_give_this_buffers_two_conventions() {
+        use crate::rl::Truncation;
+        let (tr, (gamma, lambda)) = (trajectory(), (0.9, 0.95));
+        let a = analyse_trajectory(&tr, gamma, lambda).unwrap();
+        // The buffer's records as CartPole reports them: a terminal, a truncation, the edge.
+        let (terminated, truncated) = ((0..12).map(|t| t == 3), (0..12).map(|t| t == 8));
+        let flags: Vec<(bool, bool)> = terminated.zip(truncated).collect();
+        let advantages = |truncation: Truncation| {
+            let no_bootstrap: Vec<bool> = flags
+                .iter()
+                .map(|&(term, trunc)| truncation.no_bootstrap(term, trunc))
+                .collect();
+            rl::gae_advantages(
+                &tr.rewards,
+                &tr.values,
+                &tr.next_values,
+                &no_bootstrap,
+                &tr.trace_cuts,
+                gamma,
+                lambda,
+            )
+            .unwrap()
+        };
+        // `bootstrap` is the lesson's two masks, record for record.
+        assert_eq!(advantages(Truncation::Bootstrap), a.advantages);
+        // `terminal` is the one `done` flag wherever an episode ended (records 0–8); at the
+        // buffer's edge the trainer still bootstraps, as CleanRL does.
+        let terminal = advantages(Truncation::Terminal);
+        assert_eq!(terminal[..9], a.single_done_advantages[..9]);
+        assert_eq!(terminal[9..], a.advantages[9..]);
+    }
+
+    #[test]
     fn lambda_zero_gives_delta_and_bad_gamma_is_an_error() {
         let a = analyse(0.7, 0.0).unwrap();
         assert_eq!(a.advantages, a.deltas);

@@ -16,7 +16,7 @@ pub use baselines::{
     group_gradient_estimates, group_mean_advantages, group_zscore_advantages,
     leave_one_out_baselines, rloo_advantages, GroupGradients,
 };
-pub use gae::{gae_advantages, td_errors};
+pub use gae::{gae_advantages, td_errors, Truncation};
 pub use ppo::{
     clipped_objective, ppo_clipped_terms, ppo_diagnostics, ClippedTerms, DiagnosticsAccumulator,
     PpoDiagnostics,

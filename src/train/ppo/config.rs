@@ -1,6 +1,7 @@
 //! Every setting of a PPO run, described once (CleanRL style: all arguments first).
 
 use crate::error::{Error, Result, Rule};
+use crate::rl::Truncation;
 use crate::train::settings::{Kind, Settings};
 
 crate::settings! {
@@ -43,15 +44,28 @@ crate::settings! {
         gae_lambda: f64 = [0.8, 0.8, 0.95], Advantages, Kind::real(0.0, 1.0),
             "λ — параметр GAE",
             "Смесь одношаговой оценки (λ = 0) и полной отдачи (λ = 1).";
+        /// A time-limit truncation: bootstrap from V(s_final) (two masks) or treat it as a
+        /// terminal (one `done` flag, CleanRL's choice).
+        truncation: Truncation = [Truncation::Bootstrap, Truncation::Bootstrap, Truncation::Bootstrap], Advantages,
+            Kind::Choice(&["bootstrap", "terminal"]),
+            "усечение по времени",
+            "bootstrap — две маски: после усечения достраивать оценкой V(s); terminal — один флаг done: считать усечение концом эпизода.";
+        /// Cut the GAE recursion at the rollout's edge. Without the cut (the mistake of
+        /// lesson 4) each environment's last record takes in the advantage of the record that
+        /// follows it in the buffer: the next environment's first.
+        boundary_trace_cut: bool = [true, true, true], Advantages, Kind::Bool,
+            "обрывать след на границе роллаута",
+            "Рекурсия GAE останавливается на последней записи каждой среды; без обрыва в неё утекает преимущество следующей записи буфера.";
         /// Normalise advantages per minibatch (mean 0, std 1).
         norm_adv: bool = [true, true, true], Advantages, Kind::Bool,
             "нормировать преимущества",
             "Вычитать среднее и делить на стандартное отклонение в каждом мини-батче.";
-        /// Clip range ε of the policy ratio (at the start, if annealed).
-        clip_coef: f64 = [0.2, 0.2, 0.2], Loss,
-            Kind::Real { min: Some(crate::error::Bound::open(0.0)), max: Some(crate::error::Bound::open(1.0)) },
+        /// Clip range ε of the policy ratio (at the start, if annealed); `None`: no clipping
+        /// (the ratio-weighted policy gradient, no pessimistic minimum).
+        clip_coef: Option<f64> = [Some(0.2), Some(0.2), Some(0.2)], Loss,
+            Kind::Optional(&Kind::Real { min: Some(crate::error::Bound::open(0.0)), max: Some(crate::error::Bound::open(1.0)) }),
             "ε — порог клиппирования",
-            "Отношение вероятностей обрезается до [1 − ε, 1 + ε].";
+            "Отношение вероятностей обрезается до [1 − ε, 1 + ε]; off — без клиппирования.";
         /// Anneal ε linearly to 0 together with the learning rate.
         anneal_clip: bool = [true, true, false], Loss, Kind::Bool,
             "уменьшать ε до нуля",
@@ -59,7 +73,7 @@ crate::settings! {
         /// Clip the value loss around the old values with the same ε.
         clip_vloss: bool = [false, false, true], Loss, Kind::Bool,
             "клиппировать функцию ценности",
-            "Ограничивать сдвиг V(s) относительно старых значений тем же ε.";
+            "Ограничивать сдвиг V(s) относительно старых значений тем же ε (нужно ε, не off).";
         /// Entropy bonus coefficient.
         ent_coef: f64 = [0.0, 0.0, 0.01], Loss, Kind::real(0.0, 10.0),
             "вес бонуса энтропии",
@@ -118,6 +132,10 @@ crate::settings! {
     }
 
     relations(c) {
+        if c.clip_vloss && c.clip_coef.is_none() {
+            let rule = Rule::Requires { what: "clip_coef ≠ off".into() };
+            return Err(Error::range("clip_vloss", rule, "true"));
+        }
         // Bounds that keep memory and work finite before anything is allocated.
         let max_steps = MAX_BATCH / c.num_envs;
         if c.num_steps > max_steps {

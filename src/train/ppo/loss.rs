@@ -27,7 +27,8 @@ pub struct Minibatch<'a> {
 /// Coefficients of the PPO loss.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct LossCoefficients {
-    /// Policy ratio clip range ε.
+    /// Policy ratio clip range ε; `f64::INFINITY` for no clipping (the clamp then leaves
+    /// every ratio as it is and the objective is r·A).
     pub clip_epsilon: f64,
     /// Value clip range (the value moves at most this far from V_old), or none.
     pub value_clip: Option<f64>,

@@ -119,10 +119,9 @@ impl PpoTrainer {
         } else {
             cfg.learning_rate
         };
-        let clip = if cfg.anneal_clip {
-            frac * cfg.clip_coef
-        } else {
-            cfg.clip_coef
+        let clip = match cfg.clip_coef {
+            Some(eps) if cfg.anneal_clip => Some(frac * eps),
+            eps => eps,
         };
         let update = self.update + 1;
 
@@ -131,20 +130,20 @@ impl PpoTrainer {
             &mut self.envs,
             &self.actor,
             &self.critic,
-            cfg.num_steps,
+            &cfg,
             &mut self.rng,
         );
         self.env_steps += cfg.batch_size() as u64;
 
-        // 2. GAE per environment with the two masks, then value targets R = A + V_old.
-        self.rollout
-            .compute_advantages(cfg.num_steps, cfg.gamma, cfg.gae_lambda, update)?;
+        // 2. GAE over the buffer with the two masks (cut at each environment's last record),
+        //    then value targets R = A + V_old.
+        self.rollout.compute_advantages(&cfg, update)?;
         let explained_variance = explained_variance(&self.rollout.values, &self.rollout.returns);
 
         // 3. Several epochs of shuffled minibatches.
         let coef = LossCoefficients {
-            clip_epsilon: clip,
-            value_clip: cfg.clip_vloss.then_some(clip),
+            clip_epsilon: clip.unwrap_or(f64::INFINITY),
+            value_clip: clip.filter(|_| cfg.clip_vloss),
             ent_coef: cfg.ent_coef,
             vf_coef: cfg.vf_coef,
         };
@@ -284,8 +283,8 @@ impl PpoTrainer {
             return Err(Error::shape("rollout", vec![batch], got));
         }
         let coef = LossCoefficients {
-            clip_epsilon: self.config.clip_coef,
-            value_clip: self.config.clip_vloss.then_some(self.config.clip_coef),
+            clip_epsilon: self.config.clip_coef.unwrap_or(f64::INFINITY),
+            value_clip: self.config.clip_coef.filter(|_| self.config.clip_vloss),
             ent_coef: self.config.ent_coef,
             vf_coef: self.config.vf_coef,
         };
@@ -406,6 +405,7 @@ mod tests {
     use crate::error::Quantity;
     use crate::nn::MlpCache;
     use crate::rl::DiagnosticsAccumulator;
+    use crate::rl::{gae_advantages, Truncation};
     use crate::train::cartpole::observation;
 
     fn tiny() -> PpoConfig {
@@ -428,8 +428,9 @@ mod tests {
         tr.envs.obs[..OBS_DIM].copy_from_slice(&observation(&tr.envs.envs[0]));
         // Replay env 0's first two steps to know the real observation at the limit.
         let mut cache = MlpCache::default();
+        let cfg = tr.config.clone();
         tr.rollout
-            .collect(&mut tr.envs, &tr.actor, &tr.critic, 4, &mut tr.rng);
+            .collect(&mut tr.envs, &tr.actor, &tr.critic, &cfg, &mut tr.rng);
         let ro = &tr.rollout;
         let t_len = 4;
         let mut replay = CartPole::from_state_at([0.0, 0.0, 0.01, 0.0], 498);
@@ -456,6 +457,79 @@ mod tests {
         }
     }
 
+    /// A trainer whose env 0 is upright two steps before the time limit, and its rollout.
+    fn truncated_rollout(config: PpoConfig) -> PpoTrainer {
+        let mut tr = PpoTrainer::new(config, 3).unwrap();
+        tr.envs.envs[0] = CartPole::from_state_at([0.0, 0.0, 0.01, 0.0], 498);
+        tr.envs.obs[..OBS_DIM].copy_from_slice(&observation(&tr.envs.envs[0]));
+        let cfg = tr.config.clone();
+        tr.rollout
+            .collect(&mut tr.envs, &tr.actor, &tr.critic, &cfg, &mut tr.rng);
+        tr
+    }
+
+    #[test]
+    fn terminal_truncation_is_one_done_flag_no_bootstrap_at_the_time_limit() {
+        let (bootstrap, terminal) = (
+            truncated_rollout(tiny()),
+            truncated_rollout(PpoConfig {
+                truncation: Truncation::Terminal,
+                ..tiny()
+            }),
+        );
+        let (b, t) = (&bootstrap.rollout, &terminal.rollout);
+        // The same data (the masks do not change what the policy samples) ...
+        assert_eq!((&b.actions, &b.rewards), (&t.actions, &t.rewards));
+        // ... but the truncation at t = 1 is now a terminal: no bootstrap from V(s_final).
+        assert!(!b.terminated[1] && b.next_values[1] != 0.0);
+        assert!(t.terminated[1] && t.trace_cuts[1] && t.next_values[1] == 0.0);
+        // Everything else is as with two masks.
+        for k in (0..b.rewards.len()).filter(|&k| k != 1) {
+            assert_eq!(b.terminated[k], t.terminated[k], "record {k}");
+            assert_eq!(b.next_values[k], t.next_values[k], "record {k}");
+        }
+    }
+
+    #[test]
+    fn the_boundary_cut_keeps_environments_apart_and_forgetting_it_leaks_the_next_one() {
+        let cfg = tiny();
+        let mut with_cut = truncated_rollout(cfg.clone());
+        with_cut.rollout.compute_advantages(&cfg, 1).unwrap();
+        let ro = &with_cut.rollout;
+        // With the cut, the buffer's GAE is each environment's GAE on its own.
+        let t_len = cfg.num_steps;
+        for e in 0..cfg.num_envs {
+            let r = e * t_len..(e + 1) * t_len;
+            let own = gae_advantages(
+                &ro.rewards[r.clone()],
+                &ro.values[r.clone()],
+                &ro.next_values[r.clone()],
+                &ro.terminated[r.clone()],
+                &ro.trace_cuts[r.clone()],
+                cfg.gamma,
+                cfg.gae_lambda,
+            )
+            .unwrap();
+            assert_eq!(ro.advantages[r], own[..]);
+        }
+        let forgot = PpoConfig {
+            boundary_trace_cut: false,
+            ..tiny()
+        };
+        let mut without = truncated_rollout(forgot.clone());
+        without.rollout.compute_advantages(&forgot, 1).unwrap();
+        let wo = &without.rollout;
+        // Env 0's last record (t_len − 1) runs on into env 1's first record (t_len).
+        let last = t_len - 1;
+        assert!(!wo.trace_cuts[last] && !wo.terminated[last]);
+        let leak = forgot.gamma * forgot.gae_lambda * wo.advantages[last + 1];
+        assert_eq!(wo.advantages[last], ro.advantages[last] + leak);
+        assert_ne!(leak, 0.0);
+        // The very last record of the buffer has nothing after it.
+        let end = wo.advantages.len() - 1;
+        assert_eq!(wo.advantages[end], ro.advantages[end]);
+    }
+
     #[test]
     fn a_non_finite_parameter_stops_the_run_naming_the_update() {
         let mut tr = PpoTrainer::new(tiny(), 5).unwrap();
@@ -478,8 +552,9 @@ mod tests {
         // Row results do not depend on the batch they are computed in, so the ratio of the
         // first minibatch is exactly 1 and the value error is exactly 0.
         let mut tr = PpoTrainer::new(tiny(), 9).unwrap();
+        let cfg = tr.config.clone();
         tr.rollout
-            .collect(&mut tr.envs, &tr.actor, &tr.critic, 4, &mut tr.rng);
+            .collect(&mut tr.envs, &tr.actor, &tr.critic, &cfg, &mut tr.rng);
         let ro = &tr.rollout;
         let zeros = vec![0.0; ro.actions.len()];
         let mb = Minibatch {

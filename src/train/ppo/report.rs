@@ -12,8 +12,8 @@ pub struct UpdateReport {
     pub env_steps: u64,
     /// Learning rate used in this update (after annealing).
     pub learning_rate: f64,
-    /// Clip range ε used in this update.
-    pub clip_epsilon: f64,
+    /// Clip range ε used in this update (`None`: no clipping).
+    pub clip_epsilon: Option<f64>,
     /// Mean clipped policy loss over the minibatch steps.
     pub policy_loss: f64,
     /// Mean value loss over the minibatch steps.

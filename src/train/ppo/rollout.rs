@@ -7,6 +7,7 @@ use crate::nn::{categorical, Mlp, MlpCache};
 use crate::rl::gae_advantages;
 use crate::rng::{self, Rng};
 use crate::train::cartpole::observation;
+use crate::train::ppo::PpoConfig;
 
 /// The N training environments with their current observations and running returns.
 #[derive(Debug, Clone)]
@@ -53,16 +54,17 @@ pub(super) struct Rollout {
 }
 
 impl Rollout {
-    /// Collects `t_len` steps from each environment with actions sampled from `actor`,
+    /// Collects `num_steps` steps from each environment with actions sampled from `actor`,
     /// storing log π_old and V_old; returns the returns of the training episodes that ended.
     pub(super) fn collect(
         &mut self,
         envs: &mut Envs,
         actor: &Mlp,
         critic: &Mlp,
-        t_len: usize,
+        cfg: &PpoConfig,
         rng: &mut Rng,
     ) -> Vec<f64> {
+        let t_len = cfg.num_steps;
         let n_envs = envs.envs.len();
         let size = n_envs * t_len;
         self.obs.resize(size * OBS_DIM, 0.0);
@@ -100,12 +102,13 @@ impl Rollout {
                 let env = &mut envs.envs[e];
                 let tr = env.step(action);
                 self.rewards[k] = tr.reward;
-                self.terminated[k] = tr.terminated;
+                self.terminated[k] = cfg.truncation.no_bootstrap(tr.terminated, tr.truncated);
                 // The trace stops at a terminal, at a truncation and at the buffer's edge.
-                self.trace_cuts[k] = tr.terminated || tr.truncated || t + 1 == t_len;
+                let edge = cfg.boundary_trace_cut && t + 1 == t_len;
+                self.trace_cuts[k] = tr.terminated || tr.truncated || edge;
                 self.next_values[k] = 0.0;
                 envs.running_returns[e] += tr.reward;
-                if tr.truncated && !tr.terminated {
+                if tr.truncated && !self.terminated[k] {
                     // Truncation is not an ending: bootstrap from V of the last real
                     // observation, which the reset below is about to replace.
                     truncated_obs.push((k, observation(env)));
@@ -135,29 +138,23 @@ impl Rollout {
         finished
     }
 
-    /// GAE per environment with the two masks, then the value targets R = A + V_old.
-    pub(super) fn compute_advantages(
-        &mut self,
-        t_len: usize,
-        gamma: f64,
-        gae_lambda: f64,
-        update: usize,
-    ) -> Result<()> {
+    /// GAE over the whole buffer (environment after environment) with the two masks, then
+    /// the value targets R = A + V_old. The cut at each environment's last record keeps the
+    /// environments apart; without it (`boundary_trace_cut` off, lesson 4's mistake) the
+    /// recursion runs on into the next environment's first record.
+    pub(super) fn compute_advantages(&mut self, cfg: &PpoConfig, update: usize) -> Result<()> {
+        let adv = gae_advantages(
+            &self.rewards,
+            &self.values,
+            &self.next_values,
+            &self.terminated,
+            &self.trace_cuts,
+            cfg.gamma,
+            cfg.gae_lambda,
+        )
+        .map_err(|_| Error::diverged(update, Quantity::ValueEstimate))?;
         self.advantages.clear();
-        for e in 0..self.rewards.len() / t_len {
-            let r = e * t_len..(e + 1) * t_len;
-            let adv = gae_advantages(
-                &self.rewards[r.clone()],
-                &self.values[r.clone()],
-                &self.next_values[r.clone()],
-                &self.terminated[r.clone()],
-                &self.trace_cuts[r],
-                gamma,
-                gae_lambda,
-            )
-            .map_err(|_| Error::diverged(update, Quantity::ValueEstimate))?;
-            self.advantages.extend(adv);
-        }
+        self.advantages.extend(adv);
         self.returns.clear();
         self.returns
             .extend(self.advantages.iter().zip(&self.values).map(|(a, v)| a + v));
