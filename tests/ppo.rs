@@ -6,6 +6,7 @@ use pgbook::nn::{kernel_path, set_widest_kernels, Kernels};
 use pgbook::plots::{learning_curve, ppo_diagnostics, to_svg, Theme};
 use pgbook::train::curves::aggregate;
 use pgbook::train::ppo::{PpoConfig, PpoTrainer, UpdateReport};
+use pgbook::train::{Progress, Trainer};
 
 fn short(updates: usize) -> PpoConfig {
     PpoConfig {
@@ -155,6 +156,17 @@ fn the_trainer_counts_steps_and_refuses_to_run_past_the_end() {
     assert_eq!(steps, vec![0, 512, 768]);
     assert!(tr.is_finished());
     assert!(tr.step().is_err());
+    // The progress bar's total, known before the run (the page checks it before any worker
+    // starts), is where the run ends.
+    let planned = PpoTrainer::planned(&short(3));
+    assert_eq!(
+        tr.progress(),
+        Progress {
+            done: 768,
+            ..planned
+        }
+    );
+    assert_eq!(planned.total, 768);
     let summary = tr.summary();
     assert_eq!(summary.env_steps, tr.config().total_env_steps());
     assert_eq!(summary.env_steps, 768);

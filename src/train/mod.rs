@@ -49,6 +49,8 @@ pub trait Trainer: Sized {
     fn last_evaluation(&self) -> Option<&Self::Evaluation>;
     /// How far the run is.
     fn progress(&self) -> Progress;
+    /// The progress units of a whole run of `config` (`done` is 0), known before it starts.
+    fn planned(config: &Self::Config) -> Progress;
 }
 
 /// How far a run is, in the unit its progress bar counts.

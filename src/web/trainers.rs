@@ -63,8 +63,8 @@ fn check<S: Settings, T: Trainer<Config = S>>(
     let (profile, settings) = request.resolve::<S>()?;
     let seeds = seeds::parse_seeds(seeds_text)?;
     let base = S::for_profile(profile);
-    // A trainer of the first seed gives the totals (it validates once more, cheaply).
-    let progress = T::new(settings.clone(), seeds[0])?.progress();
+    // `resolve` validated the settings; the totals follow from them (no trainer is built).
+    let progress = T::planned(&settings);
     Ok(CheckedRun {
         name: T::NAME.into(),
         profile: request.profile.clone(),

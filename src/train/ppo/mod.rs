@@ -384,7 +384,13 @@ impl Trainer for PpoTrainer {
     fn progress(&self) -> Progress {
         Progress {
             done: self.env_steps,
-            total: self.config.total_env_steps(),
+            ..Self::planned(&self.config)
+        }
+    }
+    fn planned(config: &PpoConfig) -> Progress {
+        Progress {
+            done: 0,
+            total: config.total_env_steps(),
             unit: Progress::ENV_STEPS,
         }
     }

@@ -303,7 +303,13 @@ impl Trainer for SequenceTrainer {
     fn progress(&self) -> Progress {
         Progress {
             done: self.iteration as u64,
-            total: self.config.iterations as u64,
+            ..Self::planned(&self.config)
+        }
+    }
+    fn planned(config: &SequenceConfig) -> Progress {
+        Progress {
+            done: 0,
+            total: config.iterations as u64,
             unit: Progress::ITERATIONS,
         }
     }
