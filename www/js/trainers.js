@@ -5,13 +5,14 @@
 // by wasm before any worker starts, and the run history lives in a wasm RunBoard.
 import { fitCanvas } from './canvas.js';
 import { formatNumber } from './format.js';
+import { SettingsForm } from './settings-form.js';
 
 const WORKER_URL = new URL('./worker.js', import.meta.url);
 const REDRAW_MS = 200; // live curves redraw at most 5 times a second: the main thread stays free
 
 /** @typedef {typeof import('../pkg/pgbook.js')} Wasm */
 /** @typedef {import('../pkg/pgbook.js').RunBoard} RunBoard */
-/** @typedef {{ name: string, type: string, label: string, help: string, choices?: string[] }} SchemaField */
+/** @typedef {import('./settings-form.js').Field} SchemaField */
 /** @typedef {{ name: string, label: string, seeds: number[] }} SchemaProfile */
 /**
  * What wasm's trainer_schema says of a trainer.
@@ -66,12 +67,6 @@ function textTable(headers, rows, attrs = {}) {
 function profileSelect(id, schema) {
   const options = schema.profiles.map((p) => el('option', { value: p.name, text: p.label }));
   return /** @type {HTMLSelectElement} */ (el('select', { id }, ...options));
-}
-
-/** A <select> of a choice setting, from its schema field. @param {string} id @param {Schema} schema @param {string} name */
-function choiceSelect(id, schema, name) {
-  const choices = schema.fields.find((f) => f.name === name)?.choices ?? [];
-  return /** @type {HTMLSelectElement} */ (el('select', { id }, ...choices.map((c) => el('option', { value: c, text: c }))));
 }
 
 /** @param {string} name @param {string} type @param {string} text */
@@ -181,8 +176,13 @@ class Panel {
     this.board = null;
     /** @type {CheckedRun | null} */
     this.settings = null;
-    /** @type {[string, string][]} settings from the link, checked by wasm */
-    this.overrides = [];
+    // Every setting of the schema as a control; the form keeps what the reader typed.
+    this.form = new SettingsForm(this.schema.fields, prefix, () => this.rememberForm());
+    this.form.reset(this.profile.value);
+    this.profile.addEventListener('change', () => {
+      this.form.reset(this.profile.value);
+      this.previewChanges();
+    });
     /** @type {WorkerRun | null} */
     this.run = null;
     /** @type {Status} */
@@ -195,7 +195,7 @@ class Panel {
     this.pausedMs = 0;
     this.pauseStart = 0;
     this.message = el('div', { class: 'figure-error', role: 'alert', hidden: '' });
-    this.changes = el('p', { class: 'trainer-changes', hidden: '' }); // the link's overrides
+    this.changes = el('p', { class: 'trainer-changes', hidden: '' }); // what differs from the profile
     this.progress = /** @type {HTMLProgressElement} */ (el('progress', { max: '1', value: '0', 'aria-label': 'Ход обучения' }));
     this.progressText = el('span', { class: 'progress-text', 'aria-live': 'polite', text: 'Обучение не запущено.' });
     /** @param {string} text @param {() => void} onclick */
@@ -292,6 +292,7 @@ class Panel {
       b.disabled = status === 'idle';
     });
     this.root.dataset.status = status;
+    this.form?.setDisabled(active); // a run keeps the settings it started with
     // A disabled button loses focus to <body>: hand it to the control that now makes sense.
     if (focused instanceof HTMLButtonElement && this.root.contains(focused) && focused.disabled) {
       const next = active ? this.buttons.pause : this.buttons.start;
@@ -310,7 +311,7 @@ class Panel {
     }
     const settings = /** @type {CheckedRun} */ (this.settings);
     this.terminate();
-    this.showChanges(settings);
+    this.showChanges(settings.profile, settings.set);
     this.board = new this.wasm.RunBoard(this.kind, new Float64Array(settings.seeds));
     this.begin();
     this.t0 = performance.now();
@@ -356,14 +357,15 @@ class Panel {
     this.setStatus('idle');
   }
 
-  /** The settings that differ from the profile (from a link), named by their schema labels. @param {CheckedRun} settings */
-  showChanges(settings) {
-    /** @param {string} name */
-    const label = (name) => this.schema.fields.find((f) => f.name === name)?.label ?? name;
-    const set = settings.set.filter(([k]) => k !== 'reduction');
-    const list = set.map(([k, v]) => `${label(k)} = ${v}`).join('; ');
-    this.changes.textContent = set.length ? `Изменено относительно профиля ${settings.profile}: ${list}.` : '';
+  /** The settings that differ from the profile, in words (a checked run's, or the form's). @param {string} profile @param {[string, string][]} set */
+  showChanges(profile, set) {
+    this.changes.textContent = set.length ? `Изменено относительно профиля ${profile}: ${this.form.describe(profile, set)}.` : '';
     this.changes.hidden = set.length === 0;
+  }
+
+  /** The form's differences before they are checked (wasm checks them at Старт). */
+  previewChanges() {
+    this.showChanges(this.profile.value, this.form.overrides());
   }
 
   /** Every canvas of the panel back to its state before any run. */
@@ -461,8 +463,9 @@ class Panel {
 
   /** Keeps what the reader typed in the URL (without starting anything), so Back restores it. */
   rememberForm() {
+    this.previewChanges();
     const q = new URLSearchParams({ form: this.kind, profile: this.profile.value });
-    for (const [k, v] of this.overrides) q.set(k, v);
+    for (const [k, v] of this.form.overrides()) q.set(k, v);
     this.formParams(q);
     history.replaceState(history.state, '', `${location.pathname}?${q}${location.hash.split('?')[0]}`);
   }
@@ -522,6 +525,7 @@ class PpoPanel extends Panel {
         el('label', { for: 'ppo-profile' }, 'профиль ', this.profile),
         el('label', { for: 'ppo-seeds' }, 'начальные значения ', this.seeds),
       ),
+      this.form.element,
       this.changes,
       this.message,
       el('div', { class: 'progress-row' }, this.progress, this.progressText),
@@ -581,7 +585,7 @@ class PpoPanel extends Panel {
 
   jobs() {
     /** @type {CheckedRun} */
-    const s = this.wasm.check_run(this.kind, this.profile.value, this.overrides, this.seeds.value);
+    const s = this.wasm.check_run(this.kind, this.profile.value, this.form.overrides(), this.seeds.value);
     this.settings = s;
     this.unit = s.unit;
     return s.seeds.map((seed) => ({ request: { profile: s.profile, set: s.set }, seed }));
@@ -724,7 +728,6 @@ class SequencePanel extends Panel {
     super(root, wasm, 'sequence', 'seq');
     const seed = this.schema.profiles[0]?.seeds[0] ?? 0;
     this.seed = /** @type {HTMLInputElement} */ (el('input', { id: 'seq-seed', type: 'number', min: '0', step: '1', value: String(seed) }));
-    this.reduction = choiceSelect('seq-reduction', this.schema, 'reduction');
     this.curve = /** @type {HTMLCanvasElement} */ (
       el('canvas', { id: 'canvas-seq-curve', role: 'img', 'aria-label': 'Средняя награда и доля верных ответов по итерациям' })
     );
@@ -737,8 +740,8 @@ class SequencePanel extends Panel {
       this.controlsRow(
         el('label', { for: 'seq-profile' }, 'профиль ', this.profile),
         el('label', { for: 'seq-seed' }, 'начальное значение ', this.seed),
-        el('label', { for: 'seq-reduction' }, 'редукция ', this.reduction),
       ),
+      this.form.element,
       this.changes,
       this.message,
       el('div', { class: 'progress-row' }, this.progress, this.progressText),
@@ -758,28 +761,23 @@ class SequencePanel extends Panel {
       el('p', { class: 'trainer-links' }, this.share, ' · скачать кривые: ', this.downloads),
     );
     this.seedParam = 'seed';
-    this.watchForm(this.profile, this.seed, this.reduction);
+    this.watchForm(this.profile, this.seed);
     this.drawEmpty();
   }
 
   /** @param {URLSearchParams} q */
   applyParams(q) {
-    const [seed, reduction] = [q.get('seed'), q.get('reduction')];
+    const seed = q.get('seed');
     if (seed !== null) this.seed.value = seed;
-    if (reduction !== null) this.reduction.value = reduction;
   }
   /** @param {URLSearchParams} q */
   formParams(q) {
     q.set('seed', this.seed.value);
-    q.set('reduction', this.reduction.value);
   }
 
   jobs() {
-    // The reduction is a setting like any other: one more override of the profile.
-    /** @type {[string, string][]} */
-    const set = [...this.overrides.filter(([k]) => k !== 'reduction'), ['reduction', this.reduction.value]];
     /** @type {CheckedRun} */
-    const s = this.wasm.check_run(this.kind, this.profile.value, set, this.seed.value);
+    const s = this.wasm.check_run(this.kind, this.profile.value, this.form.overrides(), this.seed.value);
     this.settings = s;
     this.unit = s.unit;
     return [{ request: { profile: s.profile, set: s.set }, seed: s.seeds[0] }];
@@ -790,13 +788,13 @@ class SequencePanel extends Panel {
   /** @param {URLSearchParams} q */
   seedParams(q) {
     q.set('seed', String(this.settings?.seeds[0]));
-    q.set('reduction', this.reduction.value);
   }
 
   begin() {
+    const reduction = this.form.inputs.get('reduction')?.value; // the form is locked while it runs
     this.firstBatch = null;
     Object.defineProperty(window.pgbookRuns, 'sequence', {
-      get: () => ({ ...this.runs()[0], reduction: this.reduction.value, firstBatch: this.firstBatch }),
+      get: () => ({ ...this.runs()[0], reduction, firstBatch: this.firstBatch }),
       configurable: true,
       enumerable: true,
     });
@@ -934,24 +932,30 @@ export function setupTrainers(wasm) {
     );
     return;
   }
-  p.overrides = [...q.entries()].filter(([k]) => fields.has(k) && k !== 'reduction');
   p.applyParams(q);
-  // A <select> ignores values it does not offer: let wasm say what is wrong with the link.
-  const asked = { profile: q.get('profile'), reduction: q.get('reduction') };
-  if (asked.profile !== null) p.profile.value = asked.profile;
-  const reduction = p instanceof SequencePanel ? p.reduction : null;
-  const refused =
-    (asked.profile !== null && p.profile.value !== asked.profile) ||
-    (reduction !== null && asked.reduction !== null && reduction.value !== asked.reduction);
-  if (refused) {
+  // A <select> ignores values it does not offer: wasm says what is wrong with the link.
+  const profile = q.get('profile');
+  if (profile !== null) {
+    p.profile.value = profile;
+    if (p.profile.value !== profile) {
+      try {
+        wasm.check_run(p.kind, profile, [], '1');
+      } catch (e) {
+        p.showError(`Настройки не приняты: ${messageOf(e)}`);
+      }
+      return;
+    }
+    p.form.reset(profile);
+  }
+  p.form.apply([...q.entries()].filter(([k]) => fields.has(k)));
+  p.previewChanges();
+  if (!q.has('run')) {
+    // A form link starts nothing, but a value it cannot take is said at once.
     try {
-      /** @type {[string, string][]} */
-      const set = reduction ? [['reduction', asked.reduction ?? reduction.value]] : [];
-      wasm.check_run(p.kind, asked.profile ?? p.profile.value, set, '1');
+      p.jobs();
     } catch (e) {
       p.showError(`Настройки не приняты: ${messageOf(e)}`);
     }
-    return;
   }
   if (q.has('run')) {
     p.root.scrollIntoView();
