@@ -229,3 +229,50 @@ fn settings_print_the_schema_and_overrides_apply() {
     assert_eq!(lines[2]["kind"], "summary");
     assert!(lines[1]["evaluation"].is_object());
 }
+
+#[test]
+fn url_prints_the_books_link_to_the_same_run() {
+    let (code, out, err, secs) = run(&[
+        "train",
+        "ppo",
+        "--profile",
+        "full",
+        "--set",
+        "gamma=0.99",
+        "--set",
+        "clip_coef=off",
+        "--seeds",
+        "11,37",
+        "--url",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out.trim(),
+        "http://127.0.0.1:8000/lesson-06.html?run=ppo&profile=full&gamma=0.99&clip_coef=off&seeds=11,37#trainer-ppo"
+    );
+    assert!(secs < 5.0, "--url trains nothing ({secs:.1} s)");
+    // A setting equal to the profile's is no override; the base is the book's address.
+    let (code, out, _, _) = run(&[
+        "train",
+        "sequence",
+        "--profile",
+        "smoke",
+        "--set",
+        "reduction=token_mean",
+        "--seed",
+        "5",
+        "--url",
+        "--url-base",
+        "https://school.example/pgbook/",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out.trim(),
+        "https://school.example/pgbook/lesson-08.html?run=sequence&profile=smoke&seed=5#trainer-sequence"
+    );
+    refused(&["train", "sequence", "--seeds", "1,2", "--url"], "seeds");
+    refused(
+        &["train", "ppo", "--url", "--url-base", "ftp://x"],
+        "url-base",
+    );
+}

@@ -4,7 +4,8 @@
 // the share link, checked by wasm before any worker starts; an overridden run in the browser
 // equals the CLI's with the same --set, bit for bit.
 import { it } from 'node:test';
-import { forEachBrowser, assert, cliLines, compareReports } from '../harness.mjs';
+import { execFileSync } from 'node:child_process';
+import { forEachBrowser, assert, cliLines, compareReports, CLI } from '../harness.mjs';
 
 forEachBrowser((env) => {
   it('every field of the schema is a labelled control in its group, on both panels', async (t) => {
@@ -108,6 +109,15 @@ forEachBrowser((env) => {
       assert((await tab.status('#trainer-ppo')) === 'finished', (await tab.text('#trainer-ppo .figure-error')) ?? '');
       const share = new URL((await tab.eval(() => /** @type {HTMLAnchorElement} */ (document.querySelector('#trainer-ppo a.share')).href)) ?? '');
       for (const [k, v] of Object.entries(set)) assert(share.searchParams.get(k) === v, `share link ${share.search} lacks ${k}=${v}`);
+      // The CLI prints the same link for the same run (`train … --set … --url`).
+      const urlArgs = ['train', 'ppo', '--profile', 'smoke', '--seeds', '11', '--url', '--url-base', new URL('.', tab.url()).href];
+      for (const [k, v] of Object.entries(set)) urlArgs.push('--set', `${k}=${v}`);
+      const cliLink = execFileSync(CLI, urlArgs, { encoding: 'utf8' }).trim();
+      const cli = new URL(cliLink);
+      const same =
+        cli.origin + cli.pathname + cli.hash === share.origin + share.pathname + share.hash &&
+        JSON.stringify([...cli.searchParams]) === JSON.stringify([...share.searchParams]);
+      assert(same, `the CLI's link ${cliLink} ≠ the page's ${share.href}`);
       const reports = await tab.eval(() => window.pgbookRuns.ppo[0].reports);
       const args = ['train', 'ppo', '--profile', 'smoke', '--seeds', '11', '--json'];
       for (const [k, v] of Object.entries(set)) args.push('--set', `${k}=${v}`);

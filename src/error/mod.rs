@@ -453,6 +453,7 @@ impl fmt::Display for Rule {
             Rule::Binary => write!(f, "must hold only 0 and 1"),
             Rule::Distinct => write!(f, "must not list a value twice"),
             Rule::NonEmpty => write!(f, "must not be empty"),
+            Rule::Count { min, max } if min == max => write!(f, "must hold exactly {min}"),
             Rule::Count { min, max } => write!(f, "must hold {min} to {max} items"),
             Rule::IndexBelow(len) => write!(f, "must be an index below {len}"),
             Rule::Requires { what } => write!(f, "needs {what}"),

@@ -62,6 +62,7 @@ fn rule_ru(rule: &Rule) -> String {
         Rule::Binary => "допустимы только 0 и 1".into(),
         Rule::Distinct => "одно и то же значение указано дважды".into(),
         Rule::NonEmpty => "нужно хотя бы одно значение".into(),
+        Rule::Count { min, max } if min == max => format!("нужно ровно {min}"),
         Rule::Count { min, max } => format!("нужно от {min} до {max} значений"),
         Rule::IndexBelow(len) => format!("нужен индекс меньше {len}"),
         Rule::Requires { what } => format!("работает только при {what}"),

@@ -9,6 +9,7 @@ pub mod cartpole;
 pub mod curves;
 pub mod export;
 pub mod lines;
+pub mod links;
 pub mod ppo;
 pub mod sequence;
 pub mod settings;
@@ -32,6 +33,8 @@ pub trait Trainer: Sized {
     const NAME: &'static str;
     /// What one step is called in JSON lines (`"kind"`).
     const STEP: &'static str;
+    /// Where the book's panel for this trainer is.
+    const PAGE: links::Page;
 
     /// Validates `config` and initialises the run from `seed`.
     fn new(config: Self::Config, seed: u64) -> Result<Self>;

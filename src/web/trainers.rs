@@ -30,11 +30,13 @@ fn unknown_trainer(name: &str) -> Error {
 /// facts its panel shows (the solved threshold, CartPole's time step).
 #[wasm_bindgen]
 pub fn trainer_schema(name: &str) -> JsResult<JsValue> {
-    let mut schema = match name {
-        PpoTrainer::NAME => schema_json::<PpoConfig>(),
-        SequenceTrainer::NAME => schema_json::<SequenceConfig>(),
+    let (mut schema, page) = match name {
+        PpoTrainer::NAME => (schema_json::<PpoConfig>(), PpoTrainer::PAGE),
+        SequenceTrainer::NAME => (schema_json::<SequenceConfig>(), SequenceTrainer::PAGE),
         other => return Err(js_error(unknown_trainer(other))),
     };
+    // Where its panel is: a run link opened on another page is forwarded there.
+    schema["page"] = json!(page);
     schema["name"] = name.into();
     schema["max_seed"] = seeds::MAX_SEED.into();
     schema["max_seeds"] = seeds::MAX_SEEDS.into();

@@ -16,7 +16,7 @@ const REDRAW_MS = 200; // live curves redraw at most 5 times a second: the main 
 /** @typedef {{ name: string, label: string, seeds: number[] }} SchemaProfile */
 /**
  * What wasm's trainer_schema says of a trainer.
- * @typedef {{ name: string, fields: SchemaField[], profiles: SchemaProfile[], solved_threshold: number, time_step_s: number }} Schema
+ * @typedef {{ name: string, fields: SchemaField[], profiles: SchemaProfile[], solved_threshold: number, time_step_s: number, page: { file: string, seeds_param: string, max_seeds: number } }} Schema
  */
 /**
  * A run as wasm's check_run accepted it.
@@ -188,7 +188,7 @@ class Panel {
     /** @type {Status} */
     this.status = 'idle';
     this.unit = '';
-    this.seedParam = 'seeds';
+    this.seedParam = this.schema.page.seeds_param; // what run links call the seeds
     this.dirty = false;
     this.lastDraw = 0;
     this.t0 = 0;
@@ -554,7 +554,6 @@ class PpoPanel extends Panel {
     this.poleVisible = true;
     this.drawTurn = false;
     this.watchVisibility();
-    this.seedParam = 'seeds';
     this.watchForm(this.profile, this.seeds);
     this.drawEmpty();
   }
@@ -760,7 +759,6 @@ class SequencePanel extends Panel {
       this.summaryBox,
       el('p', { class: 'trainer-links' }, this.share, ' · скачать кривые: ', this.downloads),
     );
-    this.seedParam = 'seed';
     this.watchForm(this.profile, this.seed);
     this.drawEmpty();
   }
@@ -866,10 +864,6 @@ class SequencePanel extends Panel {
   }
 }
 
-// The page that hosts each trainer (a link to a trainer on another page is forwarded there).
-/** @type {Record<string, string>} */
-const HOSTS = { ppo: 'lesson-06.html', sequence: 'lesson-08.html' };
-
 /** A message at the top of the page, for links that name no trainer of this page. @param {string} text */
 function notice(text) {
   const box = el('div', { class: 'figure-error link-error', role: 'alert', text });
@@ -915,8 +909,16 @@ export function setupTrainers(wasm) {
   const name = q.get('run') ?? q.get('form');
   const p = name !== null && Object.hasOwn(panels, name) ? panels[name] : null;
   if (name !== null && !p) {
-    if (Object.hasOwn(HOSTS, name)) {
-      location.replace(`${HOSTS[name]}?${q}#trainer-${name}`);
+    // A trainer of another page (wasm knows where each panel is): forward the link there.
+    /** @type {Schema | null} */
+    let other = null;
+    try {
+      other = wasm.trainer_schema(name);
+    } catch {
+      /* not a trainer */
+    }
+    if (other) {
+      location.replace(`${other.page.file}?${q}#trainer-${name}`);
     } else {
       notice(`Ссылка не распознана: неизвестный запуск «${name.slice(0, 24)}». Есть ppo (урок 6) и sequence (урок 8).`);
     }

@@ -30,7 +30,7 @@ TRAIN OPTIONS:
 ";
 
 /// Options that take no value, across all commands.
-const FLAGS: &[&str] = &["json", "help"];
+const FLAGS: &[&str] = &["json", "help", "url"];
 /// Options that may be given more than once.
 const REPEATABLE: &[&str] = &["set"];
 

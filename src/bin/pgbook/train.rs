@@ -6,6 +6,7 @@
 use crate::args::Args;
 use crate::out;
 use pgbook::train::lines::{report_line, summary_line};
+use pgbook::train::links;
 use pgbook::train::settings::{seeds, Profile, Settings};
 use pgbook::train::Trainer;
 use pgbook::{Error, Result};
@@ -51,6 +52,8 @@ pub const OPTIONS: &str = "\
   --threads N           seeds trained side by side (default 2)
   --json                JSON lines: one per step, one summary per seed
   --svg-dir DIR         also write the run's figures as SVG
+  --url                 print the book's link that starts this run (and train nothing)
+  --url-base URL        the book's address for --url (default http://127.0.0.1:8000/)
   --KEY VALUE           any setting by name, dashes for underscores (--group-size 4)";
 
 /// Everything the command line asked for, read and checked before anything runs.
@@ -61,6 +64,8 @@ struct Job<T: Trainer> {
     threads: usize,
     json: bool,
     svg_dir: Option<PathBuf>,
+    /// `--url`: the link to print instead of training.
+    url: Option<String>,
 }
 
 fn parse<T: Trainer>(args: &Args) -> Result<Job<T>> {
@@ -126,7 +131,16 @@ fn parse<T: Trainer>(args: &Args) -> Result<Job<T>> {
         std::fs::write(&probe, b"").map_err(|e| Error::io(dir.display(), e))?;
         let _ = std::fs::remove_file(probe);
     }
+    let url = if args.flag("url") {
+        let base = args.text("url-base");
+        let base = base.as_deref().unwrap_or(links::DEFAULT_BASE);
+        let set = config.overrides_of(&T::Config::for_profile(profile));
+        Some(links::run_link::<T>(base, &profile_name, &set, &seeds)?)
+    } else {
+        None
+    };
     Ok(Job {
+        url,
         config,
         profile: profile_name,
         seeds,
@@ -144,6 +158,10 @@ where
 {
     let job = parse::<T>(&args)?;
     args.finish()?;
+    if let Some(url) = &job.url {
+        out::line(url);
+        return Ok(());
+    }
     if !job.json {
         out::line(&T::header(&job.config, &job.profile, &job.seeds));
     }

@@ -359,6 +359,11 @@ impl Trainer for PpoTrainer {
     type Evaluation = Evaluation;
     const NAME: &'static str = "ppo";
     const STEP: &'static str = "update";
+    const PAGE: crate::train::links::Page = crate::train::links::Page {
+        file: "lesson-06.html",
+        seeds_param: "seeds",
+        max_seeds: crate::train::settings::seeds::MAX_SEEDS,
+    };
 
     fn new(config: PpoConfig, seed: u64) -> Result<Self> {
         PpoTrainer::new(config, seed)

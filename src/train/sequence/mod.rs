@@ -278,6 +278,12 @@ impl Trainer for SequenceTrainer {
     type Evaluation = SampleEvaluation;
     const NAME: &'static str = "sequence";
     const STEP: &'static str = "iteration";
+    // The panel trains one seed and shows its answers.
+    const PAGE: crate::train::links::Page = crate::train::links::Page {
+        file: "lesson-08.html",
+        seeds_param: "seed",
+        max_seeds: 1,
+    };
 
     fn new(config: SequenceConfig, seed: u64) -> Result<Self> {
         SequenceTrainer::new(config, seed)

@@ -1,0 +1,105 @@
+//! Links into the book: where each trainer's panel is, and the URL that starts a given run
+//! there (`pgbook train … --url`; the page reads the same parameters back).
+
+use super::Trainer;
+use crate::error::{Error, Result, Rule};
+
+/// Where a trainer's panel lives in the book.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Page {
+    /// The lesson page's file.
+    pub file: &'static str,
+    /// The query parameter that carries the seeds (`seeds=11,37`, or `seed=5`).
+    pub seeds_param: &'static str,
+    /// Most seeds the panel trains side by side.
+    pub max_seeds: usize,
+}
+
+/// The book's address when it is served as the README says.
+pub const DEFAULT_BASE: &str = "http://127.0.0.1:8000/";
+
+/// The link that opens `T`'s panel at `base` and starts `profile` with `set` (overrides as
+/// text, as `--set` takes them) on `seeds`.
+pub fn run_link<T: Trainer>(
+    base: &str,
+    profile: &str,
+    set: &[(String, String)],
+    seeds: &[u64],
+) -> Result<String> {
+    let page = T::PAGE;
+    if seeds.len() > page.max_seeds {
+        let rule = Rule::Count {
+            min: 1,
+            max: page.max_seeds,
+        };
+        return Err(Error::range("seeds", rule, seeds.len()));
+    }
+    if !(base.starts_with("http://") || base.starts_with("https://")) {
+        return Err(Error::parse(
+            "url-base",
+            base,
+            "expected an http:// or https:// address",
+        ));
+    }
+    let mut query = vec![
+        ("run", T::NAME.to_string()),
+        ("profile", profile.to_string()),
+    ];
+    query.extend(set.iter().map(|(k, v)| (k.as_str(), v.clone())));
+    let seeds: Vec<String> = seeds.iter().map(u64::to_string).collect();
+    query.push((page.seeds_param, seeds.join(",")));
+    let query: Vec<String> = query
+        .iter()
+        .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
+        .collect();
+    let slash = if base.ends_with('/') { "" } else { "/" };
+    Ok(format!(
+        "{base}{slash}{}?{}#trainer-{}",
+        page.file,
+        query.join("&"),
+        T::NAME
+    ))
+}
+
+/// Percent-encoding of a query part: letters, digits and `-._~,` stay as they are.
+fn encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~,".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::ppo::PpoTrainer;
+    use crate::train::sequence::SequenceTrainer;
+
+    #[test]
+    fn a_run_link_names_the_trainer_profile_overrides_and_seeds() {
+        let set = [
+            ("gamma".to_string(), "0.99".to_string()),
+            ("clip_coef".into(), "off".into()),
+        ];
+        let link = run_link::<PpoTrainer>(DEFAULT_BASE, "full", &set, &[11, 37]).unwrap();
+        assert_eq!(
+            link,
+            "http://127.0.0.1:8000/lesson-06.html?run=ppo&profile=full&gamma=0.99&clip_coef=off&seeds=11,37#trainer-ppo"
+        );
+        let link =
+            run_link::<SequenceTrainer>("https://book.example/pg", "smoke", &[], &[5]).unwrap();
+        assert_eq!(
+            link,
+            "https://book.example/pg/lesson-08.html?run=sequence&profile=smoke&seed=5#trainer-sequence"
+        );
+        assert_eq!(encode("a b&c=d"), "a%20b%26c%3Dd");
+        // The sequence panel trains one seed; a base must be a web address.
+        assert!(run_link::<SequenceTrainer>(DEFAULT_BASE, "smoke", &[], &[5, 6]).is_err());
+        assert!(run_link::<PpoTrainer>("127.0.0.1:8000", "smoke", &[], &[5]).is_err());
+    }
+}
