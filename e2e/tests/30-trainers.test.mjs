@@ -3,7 +3,8 @@
 // and recoverable, the main thread never blocks, settings travel in the URL, and the browser
 // computes the same numbers as the native CLI.
 import { it } from 'node:test';
-import { forEachBrowser, assert, cliLines, compareReports, percentile, sleep, REDRAW_BUDGET_MS } from '../harness.mjs';
+import { execFileSync } from 'node:child_process';
+import { forEachBrowser, assert, cliLines, compareReports, percentile, sleep, REDRAW_BUDGET_MS, CLI } from '../harness.mjs';
 
 /**
  * Main-thread tasks over 50 ms (ms) after the first `since` the page's PerformanceObserver
@@ -77,11 +78,29 @@ forEachBrowser((env) => {
         })),
       );
       await tab.screenshot('trainer-ppo-smoke', '#trainer-ppo');
-      // The curves download as CSV (median, quartiles, every seed) and JSON (everything).
+      // The curves download as CSV (median, quartiles, every seed) and as the JSON lines the CLI
+      // prints with --json (one thread: seed after seed, then the summaries): its update lines
+      // byte for byte, its summaries but for the timings.
+      const cli = execFileSync(CLI, ['train', 'ppo', '--profile', 'smoke', '--seeds', '11,37', '--threads', '1', '--json'], { encoding: 'utf8' }).trim().split('\n');
+      /** @param {string} line */
+      const untimed = (line) => {
+        const fields = JSON.parse(line);
+        delete fields.wall_s;
+        delete fields.env_steps_per_s;
+        return JSON.stringify(fields);
+      };
+      /** @param {string} text */
+      const sameLines = (text) => {
+        const page = text.trim().split('\n');
+        return (
+          page.length === cli.length &&
+          page.every((line, i) => (line.includes('"kind":"summary"') ? untimed(line) === untimed(cli[i]) : line === cli[i]))
+        );
+      };
       /** @type {[string, string, (text: string) => boolean][]} */
       const downloads = [
         ['CSV', 'ppo-cartpole.csv', (text) => text.startsWith('env_steps,median,q25,q75,seed_11,seed_37\n') && text.trim().split('\n').length > 10],
-        ['JSON', 'ppo-cartpole.json', (text) => JSON.parse(text).length === 2],
+        ['JSON', 'ppo-cartpole.jsonl', sameLines],
       ];
       for (const [label, name, check] of downloads) {
         const file = await tab.download(`#trainer-ppo .downloads button:nth-child(${label === 'CSV' ? 1 : 2})`);

@@ -716,7 +716,8 @@ class PpoPanel extends Panel {
     if (this.board) download('ppo-cartpole.csv', 'text/csv', this.board.csv());
   }
   downloadJson() {
-    download('ppo-cartpole.json', 'application/json', JSON.stringify(this.runs(), null, 1));
+    // Exactly the lines `pgbook train ppo … --json` prints for the same run.
+    if (this.board) download('ppo-cartpole.jsonl', 'application/x-ndjson', this.board.json_lines());
   }
 }
 
@@ -860,7 +861,8 @@ class SequencePanel extends Panel {
     if (this.board) download('sequence.csv', 'text/csv', this.board.csv());
   }
   downloadJson() {
-    download('sequence.json', 'application/json', JSON.stringify(this.runs()[0], null, 1));
+    // Exactly the lines `pgbook train sequence … --json` prints for the same run.
+    if (this.board) download('sequence.jsonl', 'application/x-ndjson', this.board.json_lines());
   }
 }
 
