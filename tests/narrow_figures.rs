@@ -71,6 +71,7 @@ fn legends_leave_the_data_at_phone_width_and_stay_inside_on_a_desktop() {
                         &learning_curve::Data {
                             curve: &curve,
                             profile: "smoke",
+                            x_end: 0.0,
                         },
                         t,
                     )
@@ -91,6 +92,7 @@ fn legends_leave_the_data_at_phone_width_and_stay_inside_on_a_desktop() {
                         &ppo_diagnostics::Data {
                             history: &reports,
                             seed: 11,
+                            x_end: 0,
                         },
                         t,
                     )
@@ -106,6 +108,7 @@ fn legends_leave_the_data_at_phone_width_and_stay_inside_on_a_desktop() {
                         a,
                         &sequence_curves::Data {
                             reports: &iterations,
+                            x_end: 0,
                         },
                         t,
                     )

@@ -220,6 +220,7 @@ fn figures_render_to_svg_with_russian_labels() {
             &learning_curve::Data {
                 curve: &curve,
                 profile: "smoke",
+                x_end: 0.0,
             },
             &Theme::default(),
         )
@@ -244,6 +245,7 @@ fn figures_render_to_svg_with_russian_labels() {
             &ppo_diagnostics::Data {
                 history: &runs[0].0,
                 seed: 3,
+                x_end: 0,
             },
             &Theme::default(),
         )
@@ -264,6 +266,7 @@ fn figures_render_to_svg_with_russian_labels() {
             &ppo_diagnostics::Data {
                 history: &[],
                 seed: 3,
+                x_end: 0,
             },
             &Theme::default(),
         )
@@ -276,6 +279,7 @@ fn figures_render_to_svg_with_russian_labels() {
             &learning_curve::Data {
                 curve: &no_points,
                 profile: "full",
+                x_end: 0.0,
             },
             &Theme::default(),
         )

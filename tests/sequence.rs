@@ -368,7 +368,10 @@ fn curves_render_to_svg() {
     let svg = to_svg(640, 360, |a| {
         sequence_curves::draw(
             a,
-            &sequence_curves::Data { reports: &reports },
+            &sequence_curves::Data {
+                reports: &reports,
+                x_end: 0,
+            },
             &Theme::default(),
         )
     })
@@ -380,7 +383,10 @@ fn curves_render_to_svg() {
     let empty = to_svg(320, 200, |a| {
         sequence_curves::draw(
             a,
-            &sequence_curves::Data { reports: &[] },
+            &sequence_curves::Data {
+                reports: &[],
+                x_end: 0,
+            },
             &Theme::default(),
         )
     })

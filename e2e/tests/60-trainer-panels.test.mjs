@@ -78,8 +78,9 @@ forEachBrowser((env) => {
       await tab.select('#ppo-profile', 'smoke');
       await tab.fill('#ppo-seeds', '11');
       for (const run of [1, 2, 3]) {
-        await tab.eval(() => document.querySelector('#canvas-cartpole')?.scrollIntoView());
         await tab.clickButton('#trainer-ppo', 'Старт');
+        // The click scrolls the button into view; the reader then looks at the pole.
+        await tab.eval(() => document.querySelector('#canvas-cartpole')?.scrollIntoView());
         // This run's episodes are played: the frame shown keeps changing.
         await tab.waitFor(() => (window.pgbookPanels.ppo.frames?.shown ?? -1) >= 0, null, 30_000);
         const seen = new Set();

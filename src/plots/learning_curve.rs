@@ -14,6 +14,9 @@ pub struct Data<'a> {
     pub curve: &'a Curve,
     /// Names the run in the title.
     pub profile: &'a str,
+    /// The x axis reaches at least this far: the run's planned transitions, so that the axis
+    /// does not rescale as the run goes on (and empty axes have the run's extent).
+    pub x_end: f64,
 }
 
 /// Draws the curve on `area`. An empty curve draws empty axes (the page shows them before the
@@ -24,9 +27,16 @@ pub fn draw<DB: DrawingBackend>(
     data: &Data<'_>,
     theme: &Theme,
 ) -> Result<()> {
-    let (Data { curve, profile }, theme) = (*data, *theme);
+    let (
+        Data {
+            curve,
+            profile,
+            x_end,
+        },
+        theme,
+    ) = (*data, *theme);
     let xs: Vec<f64> = curve.env_steps.iter().map(|&s| s as f64).collect();
-    let x_max = xs.last().copied().unwrap_or(1.0).max(1.0);
+    let x_max = xs.last().copied().unwrap_or(0.0).max(x_end).max(1.0);
     area.fill(&WHITE)?;
     let (plot, strip) = theme.legend_strip(area, 3);
     let mut chart = theme

@@ -34,13 +34,13 @@ const KL: Series = (
 
 /// The top of an axis for the largest finite value of `series` (a small floor keeps an
 /// all-zero history drawable).
-fn axis_top(history: &[UpdateReport], series: &[Series]) -> f64 {
+fn axis_top(history: &[UpdateReport], series: &[Series], floor: f64) -> f64 {
     history
         .iter()
         .flat_map(|r| series.iter().map(move |(_, _, get)| get(r)))
         .filter(|v| v.is_finite())
         .fold(0.0f64, f64::max)
-        .max(1e-3)
+        .max(floor)
         * 1.08
 }
 
@@ -51,6 +51,8 @@ pub struct Data<'a> {
     pub history: &'a [UpdateReport],
     /// The run's seed (named in the title).
     pub seed: u64,
+    /// The x axis reaches at least this update: the run's planned updates.
+    pub x_end: usize,
 }
 
 /// Draws the three diagnostics against the update number. An empty history draws empty axes.
@@ -59,9 +61,20 @@ pub fn draw<DB: DrawingBackend>(
     data: &Data<'_>,
     theme: &Theme,
 ) -> Result<()> {
-    let (Data { history, seed }, theme) = (*data, *theme);
-    let x_max = history.last().map_or(1, |r| r.update.max(1)) as f64;
-    let (y_max, kl_max) = (axis_top(history, &FRACTIONS), axis_top(history, &[KL]));
+    let (
+        Data {
+            history,
+            seed,
+            x_end,
+        },
+        theme,
+    ) = (*data, *theme);
+    let x_max = history.last().map_or(0, |r| r.update).max(x_end).max(1) as f64;
+    // Floors that keep short tick labels (0.00–0.05 and 0.000–0.005) for small values.
+    let (y_max, kl_max) = (
+        axis_top(history, &FRACTIONS, 0.05),
+        axis_top(history, &[KL], 0.005),
+    );
     area.fill(&WHITE)?;
     let (plot, strip) = theme.legend_strip(area, FRACTIONS.len() + 1);
     let mut chart = theme
@@ -81,6 +94,7 @@ pub fn draw<DB: DrawingBackend>(
         .x_desc("обновление PPO")
         .y_desc("доля")
         .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.2}"))
         .draw()?;
     chart
         .configure_secondary_axes()
@@ -89,6 +103,7 @@ pub fn draw<DB: DrawingBackend>(
         .axis_style(BLUE.stroke_width(theme.px(1.0)))
         .label_style(theme.font(11.0).color(&BLUE))
         .axis_desc_style(theme.font(12.0).color(&BLUE))
+        .y_label_formatter(&|y| format!("{y:.3}"))
         .draw()?;
     let width = theme.px(1.5);
     for (_, color, get) in FRACTIONS {

@@ -12,6 +12,8 @@ use plotters::prelude::*;
 pub struct Data<'a> {
     /// The run's iteration reports, in order.
     pub reports: &'a [IterationReport],
+    /// The x axis reaches at least this iteration: the run's planned iterations.
+    pub x_end: usize,
 }
 
 /// Draws both curves against the iteration on one pair of axes (both live on roughly
@@ -24,7 +26,11 @@ pub fn draw<DB: DrawingBackend>(
 ) -> Result<()> {
     let (reports, theme) = (data.reports, *theme);
     area.fill(&WHITE)?;
-    let last = reports.last().map_or(1, |r| r.iteration.max(1));
+    let last = reports
+        .last()
+        .map_or(0, |r| r.iteration)
+        .max(data.x_end)
+        .max(1);
     // The reward can dip below zero (overlong answers are penalised); keep 0 and 1 in view.
     let lowest = reports
         .iter()

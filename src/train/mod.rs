@@ -65,6 +65,8 @@ pub struct Progress {
     pub total: u64,
     /// The unit, in Russian, in the genitive plural («шагов среды»).
     pub unit: &'static str,
+    /// Steps (`step()` calls: updates, iterations) in the whole run.
+    pub steps: u64,
 }
 
 impl Progress {

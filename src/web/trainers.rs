@@ -56,6 +56,8 @@ struct CheckedRun {
     /// Progress units of one seed's run.
     total_per_seed: u64,
     unit: &'static str,
+    /// Steps (updates, iterations) of one seed's run.
+    steps_per_seed: u64,
 }
 
 fn check<S: Settings, T: Trainer<Config = S>>(
@@ -74,6 +76,7 @@ fn check<S: Settings, T: Trainer<Config = S>>(
         seeds,
         total_per_seed: progress.total,
         unit: progress.unit,
+        steps_per_seed: progress.steps,
     })
 }
 
@@ -372,7 +375,20 @@ impl RunBoard {
     /// Redraws the panel's live figures: PPO — the learning curve (median, IQR, every seed)
     /// on `curve_canvas` and the first run's diagnostics on `detail_canvas` (an empty id skips
     /// one); sequence — the evaluation curves on `curve_canvas`.
-    pub fn draw(&self, curve_canvas: &str, detail_canvas: &str, profile: &str) -> JsResult<()> {
+    /// Draws the live figures (an empty id skips one); `planned` is the run's `check_run`
+    /// (its totals fix the x axes, so that they do not rescale as the run goes on).
+    pub fn draw(
+        &self,
+        curve_canvas: &str,
+        detail_canvas: &str,
+        profile: &str,
+        total_per_seed: f64,
+        steps_per_seed: f64,
+    ) -> JsResult<()> {
+        let extent = Extent {
+            total: total_per_seed,
+            steps: steps_per_seed as usize,
+        };
         match &self.board {
             AnyBoard::Ppo(b) => {
                 let curve = b.curve().unwrap_or_default();
@@ -380,11 +396,12 @@ impl RunBoard {
                     .runs()
                     .first()
                     .map_or((&[][..], 0), |r| (&r.reports[..], r.seed));
-                draw_ppo(curve_canvas, detail_canvas, &curve, history, seed, profile)
+                let canvases = (curve_canvas, detail_canvas);
+                draw_ppo(canvases, &curve, history, seed, profile, extent)
             }
             AnyBoard::Sequence(b) => {
                 let reports = b.runs().first().map_or(&[][..], |r| &r.reports[..]);
-                draw_sequence(curve_canvas, reports)
+                draw_sequence(curve_canvas, reports, extent)
             }
         }
         .map_err(js_error)
@@ -407,19 +424,43 @@ impl RunBoard {
     }
 }
 
+/// How far a run's x axes reach: its progress units (transitions, iterations) and steps.
+#[derive(Debug, Clone, Copy)]
+struct Extent {
+    total: f64,
+    steps: usize,
+}
+
+impl Extent {
+    /// The extent of a run of `profile` as it stands (for the empty axes).
+    fn of_profile<T: Trainer>(profile: &str) -> Result<Self> {
+        use crate::train::settings::Profile;
+        let profile = <T::Config as Settings>::Profile::parse(profile)?;
+        let planned = T::planned(&T::Config::for_profile(profile));
+        Ok(Extent {
+            total: planned.total as f64,
+            steps: planned.steps as usize,
+        })
+    }
+}
+
 fn draw_ppo(
-    curve_canvas: &str,
-    detail_canvas: &str,
+    (curve_canvas, detail_canvas): (&str, &str),
     curve: &crate::train::curves::Curve,
     history: &[crate::train::ppo::UpdateReport],
     seed: u64,
     profile: &str,
+    extent: Extent,
 ) -> Result<()> {
     // An empty id skips that figure: the page draws the two in alternate frames, so that no
     // frame's task grows long.
     if !curve_canvas.is_empty() {
         canvas::with_canvas(curve_canvas, |area, dpr| {
-            let data = plots::learning_curve::Data { curve, profile };
+            let data = plots::learning_curve::Data {
+                curve,
+                profile,
+                x_end: extent.total,
+            };
             plots::learning_curve::draw(area, &data, &Theme::for_dpr(dpr))
         })?;
     }
@@ -427,7 +468,11 @@ fn draw_ppo(
         return Ok(());
     }
     canvas::with_canvas(detail_canvas, |area, dpr| {
-        let data = plots::ppo_diagnostics::Data { history, seed };
+        let data = plots::ppo_diagnostics::Data {
+            history,
+            seed,
+            x_end: extent.steps,
+        };
         plots::ppo_diagnostics::draw(area, &data, &Theme::for_dpr(dpr))
     })
 }
@@ -435,9 +480,13 @@ fn draw_ppo(
 fn draw_sequence(
     curve_canvas: &str,
     reports: &[crate::train::sequence::IterationReport],
+    extent: Extent,
 ) -> Result<()> {
     canvas::with_canvas(curve_canvas, |area, dpr| {
-        let data = plots::sequence_curves::Data { reports };
+        let data = plots::sequence_curves::Data {
+            reports,
+            x_end: extent.steps,
+        };
         plots::sequence_curves::draw(area, &data, &Theme::for_dpr(dpr))
     })
 }
@@ -454,15 +503,12 @@ pub fn draw_empty_trainer(
 ) -> JsResult<()> {
     let seed = seeds::check_seed(seed).map_err(js_error)?;
     match name {
-        PpoTrainer::NAME => draw_ppo(
-            curve_canvas,
-            detail_canvas,
-            &Default::default(),
-            &[],
-            seed,
-            profile,
-        ),
-        SequenceTrainer::NAME => draw_sequence(curve_canvas, &[]),
+        PpoTrainer::NAME => Extent::of_profile::<PpoTrainer>(profile).and_then(|extent| {
+            let canvases = (curve_canvas, detail_canvas);
+            draw_ppo(canvases, &Default::default(), &[], seed, profile, extent)
+        }),
+        SequenceTrainer::NAME => Extent::of_profile::<SequenceTrainer>(profile)
+            .and_then(|extent| draw_sequence(curve_canvas, &[], extent)),
         other => Err(unknown_trainer(other)),
     }
     .map_err(js_error)

@@ -20,7 +20,7 @@ const REDRAW_MS = 200; // live curves redraw at most 5 times a second: the main 
  */
 /**
  * A run as wasm's check_run accepted it.
- * @typedef {{ name: string, profile: string, set: [string, string][], seeds: number[], total_per_seed: number, unit: string }} CheckedRun
+ * @typedef {{ name: string, profile: string, set: [string, string][], seeds: number[], total_per_seed: number, steps_per_seed: number, unit: string }} CheckedRun
  */
 /** @typedef {{ request: { profile: string, set: [string, string][] }, seed: number }} Job */
 /** @typedef {{ type: string, info?: unknown, line?: string, extra?: any, message?: string }} WorkerMessage */
@@ -629,7 +629,8 @@ class PpoPanel extends Panel {
     const curve = both || this.drawTurn ? this.curve.id : '';
     const diag = both || !this.drawTurn ? this.diag.id : '';
     this.fit(this.curve, this.diag);
-    this.board?.draw(curve, diag, this.settings?.profile ?? '');
+    const s = this.settings;
+    if (s) this.board?.draw(curve, diag, s.profile, s.total_per_seed, s.steps_per_seed);
     if (!both && this.drawTurn) this.dirty = true; // the other figure at the next redraw
   }
 
@@ -828,7 +829,8 @@ class SequencePanel extends Panel {
 
   draw() {
     this.fit(this.curve);
-    this.board?.draw(this.curve.id, '', this.settings?.profile ?? '');
+    const s = this.settings;
+    if (s) this.board?.draw(this.curve.id, '', s.profile, s.total_per_seed, s.steps_per_seed);
   }
 
   drawEmpty() {

@@ -46,6 +46,7 @@ impl TextOutput for PpoTrainer {
             let data = plots::learning_curve::Data {
                 curve: &curve,
                 profile,
+                x_end: 0.0,
             };
             plots::learning_curve::draw(&root, &data, &Theme::default())?;
             root.present().map_err(|e| Error::io(path.display(), e))?;
@@ -56,6 +57,7 @@ impl TextOutput for PpoTrainer {
             let data = plots::ppo_diagnostics::Data {
                 history: &first.reports,
                 seed: first.seed,
+                x_end: 0,
             };
             plots::ppo_diagnostics::draw(&root, &data, &Theme::default())?;
             root.present().map_err(|e| Error::io(path.display(), e))?;

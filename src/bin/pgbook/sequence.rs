@@ -103,6 +103,7 @@ impl TextOutput for SequenceTrainer {
             let svg = to_svg(800, 450, |area| {
                 let data = sequence_curves::Data {
                     reports: &run.reports,
+                    x_end: 0,
                 };
                 sequence_curves::draw(area, &data, &Theme::default())
             })?;

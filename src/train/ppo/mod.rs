@@ -397,6 +397,7 @@ impl Trainer for PpoTrainer {
             done: 0,
             total: config.total_env_steps(),
             unit: Progress::ENV_STEPS,
+            steps: config.num_updates as u64,
         }
     }
 }

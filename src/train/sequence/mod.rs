@@ -317,6 +317,7 @@ impl Trainer for SequenceTrainer {
             done: 0,
             total: config.iterations as u64,
             unit: Progress::ITERATIONS,
+            steps: config.iterations as u64,
         }
     }
 }
