@@ -215,37 +215,47 @@ forEachBrowser((env) => {
     });
   });
 
-  it('eight seeds queue on a pool of hardwareConcurrency workers and all finish; the redraws of the panel fit the redraw budget and none is a long task', { timeout: 300_000 }, async () => {
+  it('eight seeds queue on a pool of hardwareConcurrency workers and all finish; no main-thread task over 50 ms', { timeout: 600_000 }, async () => {
     await env.withTab('lesson-06.html', { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       await countWorkers(tab);
-      await tab.select('#ppo-profile', 'full');
-      await tab.fill('#ppo-seeds', '1, 2, 3, 4, 5, 6, 7, 8');
-      // The page's PerformanceObserver (app.js) collects every main-thread task over 50 ms;
-      // `performance.getEntriesByType('longtask')` returns none in Chromium.
-      const before = await tab.eval(() => window.pgbookLongTasks.length);
-      await tab.clickButton('#trainer-ppo', 'Старт');
-      await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 280_000);
-      assert((await tab.status('#trainer-ppo')) === 'finished', (await tab.text('#trainer-ppo .figure-error')) ?? '');
-      const cores = await tab.eval(() => navigator.hardwareConcurrency || 2);
-      const max = await tab.eval(() => /** @type {any} */ (window).pgbookWorkersMax);
-      assert(max <= cores, `${max} workers at once on ${cores} cores`);
-      assert((await tab.count('#ppo-summary tbody tr')) === 8, 'eight summaries');
-      // The page's own work per redraw (two live figures in turn, the progress line) is gated
-      // where the figures' redraws are (REDRAW_BUDGET_MS: Chromium; Firefox's is reported).
-      // Whole tasks over 50 ms are reported: with a worker on every core, the rest of such a
-      // task is the commit to the compositor thread waiting for a core (README notes).
-      const redraws = await tab.eval(() => window.pgbookTimings['trainer-ppo'] ?? []);
-      assert(redraws.length >= 20, `only ${redraws.length} redraws in a whole run`);
-      const worst = Math.max(...redraws);
-      const p95 = percentile(redraws, 95);
-      const budget = REDRAW_BUDGET_MS[env.name];
-      assert(budget === null || (p95 <= budget && worst < 50), `the panel's redraws: p95 ${p95.toFixed(1)} ms, longest ${worst.toFixed(1)} ms`);
-      const long = await tab.eval((n) => window.pgbookLongTasks.slice(n).map(Math.round), before);
-      console.log(
-        `${env.name}: 8 seeds full, ${max} workers at once; ${redraws.length} redraws, p95 ${p95.toFixed(1)} ms, ` +
-          `longest ${worst.toFixed(1)} ms; ${long.length} tasks over 50 ms (longest ${Math.max(0, ...long)} ms)`,
-      );
+      // Up to two runs: one stall of the machine (another process) can make one long task; a
+      // page that makes them fails both. The page's PerformanceObserver (app.js) collects every
+      // task over 50 ms (`performance.getEntriesByType('longtask')` returns none in Chromium;
+      // Firefox has no Long Tasks API, so there only the redraws are measured).
+      /** @type {string[]} */
+      const passes = [];
+      let long = [0];
+      for (let pass = 0; pass < 2 && long.length > 0; pass++) {
+        if (pass > 0) await tab.clickButton('#trainer-ppo', 'Сброс');
+        await tab.select('#ppo-profile', 'full');
+        await tab.fill('#ppo-seeds', '1, 2, 3, 4, 5, 6, 7, 8');
+        const before = await tab.eval(() => window.pgbookLongTasks.length);
+        await tab.eval(() => {
+          window.pgbookTimings['trainer-ppo'] = [];
+        });
+        await tab.clickButton('#trainer-ppo', 'Старт');
+        await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 280_000);
+        assert((await tab.status('#trainer-ppo')) === 'finished', (await tab.text('#trainer-ppo .figure-error')) ?? '');
+        const cores = await tab.eval(() => navigator.hardwareConcurrency || 2);
+        const max = await tab.eval(() => /** @type {any} */ (window).pgbookWorkersMax);
+        assert(max <= cores, `${max} workers at once on ${cores} cores`);
+        assert((await tab.count('#ppo-summary tbody tr')) === 8, 'eight summaries');
+        // The page's own work per redraw (one live figure, the progress line).
+        const redraws = await tab.eval(() => window.pgbookTimings['trainer-ppo'] ?? []);
+        assert(redraws.length >= 20, `only ${redraws.length} redraws in a whole run`);
+        const worst = Math.max(...redraws);
+        const p95 = percentile(redraws, 95);
+        const budget = REDRAW_BUDGET_MS[env.name];
+        assert(budget === null || (p95 <= budget && worst < 50), `the panel's redraws: p95 ${p95.toFixed(1)} ms, longest ${worst.toFixed(1)} ms`);
+        long = await tab.eval((n) => window.pgbookLongTasks.slice(n).map(Math.round), before);
+        passes.push(
+          `${max} workers at once; ${redraws.length} redraws, p95 ${p95.toFixed(1)} ms, longest ${worst.toFixed(1)} ms; ` +
+            `${long.length} tasks over 50 ms (longest ${Math.max(0, ...long)} ms)`,
+        );
+      }
+      console.log(`${env.name}: 8 seeds full: ${passes.join(' | ')}`);
+      assert(long.length === 0, `main-thread tasks over 50 ms in both runs: ${passes.join(' | ')}`);
     });
   });
 });
