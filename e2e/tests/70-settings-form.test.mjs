@@ -7,6 +7,19 @@ import { it } from 'node:test';
 import { execFileSync } from 'node:child_process';
 import { forEachBrowser, assert, cliLines, compareReports, CLI } from '../harness.mjs';
 
+/**
+ * Sets PPO panel controls as a reader does (the value, then a change event).
+ * @param {import('../harness.mjs').Tab} tab @param {Record<string, string>} values by setting name
+ */
+const setPpo = (tab, values) =>
+  tab.eval((v) => {
+    for (const [name, value] of Object.entries(v)) {
+      const input = /** @type {HTMLInputElement | HTMLSelectElement} */ (document.querySelector(`#ppo-${name}`));
+      input.value = value;
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    }
+  }, values);
+
 forEachBrowser((env) => {
   it('every field of the schema is a labelled control in its group, on both panels', async (t) => {
     /** @type {string[]} */
@@ -47,16 +60,8 @@ forEachBrowser((env) => {
     await env.withTab('lesson-06.html', null, async (tab) => {
       await tab.waitReady();
       await tab.select('#ppo-profile', 'smoke');
-      await tab.eval(() => {
-        const set = (/** @type {string} */ id, /** @type {string} */ v) => {
-          const input = /** @type {HTMLInputElement | HTMLSelectElement} */ (document.querySelector(id));
-          input.value = v;
-          input.dispatchEvent(new Event('change', { bubbles: true }));
-        };
-        set('#ppo-gamma', '0,99'); // a decimal comma, as a Russian reader types it
-        set('#ppo-hidden_sizes', '32, 32');
-        set('#ppo-truncation', 'terminal');
-      });
+      // A decimal comma and a spaced list, as a Russian reader types them.
+      await setPpo(tab, { gamma: '0,99', hidden_sizes: '32, 32', truncation: 'terminal' });
       const changes = (await tab.text('#trainer-ppo .trainer-changes')) ?? '';
       for (const part of ['0,98 → 0,99', '64, 64 → 32, 32', 'bootstrap → terminal']) {
         assert(changes.includes(part), `the changes line «${changes}» lacks «${part}»`);
@@ -69,20 +74,13 @@ forEachBrowser((env) => {
       assert(await tab.eval(() => /** @type {HTMLElement} */ (document.querySelector('#trainer-ppo .trainer-changes')).hidden), 'changes shown');
       // Out of bounds, and a relation between two settings: refused with the setting named.
       for (const [id, value, words] of [
-        ['#ppo-gamma', '1.5', 'γ'],
-        ['#ppo-minibatch_size', '100000', 'мини-батча'],
-        ['#ppo-clip_coef', 'off', 'клиппировать функцию ценности'],
+        ['gamma', '1.5', 'γ'],
+        ['minibatch_size', '100000', 'мини-батча'],
+        ['clip_coef', 'off', 'клиппировать функцию ценности'],
       ]) {
         await tab.select('#ppo-profile', 'full'); // each case from the profile's own values
         await tab.select('#ppo-profile', 'cleanrl');
-        await tab.eval(
-          ([i, v]) => {
-            const input = /** @type {HTMLInputElement} */ (document.querySelector(i));
-            input.value = v;
-            input.dispatchEvent(new Event('change', { bubbles: true }));
-          },
-          [id, value],
-        );
+        await setPpo(tab, { [id]: value });
         await tab.clickButton('#trainer-ppo', 'Старт');
         const message = (await tab.text('#trainer-ppo .figure-error')) ?? '';
         assert(message.includes(words), `${id} = ${value}: message «${message}»`);
@@ -97,13 +95,7 @@ forEachBrowser((env) => {
       await tab.waitReady();
       await tab.select('#ppo-profile', 'smoke');
       await tab.fill('#ppo-seeds', '11');
-      await tab.eval((s) => {
-        for (const [k, v] of Object.entries(s)) {
-          const input = /** @type {HTMLInputElement | HTMLSelectElement} */ (document.querySelector(`#ppo-${k}`));
-          input.value = v;
-          input.dispatchEvent(new Event('change', { bubbles: true }));
-        }
-      }, set);
+      await setPpo(tab, set);
       await tab.clickButton('#trainer-ppo', 'Старт');
       await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 120_000);
       assert((await tab.status('#trainer-ppo')) === 'finished', (await tab.text('#trainer-ppo .figure-error')) ?? '');

@@ -5,8 +5,7 @@
 //! time-limit truncation and at the edge of the rollout buffer. A single `done` flag conflates
 //! the two and biases targets at every truncation.
 
-use crate::error::{check_finite, check_len, check_unit_interval, Error, Result};
-use std::{fmt, str::FromStr};
+use crate::error::{check_finite, check_len, check_unit_interval, Result};
 
 /// What a time-limit truncation means for the bootstrap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -21,41 +20,13 @@ pub enum Truncation {
 }
 
 impl Truncation {
-    /// Both, the correct one first.
-    pub const ALL: [Truncation; 2] = [Truncation::Bootstrap, Truncation::Terminal];
-
-    /// The name used in configs, URLs and JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            Truncation::Bootstrap => "bootstrap",
-            Truncation::Terminal => "terminal",
-        }
-    }
-
-    /// Whether a record that `terminated` (or was `truncated`) may bootstrap from V of the
+    /// Whether a record that `terminated` (or was `truncated`) may not bootstrap from V of the
     /// observation that followed it: the `terminated` mask.
     pub fn no_bootstrap(self, terminated: bool, truncated: bool) -> bool {
         match self {
             Truncation::Bootstrap => terminated,
             Truncation::Terminal => terminated || truncated,
         }
-    }
-}
-
-impl fmt::Display for Truncation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Truncation {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self> {
-        let names = Truncation::ALL.map(Truncation::name);
-        Truncation::ALL
-            .into_iter()
-            .find(|t| t.name() == s)
-            .ok_or_else(|| Error::unknown("truncation", s, &names))
     }
 }
 

@@ -14,8 +14,8 @@ use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-/// Looks up `<canvas id=canvas_id>` and runs `draw` on its backing store, with the theme's
-/// scale (devicePixelRatio) derived from the CSS size the page gave it.
+/// Looks up `<canvas id=canvas_id>` and runs `draw` on its backing store at the size the
+/// page gave it, with devicePixelRatio for the theme's scale.
 pub fn with_canvas<T>(
     canvas_id: &str,
     draw: impl FnOnce(&DrawingArea<Canvas, Shift>, f64) -> Result<T>,

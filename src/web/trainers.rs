@@ -374,9 +374,9 @@ impl RunBoard {
 
     /// Redraws the panel's live figures: PPO — the learning curve (median, IQR, every seed)
     /// on `curve_canvas` and the first run's diagnostics on `detail_canvas` (an empty id skips
-    /// one); sequence — the evaluation curves on `curve_canvas`.
-    /// Draws the live figures (an empty id skips one); `planned` is the run's `check_run`
-    /// (its totals fix the x axes, so that they do not rescale as the run goes on).
+    /// one); sequence — the evaluation curves on `curve_canvas`. `total_per_seed` and
+    /// `steps_per_seed` are the run's totals from `check_run`: they fix the x axes, so that
+    /// they do not rescale as the run goes on.
     pub fn draw(
         &self,
         curve_canvas: &str,

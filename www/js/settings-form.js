@@ -31,18 +31,15 @@ function shown(text) {
   return text.replaceAll(',', ', ');
 }
 
-/** @param {number | undefined} x @param {boolean | undefined} open @param {string} closed @param {string} openSign */
-const end = (x, open, closed, openSign) => (x === undefined ? '' : `${open ? openSign : closed}${formatNumber(x)}`);
-
 /** The field's bounds in words, for the help line. @param {Field} f */
 function bounds(f) {
   switch (f.type) {
     case 'int':
       return `целые от ${formatNumber(f.min ?? 0)} до ${formatNumber(f.max ?? 0)}`;
     case 'real': {
-      const lo = end(f.min, f.min_open, '[', '(');
-      const hi = f.max === undefined ? '' : `${formatNumber(f.max)}${f.max_open ? ')' : ']'}`;
-      return lo && hi ? `${lo}; ${hi}${f.optional ? ` или ${f.off ?? 'off'}` : ''}` : '';
+      if (f.min === undefined || f.max === undefined) return '';
+      const range = `${f.min_open ? '(' : '['}${formatNumber(f.min)}; ${formatNumber(f.max)}${f.max_open ? ')' : ']'}`;
+      return f.optional ? `${range} или ${f.off ?? 'off'}` : range;
     }
     case 'int_list':
       return `до ${f.max_len} целых от ${formatNumber(f.min ?? 0)} до ${formatNumber(f.max ?? 0)} через запятую`;

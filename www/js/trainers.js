@@ -218,13 +218,9 @@ class Panel {
 
   /* What each trainer panel says for itself. */
 
-  /** The checked jobs of the form's settings (throws wasm's message). @returns {Job[]} */
-  jobs() {
-    return [];
-  }
-  /** @param {number} _i */
-  jobLabel(_i) {
-    return '';
+  /** The panel's seed input (one seed or a list, as its trainer's links name them). @returns {HTMLInputElement} */
+  get seedInput() {
+    throw new Error('a panel names its seed input');
   }
   /** A new run starts. */
   begin() {}
@@ -236,12 +232,6 @@ class Panel {
   finished(_i) {}
   /** @param {boolean} [_all] every figure, even while training */
   draw(_all) {}
-  /** @param {URLSearchParams} _q the seeds of the share link */
-  seedParams(_q) {}
-  /** @param {URLSearchParams} _q the form's own controls, kept in the URL */
-  formParams(_q) {}
-  /** @param {URLSearchParams} _q a link's values for the form's own controls */
-  applyParams(_q) {}
   /** The live figures' empty axes (before the first run and after Reset). */
   drawEmpty() {}
   downloadCsv() {}
@@ -249,12 +239,48 @@ class Panel {
 
   /* The shared life cycle. */
 
+  /** The checked jobs of the form's settings, one per seed (throws wasm's message). @returns {Job[]} */
+  jobs() {
+    /** @type {CheckedRun} */
+    const s = this.wasm.check_run(this.kind, this.profile.value, this.form.overrides(), this.seedInput.value);
+    this.settings = s;
+    this.unit = s.unit;
+    return s.seeds.map((seed) => ({ request: { profile: s.profile, set: s.set }, seed }));
+  }
+  /** @param {number} i */
+  jobLabel(i) {
+    return `начальное значение ${this.settings?.seeds[i] ?? i}`;
+  }
+  /** The seeds of the share link. @param {URLSearchParams} q */
+  seedParams(q) {
+    q.set(this.seedParam, (this.settings?.seeds ?? []).join(','));
+  }
+  /** The seed input, kept in the URL. @param {URLSearchParams} q */
+  formParams(q) {
+    q.set(this.seedParam, this.seedInput.value);
+  }
+  /** A link's seeds into the seed input. @param {URLSearchParams} q */
+  applyParams(q) {
+    const seeds = q.get(this.seedParam);
+    if (seeds !== null) this.seedInput.value = seeds;
+  }
+
   /**
    * Sizes the panel's canvases for the next draw; a later change of their size redraws them.
    * @param {HTMLCanvasElement[]} canvases
    */
   fit(...canvases) {
     for (const c of canvases) fitCanvas(c, () => this.redrawAll());
+  }
+
+  /**
+   * The run board's figures on the canvases `curve` and `detail` (an empty id skips one), with
+   * the x axes of the checked run's totals.
+   * @param {string} curve @param {string} detail
+   */
+  drawBoard(curve, detail) {
+    const s = this.settings;
+    if (s) this.board?.draw(curve, detail, s.profile, s.total_per_seed, s.steps_per_seed);
   }
 
   /** Everything drawn again (after a canvas changed size). */
@@ -572,30 +598,8 @@ class PpoPanel extends Panel {
     }
   }
 
-  /** @param {URLSearchParams} q */
-  applyParams(q) {
-    const seeds = q.get('seeds');
-    if (seeds !== null) this.seeds.value = seeds;
-  }
-  /** @param {URLSearchParams} q */
-  formParams(q) {
-    q.set('seeds', this.seeds.value);
-  }
-
-  jobs() {
-    /** @type {CheckedRun} */
-    const s = this.wasm.check_run(this.kind, this.profile.value, this.form.overrides(), this.seeds.value);
-    this.settings = s;
-    this.unit = s.unit;
-    return s.seeds.map((seed) => ({ request: { profile: s.profile, set: s.set }, seed }));
-  }
-  /** @param {number} i */
-  jobLabel(i) {
-    return `начальное значение ${this.settings?.seeds[i] ?? i}`;
-  }
-  /** @param {URLSearchParams} q */
-  seedParams(q) {
-    q.set('seeds', (this.settings?.seeds ?? []).join(','));
+  get seedInput() {
+    return this.seeds;
   }
 
   begin() {
@@ -629,8 +633,7 @@ class PpoPanel extends Panel {
     const curve = both || this.drawTurn ? this.curve.id : '';
     const diag = both || !this.drawTurn ? this.diag.id : '';
     this.fit(this.curve, this.diag);
-    const s = this.settings;
-    if (s) this.board?.draw(curve, diag, s.profile, s.total_per_seed, s.steps_per_seed);
+    this.drawBoard(curve, diag);
     if (!both && this.drawTurn) this.dirty = true; // the other figure at the next redraw
   }
 
@@ -765,29 +768,8 @@ class SequencePanel extends Panel {
     this.drawEmpty();
   }
 
-  /** @param {URLSearchParams} q */
-  applyParams(q) {
-    const seed = q.get('seed');
-    if (seed !== null) this.seed.value = seed;
-  }
-  /** @param {URLSearchParams} q */
-  formParams(q) {
-    q.set('seed', this.seed.value);
-  }
-
-  jobs() {
-    /** @type {CheckedRun} */
-    const s = this.wasm.check_run(this.kind, this.profile.value, this.form.overrides(), this.seed.value);
-    this.settings = s;
-    this.unit = s.unit;
-    return [{ request: { profile: s.profile, set: s.set }, seed: s.seeds[0] }];
-  }
-  jobLabel() {
-    return `начальное значение ${this.settings?.seeds[0]}`;
-  }
-  /** @param {URLSearchParams} q */
-  seedParams(q) {
-    q.set('seed', String(this.settings?.seeds[0]));
+  get seedInput() {
+    return this.seed;
   }
 
   begin() {
@@ -829,8 +811,7 @@ class SequencePanel extends Panel {
 
   draw() {
     this.fit(this.curve);
-    const s = this.settings;
-    if (s) this.board?.draw(this.curve.id, '', s.profile, s.total_per_seed, s.steps_per_seed);
+    this.drawBoard(this.curve.id, '');
   }
 
   drawEmpty() {

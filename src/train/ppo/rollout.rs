@@ -143,7 +143,7 @@ impl Rollout {
     /// environments apart; without it (`boundary_trace_cut` off, lesson 4's mistake) the
     /// recursion runs on into the next environment's first record.
     pub(super) fn compute_advantages(&mut self, cfg: &PpoConfig, update: usize) -> Result<()> {
-        let adv = gae_advantages(
+        self.advantages = gae_advantages(
             &self.rewards,
             &self.values,
             &self.next_values,
@@ -153,8 +153,6 @@ impl Rollout {
             cfg.gae_lambda,
         )
         .map_err(|_| Error::diverged(update, Quantity::ValueEstimate))?;
-        self.advantages.clear();
-        self.advantages.extend(adv);
         self.returns.clear();
         self.returns
             .extend(self.advantages.iter().zip(&self.values).map(|(a, v)| a + v));
