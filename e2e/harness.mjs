@@ -498,6 +498,29 @@ export function forEachBrowser(register, options = {}) {
   }
 }
 
+/** Counts Worker constructions and the most alive at once. @param {Tab} tab */
+export const countWorkers = (tab) =>
+  tab.eval(() => {
+    const Original = window.Worker;
+    const w = /** @type {any} */ (window);
+    w.pgbookWorkersCreated = 0;
+    w.pgbookWorkersAlive = 0;
+    w.pgbookWorkersMax = 0;
+    window.Worker = class extends Original {
+      /** @param {ConstructorParameters<typeof Worker>} a */
+      constructor(...a) {
+        super(...a);
+        w.pgbookWorkersCreated++;
+        w.pgbookWorkersAlive++;
+        w.pgbookWorkersMax = Math.max(w.pgbookWorkersMax, w.pgbookWorkersAlive);
+      }
+      terminate() {
+        w.pgbookWorkersAlive--;
+        super.terminate();
+      }
+    };
+  });
+
 /**
  * The redraw budget a figure must keep (p95 of its redraw times, ms), per browser. Chromium
  * keeps one frame at 60 Hz. Firefox ESR is measured and reported, not gated: its canvas calls

@@ -4,7 +4,7 @@
 // computes the same numbers as the native CLI.
 import { it } from 'node:test';
 import { execFileSync } from 'node:child_process';
-import { forEachBrowser, assert, cliLines, compareReports, percentile, sleep, REDRAW_BUDGET_MS, CLI } from '../harness.mjs';
+import { forEachBrowser, assert, cliLines, compareReports, countWorkers, percentile, sleep, REDRAW_BUDGET_MS, CLI } from '../harness.mjs';
 
 /**
  * Main-thread tasks over 50 ms (ms) after the first `since` the page's PerformanceObserver
@@ -13,21 +13,6 @@ import { forEachBrowser, assert, cliLines, compareReports, percentile, sleep, RE
  */
 function longTasksSince(tab, since) {
   return tab.eval((n) => window.pgbookLongTasks.slice(n).map(Math.round), since);
-}
-
-/** Counts Worker constructions (to prove invalid settings start none). @param {import('../harness.mjs').Tab} tab */
-function countWorkers(tab) {
-  return tab.eval(() => {
-    const Original = window.Worker;
-    window.pgbookWorkersCreated = 0;
-    window.Worker = class extends Original {
-      /** @param {ConstructorParameters<typeof Worker>} a */
-      constructor(...a) {
-        super(...a);
-        window.pgbookWorkersCreated++;
-      }
-    };
-  });
 }
 
 /** The page's error text for a panel. @param {import('../harness.mjs').Tab} tab @param {string} root */

@@ -5,7 +5,7 @@
 // seed rule, every run link gets an answer, leaving asks first and the form lives in the URL,
 // focus never falls to <body>, and many seeds queue on a pool without blocking the page.
 import { it } from 'node:test';
-import { forEachBrowser, assert, percentile, sleep, REDRAW_BUDGET_MS } from '../harness.mjs';
+import { forEachBrowser, assert, countWorkers, percentile, sleep, REDRAW_BUDGET_MS } from '../harness.mjs';
 
 /** @param {import('../harness.mjs').Tab} tab */
 const reports = (tab) => tab.eval(() => window.pgbookRuns.ppo?.[0]?.reports.length ?? 0);
@@ -16,29 +16,6 @@ const clickInOneTask = (tab, texts) =>
     const buttons = [...document.querySelectorAll('#trainer-ppo button')];
     for (const t of ts) /** @type {HTMLButtonElement} */ (buttons.find((b) => b.textContent === t)).click();
   }, texts);
-
-/** Counts Worker constructions and the most alive at once. @param {import('../harness.mjs').Tab} tab */
-const countWorkers = (tab) =>
-  tab.eval(() => {
-    const Original = window.Worker;
-    const w = /** @type {any} */ (window);
-    w.pgbookWorkersCreated = 0;
-    w.pgbookWorkersAlive = 0;
-    w.pgbookWorkersMax = 0;
-    window.Worker = class extends Original {
-      /** @param {ConstructorParameters<typeof Worker>} a */
-      constructor(...a) {
-        super(...a);
-        w.pgbookWorkersCreated++;
-        w.pgbookWorkersAlive++;
-        w.pgbookWorkersMax = Math.max(w.pgbookWorkersMax, w.pgbookWorkersAlive);
-      }
-      terminate() {
-        w.pgbookWorkersAlive--;
-        super.terminate();
-      }
-    };
-  });
 
 forEachBrowser((env) => {
   it('Stop keeps the status and progress where they stopped; Reset brings every canvas back to its empty axes', { timeout: 120_000 }, async () => {

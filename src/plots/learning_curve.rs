@@ -1,7 +1,7 @@
 //! The PPO learning curve: median evaluation return over seeds, the interquartile band, a thin
 //! line per seed and the dashed 500 ceiling, against environment transitions.
 
-use super::theme::{Theme, BLUE, INK};
+use super::theme::{Theme, BLUE, GREEN, INK};
 use crate::train::curves::Curve;
 use crate::Result;
 use plotters::coord::Shift;
@@ -86,6 +86,98 @@ pub fn draw<DB: DrawingBackend>(
         (BLUE.stroke_width(width), "медиана по начальным значениям"),
         (INK.stroke_width(thin), "потолок 500 (лимит времени)"),
     ];
+    match strip {
+        Some(strip) => theme.strip_legend(&strip, &entries)?,
+        None => theme.legend(&chart, SeriesLabelPosition::LowerRight, &entries)?,
+    }
+    Ok(())
+}
+
+/// The colours of a comparison's configurations, in order (told apart in grey-scale prints
+/// by their lightness too).
+pub const CONFIG_COLORS: [RGBColor; 4] =
+    [BLUE, RGBColor(214, 110, 0), GREEN, RGBColor(120, 70, 160)];
+
+/// What the comparison figure draws: each configuration's curve under its label.
+#[derive(Debug, Clone, Copy)]
+pub struct Compared<'a> {
+    /// The title (which trainer is compared).
+    pub title: &'a str,
+    /// Each configuration's label and curve (an empty curve while it has not evaluated).
+    pub configs: &'a [(&'a str, &'a Curve)],
+    /// The x axis reaches at least this far: the longest configuration's planned transitions.
+    pub x_end: f64,
+}
+
+/// Draws each configuration's median and interquartile band in its own colour (at most
+/// [`CONFIG_COLORS`] of them), with a legend naming each one, and the 500 ceiling.
+pub fn draw_compared<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &Compared<'_>,
+    theme: &Theme,
+) -> Result<()> {
+    let theme = *theme;
+    let x_last = data
+        .configs
+        .iter()
+        .filter_map(|(_, c)| c.env_steps.last())
+        .fold(0.0_f64, |m, &s| m.max(s as f64));
+    let x_max = x_last.max(data.x_end).max(1.0);
+    area.fill(&WHITE)?;
+    let (plot, strip) = theme.legend_strip(area, data.configs.len() + 1);
+    let mut chart = theme
+        .chart(&plot, data.title, 36.0, 44.0)
+        .build_cartesian_2d(0.0..x_max, 0.0..520.0)?;
+    theme
+        .mesh(&mut chart.configure_mesh())
+        .x_labels(6)
+        .y_labels(6)
+        .x_desc("переходы среды")
+        .y_desc("возврат (жадная оценка)")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .draw()?;
+    let width = theme.px(2.5);
+    // The bands first, then every median over them: no band hides another's median.
+    for ((_, curve), color) in data.configs.iter().zip(CONFIG_COLORS) {
+        let xs = curve.env_steps.iter().map(|&s| s as f64);
+        let band: Vec<(f64, f64)> = xs
+            .clone()
+            .zip(curve.q75.iter().copied())
+            .chain(
+                xs.zip(curve.q25.iter().copied())
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev(),
+            )
+            .collect();
+        chart.draw_series(std::iter::once(Polygon::new(
+            band,
+            color.mix(0.15).filled(),
+        )))?;
+    }
+    for ((_, curve), color) in data.configs.iter().zip(CONFIG_COLORS) {
+        let points = curve
+            .env_steps
+            .iter()
+            .map(|&s| s as f64)
+            .zip(curve.median.iter().copied());
+        chart.draw_series(LineSeries::new(points, color.stroke_width(width)))?;
+    }
+    let thin = theme.px(1.0);
+    chart.draw_series(DashedLineSeries::new(
+        [(0.0, 500.0), (x_max, 500.0)],
+        theme.px(8.0),
+        theme.px(5.0),
+        INK.stroke_width(thin),
+    ))?;
+    let mut entries: Vec<(ShapeStyle, &str)> = data
+        .configs
+        .iter()
+        .zip(CONFIG_COLORS)
+        .map(|((label, _), color)| (color.stroke_width(width), *label))
+        .collect();
+    entries.push((INK.stroke_width(thin), "потолок 500 (лимит времени)"));
     match strip {
         Some(strip) => theme.strip_legend(&strip, &entries)?,
         None => theme.legend(&chart, SeriesLabelPosition::LowerRight, &entries)?,

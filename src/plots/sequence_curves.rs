@@ -1,7 +1,7 @@
 //! Lesson 8's learning curves: the evaluation mean reward and the fraction of fully correct
 //! answers per iteration of the GRU sequence policy.
 
-use super::theme::{Theme, BLUE, RED};
+use super::theme::{Theme, BLUE, GREY, INK, RED};
 use crate::train::sequence::IterationReport;
 use crate::Result;
 use plotters::coord::Shift;
@@ -64,6 +64,79 @@ pub fn draw<DB: DrawingBackend>(
         let points = reports.iter().map(|r| r.iteration as f64).zip(values);
         chart.draw_series(LineSeries::new(points, color.stroke_width(width)))?;
     }
+    match strip {
+        Some(strip) => theme.strip_legend(&strip, &entries)?,
+        None => theme.legend(&chart, SeriesLabelPosition::LowerRight, &entries)?,
+    }
+    Ok(())
+}
+
+/// What the comparison figure draws: each configuration's run under its label.
+#[derive(Debug, Clone, Copy)]
+pub struct Compared<'a> {
+    /// Each configuration's label and its (first seed's) reports.
+    pub configs: &'a [(&'a str, &'a [IterationReport])],
+    /// The x axis reaches at least this iteration: the longest configuration's plan.
+    pub x_end: usize,
+}
+
+/// Draws each configuration's evaluation curves in its own colour: the mean reward solid, the
+/// fully correct fraction dashed; the legend names the configurations and the two line styles.
+pub fn draw_compared<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &Compared<'_>,
+    theme: &Theme,
+) -> Result<()> {
+    use super::learning_curve::CONFIG_COLORS;
+    let theme = *theme;
+    area.fill(&WHITE)?;
+    let all = || data.configs.iter().flat_map(|(_, r)| r.iter());
+    let last = all()
+        .map(|r| r.iteration)
+        .max()
+        .unwrap_or(0)
+        .max(data.x_end)
+        .max(1);
+    let lowest = all().map(|r| r.eval_mean_reward).fold(0.0_f64, f64::min);
+    let y_min = (lowest - 0.05).min(-0.05);
+    let (plot, strip) = theme.legend_strip(area, data.configs.len() + 2);
+    let mut chart = theme
+        .chart(
+            &plot,
+            "Сравнение конфигураций: проверка после каждой итерации",
+            36.0,
+            44.0,
+        )
+        .build_cartesian_2d(0.0..last as f64, y_min..1.05)?;
+    theme
+        .mesh(&mut chart.configure_mesh())
+        .x_labels(6)
+        .y_labels(6)
+        .x_desc("итерация")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.1}"))
+        .draw()?;
+    let width = theme.px(2.0);
+    for ((_, reports), color) in data.configs.iter().zip(CONFIG_COLORS) {
+        let x = |r: &IterationReport| r.iteration as f64;
+        let reward = reports.iter().map(|r| (x(r), r.eval_mean_reward));
+        chart.draw_series(LineSeries::new(reward, color.stroke_width(width)))?;
+        let success = reports.iter().map(|r| (x(r), r.eval_success_rate));
+        chart.draw_series(DashedLineSeries::new(
+            success,
+            theme.px(6.0),
+            theme.px(4.0),
+            color.stroke_width(width),
+        ))?;
+    }
+    let mut entries: Vec<(ShapeStyle, &str)> = data
+        .configs
+        .iter()
+        .zip(CONFIG_COLORS)
+        .map(|((label, _), color)| (color.filled(), *label))
+        .collect();
+    entries.push((INK.stroke_width(width), "сплошная: средняя награда"));
+    entries.push((GREY.stroke_width(width), "пунктир: доля правильных ответов"));
     match strip {
         Some(strip) => theme.strip_legend(&strip, &entries)?,
         None => theme.legend(&chart, SeriesLabelPosition::LowerRight, &entries)?,

@@ -6,6 +6,7 @@
 pub mod bench;
 pub mod board;
 pub mod cartpole;
+pub mod compare;
 pub mod curves;
 pub mod export;
 pub mod lines;

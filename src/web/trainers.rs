@@ -6,9 +6,11 @@ use super::{canvas, js_error, to_js};
 use crate::plots::{self, Theme};
 use crate::train::board::Board;
 use crate::train::cartpole::{self, SOLVED_THRESHOLD, TIME_STEP_S};
+use crate::train::compare::{self, Comparison};
+use crate::train::curves::Curve;
 use crate::train::lines::{report_line, summary_line};
 use crate::train::ppo::{PpoConfig, PpoTrainer};
-use crate::train::sequence::{task, SequenceConfig, SequenceTrainer};
+use crate::train::sequence::{task, IterationReport, SequenceConfig, SequenceTrainer};
 use crate::train::settings::{schema_json, seeds, Request, Settings};
 use crate::train::{Progress, Trainer};
 use crate::{Error, Result};
@@ -257,30 +259,48 @@ impl TrainerRun {
 // ---------------------------------------------------------------- a panel's run history
 
 enum AnyBoard {
-    Ppo(Board<PpoTrainer>),
-    Sequence(Board<SequenceTrainer>),
+    Ppo(Comparison<PpoTrainer>),
+    Sequence(Comparison<SequenceTrainer>),
+}
+
+/// Calls `$body` with the comparison of whichever trainer the board holds.
+macro_rules! with_board {
+    ($board:expr, $b:ident => $body:expr) => {
+        match $board {
+            AnyBoard::Ppo($b) => $body,
+            AnyBoard::Sequence($b) => $body,
+        }
+    };
 }
 
 /// A trainer panel's run history, kept in Rust on the main thread: the page pushes each
-/// worker's lines once, then asks for figures, exports and progress.
+/// worker's lines once, then asks for figures, exports, progress and the results table. It
+/// holds one configuration (a run) or up to four (a comparison), each on the same seeds; job
+/// `c · seeds + i` is configuration `c` on the `i`-th seed.
 #[wasm_bindgen]
 pub struct RunBoard {
     board: AnyBoard,
 }
 
+fn seeds_of(seeds: Vec<f64>) -> Result<Vec<u64>> {
+    seeds.into_iter().map(seeds::check_seed).collect()
+}
+
 #[wasm_bindgen]
 impl RunBoard {
-    /// An empty history of trainer `name` for `seeds`.
+    /// An empty history of one configuration of trainer `name` for `seeds`.
     #[wasm_bindgen(constructor)]
     pub fn new(name: &str, seeds: Vec<f64>) -> JsResult<RunBoard> {
+        RunBoard::compare(name, seeds, vec![String::new()])
+    }
+
+    /// An empty comparison of the configurations named by `labels` (1 to 4), each on `seeds`.
+    pub fn compare(name: &str, seeds: Vec<f64>, labels: Vec<String>) -> JsResult<RunBoard> {
         let make = || -> Result<RunBoard> {
-            let seeds: Vec<u64> = seeds
-                .into_iter()
-                .map(seeds::check_seed)
-                .collect::<Result<_>>()?;
+            let seeds = seeds_of(seeds)?;
             let board = match name {
-                PpoTrainer::NAME => AnyBoard::Ppo(Board::new(&seeds)?),
-                SequenceTrainer::NAME => AnyBoard::Sequence(Board::new(&seeds)?),
+                PpoTrainer::NAME => AnyBoard::Ppo(Comparison::new(labels, &seeds)?),
+                SequenceTrainer::NAME => AnyBoard::Sequence(Comparison::new(labels, &seeds)?),
                 other => return Err(unknown_trainer(other)),
             };
             Ok(RunBoard { board })
@@ -288,95 +308,104 @@ impl RunBoard {
         make().map_err(js_error)
     }
 
-    /// Records run `index`'s start message.
-    pub fn start(&mut self, index: usize, info: JsValue) -> JsResult<()> {
+    /// Records job `job`'s start message.
+    pub fn start(&mut self, job: usize, info: JsValue) -> JsResult<()> {
         let info: Value = serde_wasm_bindgen::from_value(info)
             .map_err(|e| js_error(Error::parse("info", "", e)))?;
-        match &mut self.board {
-            AnyBoard::Ppo(b) => b.start(index, info),
-            AnyBoard::Sequence(b) => b.start(index, info),
-        }
-        .map_err(js_error)
+        with_board!(&mut self.board, b => b.start(job, info)).map_err(js_error)
     }
 
-    /// Adds one JSON line of run `index`.
-    pub fn push(&mut self, index: usize, line: &str) -> JsResult<()> {
-        match &mut self.board {
-            AnyBoard::Ppo(b) => b.push_line(index, line),
-            AnyBoard::Sequence(b) => b.push_line(index, line),
-        }
-        .map_err(js_error)
+    /// Adds one JSON line of job `job`.
+    pub fn push(&mut self, job: usize, line: &str) -> JsResult<()> {
+        with_board!(&mut self.board, b => b.push_line(job, line)).map_err(js_error)
     }
 
     /// Whether every run has its summary.
     pub fn is_finished(&self) -> bool {
-        match &self.board {
-            AnyBoard::Ppo(b) => b.is_finished(),
-            AnyBoard::Sequence(b) => b.is_finished(),
-        }
+        with_board!(&self.board, b => b.is_finished())
     }
 
     /// Units done and in total over all runs, for the progress bar.
     pub fn progress(&self) -> JsResult<JsValue> {
+        let total_of = |info: &Value| info.get("total").and_then(Value::as_u64).unwrap_or(0);
         let (done, total) = match &self.board {
-            AnyBoard::Ppo(b) => b.runs().iter().fold((0, 0), |(d, t), r| {
-                let done = r.reports.last().map_or(0, |x| x.env_steps);
-                (
-                    d + done,
-                    t + r.info.get("total").and_then(Value::as_u64).unwrap_or(0),
-                )
-            }),
-            AnyBoard::Sequence(b) => b.runs().iter().fold((0, 0), |(d, t), r| {
-                let total = r.info.get("total").and_then(Value::as_u64).unwrap_or(0);
-                (d + r.reports.len() as u64, t + total)
-            }),
+            AnyBoard::Ppo(c) => {
+                c.boards()
+                    .iter()
+                    .flat_map(|b| b.runs())
+                    .fold((0, 0), |(d, t), r| {
+                        let done = r.reports.last().map_or(0, |x| x.env_steps);
+                        (d + done, t + total_of(&r.info))
+                    })
+            }
+            AnyBoard::Sequence(c) => c
+                .boards()
+                .iter()
+                .flat_map(|b| b.runs())
+                .fold((0, 0), |(d, t), r| {
+                    (d + r.reports.len() as u64, t + total_of(&r.info))
+                }),
         };
         to_js(&json!({ "done": done, "total": total }))
     }
 
-    /// Every run so far (seed, info, reports, summary; PPO runs also their evaluations).
+    /// Every run so far, job by job (configuration, seed, info, reports, summary; PPO runs
+    /// also their evaluations).
     pub fn runs(&self) -> JsResult<JsValue> {
-        match &self.board {
-            AnyBoard::Ppo(b) => {
-                let runs: Vec<Value> = b
-                    .runs()
-                    .iter()
-                    .enumerate()
-                    .map(|(i, r)| {
-                        let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
-                        v["evaluations"] = json!(b.evaluations(i));
-                        v
-                    })
-                    .collect();
-                to_js(&runs)
+        let runs: Vec<Value> = with_board!(&self.board, c => c
+            .boards()
+            .iter()
+            .enumerate()
+            .flat_map(|(k, b)| b.runs().iter().map(move |r| (k, r)))
+            .map(|(k, r)| {
+                let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
+                v["config"] = k.into();
+                v
+            })
+            .collect());
+        let mut runs = runs;
+        if let AnyBoard::Ppo(c) = &self.board {
+            let evaluations = c
+                .boards()
+                .iter()
+                .flat_map(|b| (0..b.runs().len()).map(move |i| b.evaluations(i)));
+            for (v, e) in runs.iter_mut().zip(evaluations) {
+                v["evaluations"] = json!(e);
             }
-            AnyBoard::Sequence(b) => to_js(&b.runs()),
         }
+        to_js(&runs)
     }
 
-    /// The summaries so far, one per finished run.
+    /// The summaries so far, one per finished run, each with its `config` and `job`.
     pub fn summaries(&self) -> JsResult<JsValue> {
-        match &self.board {
-            AnyBoard::Ppo(b) => to_js(
-                &b.runs()
-                    .iter()
-                    .filter_map(|r| r.summary.clone())
-                    .collect::<Vec<_>>(),
-            ),
-            AnyBoard::Sequence(b) => to_js(
-                &b.runs()
-                    .iter()
-                    .filter_map(|r| r.summary.clone())
-                    .collect::<Vec<_>>(),
-            ),
-        }
+        let seeds = with_board!(&self.board, c => c.boards()[0].runs().len());
+        let summaries: Vec<Value> = with_board!(&self.board, c => c
+            .boards()
+            .iter()
+            .enumerate()
+            .flat_map(|(k, b)| b.runs().iter().enumerate().map(move |(i, r)| (k, i, r)))
+            .filter_map(|(k, i, r)| {
+                let mut v = serde_json::to_value(r.summary.as_ref()?).ok()?;
+                v["config"] = k.into();
+                v["job"] = (k * seeds + i).into();
+                Some(v)
+            })
+            .collect());
+        to_js(&summaries)
     }
 
-    /// Redraws the panel's live figures: PPO — the learning curve (median, IQR, every seed)
-    /// on `curve_canvas` and the first run's diagnostics on `detail_canvas` (an empty id skips
-    /// one); sequence — the evaluation curves on `curve_canvas`. `total_per_seed` and
-    /// `steps_per_seed` are the run's totals from `check_run`: they fix the x axes, so that
-    /// they do not rescale as the run goes on.
+    /// The results table: per configuration, the final score's median and IQR over its
+    /// finished seeds, and how many of them reached the goal for good, and where.
+    pub fn results(&self) -> JsResult<JsValue> {
+        with_board!(&self.board, c => to_js(&c.results()))
+    }
+
+    /// Redraws the panel's live figures. One configuration: PPO — the learning curve (median,
+    /// IQR, every seed) on `curve_canvas`; sequence — the evaluation curves. Several: every
+    /// configuration's median and band (sequence: its curves) in its own colour, one legend.
+    /// PPO also draws job `chosen`'s diagnostics on `detail_canvas` (an empty id skips a
+    /// figure). `total_per_seed` and `steps_per_seed` are the longest configuration's totals
+    /// from `check_run`: they fix the x axes, so that they do not rescale as the run goes on.
     pub fn draw(
         &self,
         curve_canvas: &str,
@@ -384,43 +413,84 @@ impl RunBoard {
         profile: &str,
         total_per_seed: f64,
         steps_per_seed: f64,
+        chosen: usize,
     ) -> JsResult<()> {
         let extent = Extent {
             total: total_per_seed,
             steps: steps_per_seed as usize,
         };
         match &self.board {
-            AnyBoard::Ppo(b) => {
-                let curve = b.curve().unwrap_or_default();
-                let (history, seed) = b
-                    .runs()
-                    .first()
+            AnyBoard::Ppo(c) => {
+                let curves: Vec<Curve> = c
+                    .curves()
+                    .into_iter()
+                    .map(Option::unwrap_or_default)
+                    .collect();
+                let configs: Vec<(&str, &Curve)> =
+                    c.labels().iter().map(String::as_str).zip(&curves).collect();
+                let (history, seed) = c
+                    .locate(chosen)
+                    .ok()
+                    .and_then(|(k, i)| c.boards()[k].runs().get(i))
                     .map_or((&[][..], 0), |r| (&r.reports[..], r.seed));
                 let canvases = (curve_canvas, detail_canvas);
-                draw_ppo(canvases, &curve, history, seed, profile, extent)
+                draw_ppo(canvases, &configs, history, seed, profile, extent)
             }
-            AnyBoard::Sequence(b) => {
-                let reports = b.runs().first().map_or(&[][..], |r| &r.reports[..]);
-                draw_sequence(curve_canvas, reports, extent)
+            AnyBoard::Sequence(c) => {
+                let configs: Vec<(&str, &[IterationReport])> = c
+                    .labels()
+                    .iter()
+                    .zip(c.boards())
+                    .map(|(l, b)| {
+                        (
+                            l.as_str(),
+                            b.runs().first().map_or(&[][..], |r| &r.reports[..]),
+                        )
+                    })
+                    .collect();
+                draw_sequence(curve_canvas, &configs, extent)
             }
         }
         .map_err(js_error)
     }
 
-    /// The curves as CSV.
+    /// The curves as CSV (several configurations: one table, a first column naming each
+    /// row's configuration).
     pub fn csv(&self) -> JsResult<String> {
-        match &self.board {
-            AnyBoard::Ppo(b) => b.csv().map_err(js_error),
-            AnyBoard::Sequence(b) => Ok(b.csv()),
-        }
+        let make = || -> Result<String> {
+            let (labels, csvs): (&[String], Vec<String>) = match &self.board {
+                AnyBoard::Ppo(c) => (
+                    c.labels(),
+                    c.boards()
+                        .iter()
+                        .map(Board::<PpoTrainer>::csv)
+                        .collect::<Result<_>>()?,
+                ),
+                AnyBoard::Sequence(c) => (
+                    c.labels(),
+                    c.boards()
+                        .iter()
+                        .map(Board::<SequenceTrainer>::csv)
+                        .collect(),
+                ),
+            };
+            Ok(match &csvs[..] {
+                [one] => one.clone(),
+                _ => compare::joined_csv(labels, &csvs),
+            })
+        };
+        make().map_err(js_error)
     }
 
-    /// Every JSON line so far, as the CLI prints them with `--json`.
-    pub fn json_lines(&self) -> String {
-        match &self.board {
-            AnyBoard::Ppo(b) => b.json_lines(),
-            AnyBoard::Sequence(b) => b.json_lines(),
-        }
+    /// The first configuration's JSON lines so far, as the CLI prints them with `--json`.
+    pub fn json_lines(&self) -> JsResult<String> {
+        self.json_lines_of(0)
+    }
+
+    /// Configuration `config`'s JSON lines so far, as the CLI prints them with `--json
+    /// --threads 1` for that configuration.
+    pub fn json_lines_of(&self, config: usize) -> JsResult<String> {
+        with_board!(&self.board, c => c.json_lines(config)).map_err(js_error)
     }
 }
 
@@ -446,7 +516,7 @@ impl Extent {
 
 fn draw_ppo(
     (curve_canvas, detail_canvas): (&str, &str),
-    curve: &crate::train::curves::Curve,
+    configs: &[(&str, &Curve)],
     history: &[crate::train::ppo::UpdateReport],
     seed: u64,
     profile: &str,
@@ -456,12 +526,25 @@ fn draw_ppo(
     // frame's task grows long.
     if !curve_canvas.is_empty() {
         canvas::with_canvas(curve_canvas, |area, dpr| {
-            let data = plots::learning_curve::Data {
-                curve,
-                profile,
-                x_end: extent.total,
-            };
-            plots::learning_curve::draw(area, &data, &Theme::for_dpr(dpr))
+            let theme = Theme::for_dpr(dpr);
+            match configs {
+                [(_, curve)] => {
+                    let data = plots::learning_curve::Data {
+                        curve,
+                        profile,
+                        x_end: extent.total,
+                    };
+                    plots::learning_curve::draw(area, &data, &theme)
+                }
+                _ => {
+                    let data = plots::learning_curve::Compared {
+                        title: "PPO на CartPole: сравнение конфигураций",
+                        configs,
+                        x_end: extent.total,
+                    };
+                    plots::learning_curve::draw_compared(area, &data, &theme)
+                }
+            }
         })?;
     }
     if detail_canvas.is_empty() {
@@ -479,15 +562,27 @@ fn draw_ppo(
 
 fn draw_sequence(
     curve_canvas: &str,
-    reports: &[crate::train::sequence::IterationReport],
+    configs: &[(&str, &[IterationReport])],
     extent: Extent,
 ) -> Result<()> {
     canvas::with_canvas(curve_canvas, |area, dpr| {
-        let data = plots::sequence_curves::Data {
-            reports,
-            x_end: extent.steps,
-        };
-        plots::sequence_curves::draw(area, &data, &Theme::for_dpr(dpr))
+        let theme = Theme::for_dpr(dpr);
+        match configs {
+            [(_, reports)] => {
+                let data = plots::sequence_curves::Data {
+                    reports,
+                    x_end: extent.steps,
+                };
+                plots::sequence_curves::draw(area, &data, &theme)
+            }
+            _ => {
+                let data = plots::sequence_curves::Compared {
+                    configs,
+                    x_end: extent.steps,
+                };
+                plots::sequence_curves::draw_compared(area, &data, &theme)
+            }
+        }
     })
 }
 
@@ -505,10 +600,17 @@ pub fn draw_empty_trainer(
     match name {
         PpoTrainer::NAME => Extent::of_profile::<PpoTrainer>(profile).and_then(|extent| {
             let canvases = (curve_canvas, detail_canvas);
-            draw_ppo(canvases, &Default::default(), &[], seed, profile, extent)
+            draw_ppo(
+                canvases,
+                &[("", &Curve::default())],
+                &[],
+                seed,
+                profile,
+                extent,
+            )
         }),
         SequenceTrainer::NAME => Extent::of_profile::<SequenceTrainer>(profile)
-            .and_then(|extent| draw_sequence(curve_canvas, &[], extent)),
+            .and_then(|extent| draw_sequence(curve_canvas, &[("", &[])], extent)),
         other => Err(unknown_trainer(other)),
     }
     .map_err(js_error)

@@ -162,13 +162,17 @@ export class SettingsForm {
   /**
    * What a checked run changed from its profile, in words («γ — коэффициент дисконтирования:
    * 0,98 → 0,99»).
+   * `short` names each setting by its symbol only («γ: 0,98 → 0,99», for legends).
    * @param {string} profile @param {[string, string][]} set the overrides wasm accepted
+   * @param {boolean} [short]
    */
-  describe(profile, set) {
+  describe(profile, set, short = false) {
     return set
       .map(([name, text]) => {
         const f = this.fields.find((x) => x.name === name);
-        return f ? `${f.label}: ${shown(settingText(f.default[profile]))} → ${shown(text)}` : `${name} = ${text}`;
+        if (!f) return `${name} = ${text}`;
+        const label = short ? f.label.split(' — ')[0] : f.label;
+        return `${label}: ${shown(settingText(f.default[profile]))} → ${shown(text)}`;
       })
       .join('; ');
   }

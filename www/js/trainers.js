@@ -9,6 +9,26 @@ import { SettingsForm } from './settings-form.js';
 
 const WORKER_URL = new URL('./worker.js', import.meta.url);
 const REDRAW_MS = 200; // live curves redraw at most 5 times a second: the main thread stays free
+const MAX_CONFIGS = 4; // the comparison figure keeps four colours apart
+const LETTERS = 'ABCD';
+
+/** A link's configuration (`full;gamma=0.99;hidden_sizes=64,64`): the profile, then overrides. @param {string} text @returns {Config} */
+export function parseConfig(text) {
+  const [profile, ...pairs] = text.split(';');
+  /** @type {[string, string][]} */
+  const set = pairs
+    .filter((p) => p)
+    .map((p) => {
+      const k = p.indexOf('=');
+      return k < 0 ? [p, ''] : [p.slice(0, k), p.slice(k + 1)];
+    });
+  return { profile, set };
+}
+
+/** A configuration as a link writes it. @param {Config} c */
+export function configText(c) {
+  return [c.profile, ...c.set.map(([k, v]) => `${k}=${v}`)].join(';');
+}
 
 /** @typedef {typeof import('../pkg/pgbook.js')} Wasm */
 /** @typedef {import('../pkg/pgbook.js').RunBoard} RunBoard */
@@ -23,6 +43,12 @@ const REDRAW_MS = 200; // live curves redraw at most 5 times a second: the main 
  * @typedef {{ name: string, profile: string, set: [string, string][], seeds: number[], total_per_seed: number, steps_per_seed: number, unit: string }} CheckedRun
  */
 /** @typedef {{ request: { profile: string, set: [string, string][] }, seed: number }} Job */
+/** A configuration: a profile and the settings that differ from it. @typedef {{ profile: string, set: [string, string][] }} Config */
+/**
+ * A row of wasm's results table.
+ * @typedef {{ config: number, label: string, seeds: number, finished: number, score: Quartiles | null, reached: number, reached_at: Quartiles | null }} ConfigResult
+ * @typedef {{ median: number, q25: number, q75: number }} Quartiles
+ */
 /** @typedef {{ type: string, info?: unknown, line?: string, extra?: any, message?: string }} WorkerMessage */
 /** @typedef {'idle' | 'running' | 'paused' | 'stopped' | 'finished' | 'failed'} Status */
 
@@ -174,8 +200,20 @@ class Panel {
     this.profile = profileSelect(`${prefix}-profile`, this.schema);
     /** @type {RunBoard | null} */
     this.board = null;
-    /** @type {CheckedRun | null} */
+    /** @type {CheckedRun | null} the first configuration's checked run */
     this.settings = null;
+    /** @type {CheckedRun[]} every configuration's, as the running comparison was checked */
+    this.checked = [];
+    /** @type {Config[]} what the reader compares; the form shows configuration `current` */
+    this.configs = [{ profile: '', set: [] }];
+    this.current = 0;
+    this.chosen = 0; // the job whose diagnostics and CartPole episode are shown
+    /** @type {{ start: number, end: number }[]} each configuration's wall time */
+    this.times = [];
+    this.configBar = el('div', { class: 'config-bar', role: 'group', 'aria-label': 'Конфигурации для сравнения' });
+    this.runChoice = /** @type {HTMLSelectElement} */ (el('select', { id: `${prefix}-chosen`, 'aria-label': 'Чей запуск показывать' }));
+    this.runChoice.addEventListener('change', () => this.choose(Number(this.runChoice.value)));
+    this.comparison = el('div', { class: 'table-wrap comparison', id: `${prefix}-comparison`, hidden: '' });
     // Every setting of the schema as a control; the form keeps what the reader typed.
     this.form = new SettingsForm(this.schema.fields, prefix, () => this.rememberForm());
     this.form.reset(this.profile.value);
@@ -183,6 +221,7 @@ class Panel {
       this.form.reset(this.profile.value);
       this.previewChanges();
     });
+    this.configs[0].profile = this.profile.value;
     /** @type {WorkerRun | null} */
     this.run = null;
     /** @type {Status} */
@@ -192,6 +231,8 @@ class Panel {
     this.dirty = false;
     this.lastDraw = 0;
     this.t0 = 0;
+    /** @type {number | undefined} when the run ended */
+    this.t1 = undefined;
     this.pausedMs = 0;
     this.pauseStart = 0;
     this.message = el('div', { class: 'figure-error', role: 'alert', hidden: '' });
@@ -214,6 +255,7 @@ class Panel {
       button('JSON', () => this.downloadJson()),
     );
     this.setStatus('idle');
+    this.renderConfigs();
   }
 
   /* What each trainer panel says for itself. */
@@ -236,24 +278,194 @@ class Panel {
   drawEmpty() {}
   downloadCsv() {}
   downloadJson() {}
+  /** The chosen job changed: show its details. */
+  chosenChanged() {}
+  /** What the results table calls the final score and the goal. @returns {[string, string, (x: number) => string]} */
+  scoreNames() {
+    return ['итог', 'цель достигнута с', (x) => formatNumber(x)];
+  }
+
+  /* Configurations: the form edits one of up to four, and Старт runs them all on the same seeds. */
+
+  /** The form's state into the configuration it shows. */
+  syncConfig() {
+    this.configs[this.current] = { profile: this.profile.value, set: this.form.overrides() };
+  }
+
+  /** Shows configuration `k` in the form. @param {number} k */
+  selectConfig(k) {
+    this.syncConfig();
+    this.current = k;
+    this.loadConfig(this.configs[k]);
+    this.renderConfigs();
+    this.rememberForm();
+  }
+
+  /** @param {Config} c */
+  loadConfig(c) {
+    this.profile.value = c.profile;
+    this.form.reset(this.profile.value);
+    this.form.apply(c.set);
+    this.previewChanges();
+  }
+
+  /** A copy of the shown configuration, to change one thing in it. */
+  addConfig() {
+    if (this.configs.length >= MAX_CONFIGS) return;
+    this.syncConfig();
+    this.configs.push({ ...this.configs[this.current], set: [...this.configs[this.current].set] });
+    this.selectConfig(this.configs.length - 1);
+  }
+
+  removeConfig() {
+    if (this.configs.length < 2) return;
+    this.configs.splice(this.current, 1);
+    this.current = Math.min(this.current, this.configs.length - 1);
+    this.loadConfig(this.configs[this.current]);
+    this.renderConfigs();
+    this.rememberForm();
+  }
+
+  /** A configuration's name: its letter, profile and differences (short, for the legend). @param {Config} c @param {number} k */
+  configLabel(c, k) {
+    const diff = this.form.describe(c.profile, c.set, true);
+    return `${LETTERS[k]}: ${c.profile}${diff ? `; ${diff}` : ''}`;
+  }
+
+  renderConfigs() {
+    const active = this.status === 'running' || this.status === 'paused';
+    const chips = this.configs.map((c, k) =>
+      el('button', {
+        type: 'button',
+        class: 'config-chip',
+        'aria-pressed': String(k === this.current),
+        'data-config': String(k),
+        title: this.form.describe(c.profile, c.set) || `профиль ${c.profile} без изменений`,
+        text: this.configs.length > 1 ? this.configLabel(c, k) : `A: ${c.profile}`,
+        onclick: () => this.selectConfig(k),
+      }),
+    );
+    const add = el('button', {
+      type: 'button',
+      class: 'config-add',
+      text: '+ конфигурация для сравнения',
+      onclick: () => this.addConfig(),
+    });
+    const remove = el('button', { type: 'button', class: 'config-remove', text: 'убрать', onclick: () => this.removeConfig() });
+    add.toggleAttribute('disabled', active || this.configs.length >= MAX_CONFIGS);
+    remove.toggleAttribute('disabled', active || this.configs.length < 2);
+    chips.forEach((b) => b.toggleAttribute('disabled', active));
+    this.configBar.replaceChildren(el('span', { class: 'config-title', text: 'Конфигурации: ' }), ...chips, add, remove);
+  }
+
+  /** The job shown in detail. @param {number} job */
+  choose(job) {
+    this.chosen = job;
+    this.chosenChanged();
+    this.dirty = true;
+    if (!this.run) this.tick();
+  }
+
+  /** The run choice: every job of the running comparison. */
+  renderRunChoice() {
+    const s = this.checked;
+    const options = s.flatMap((c, k) =>
+      c.seeds.map((seed, i) => {
+        const text = s.length > 1 ? `${LETTERS[k]}, начальное значение ${seed}` : `начальное значение ${seed}`;
+        return new Option(text, String(k * c.seeds.length + i));
+      }),
+    );
+    this.runChoice.replaceChildren(...options);
+    this.runChoice.value = String(this.chosen);
+    this.runChoice.disabled = options.length < 2;
+  }
+
+  /** The results of a comparison: one row per configuration, and what they say, in words. */
+  renderComparison() {
+    if (!this.board || this.checked.length < 2) {
+      this.comparison.hidden = true;
+      this.comparison.replaceChildren();
+      return;
+    }
+    /** @type {ConfigResult[]} */
+    const results = this.board.results();
+    const [scoreName, goalName, fmt] = this.scoreNames();
+    /** @param {Quartiles | null} q @param {(x: number) => string} f */
+    const quart = (q, f) => (q ? `${f(q.median)} [${f(q.q25)}; ${f(q.q75)}]` : '—');
+    const rows = results.map((r) => {
+      const t = this.times[r.config];
+      const wall = t && t.end ? seconds((t.end - t.start) / 1000) : '…';
+      return [r.label, quart(r.score, fmt), quart(r.reached_at, (x) => formatNumber(x)), `${r.reached} из ${r.finished}`, wall];
+    });
+    const headers = ['конфигурация', `${scoreName}: медиана [IQR]`, `${goalName}: медиана [IQR]`, 'достигли цели', 'время'];
+    this.comparison.replaceChildren(
+      textTable(headers, rows, { id: `${this.root.id}-results` }),
+      el('p', { class: 'comparison-text', 'data-comparison-text': '', text: this.comparisonText(results) }),
+    );
+    this.comparison.hidden = false;
+  }
+
+  /**
+   * What the finished comparison shows, in words, from its numbers: each configuration against
+   * A, and whether the difference stands out of the spread over seeds.
+   * @param {ConfigResult[]} results
+   */
+  comparisonText(results) {
+    const done = results.every((r) => r.finished === r.seeds);
+    if (!done) return 'Сравнение ещё идёт: итог появится, когда закончатся все запуски.';
+    const [scoreName, goalName, fmt] = this.scoreNames();
+    const [a, ...rest] = results;
+    /** @param {Quartiles | null} x @param {Quartiles | null} y */
+    const overlap = (x, y) => !x || !y || (x.q25 <= y.q75 && y.q25 <= x.q75);
+    const parts = rest.map((r) => {
+      const letter = LETTERS[r.config];
+      const goal =
+        r.reached === a.reached && r.reached_at && a.reached_at
+          ? `${goalName} — медиана ${formatNumber(r.reached_at.median)} против ${formatNumber(a.reached_at.median)} у A`
+          : `цели достигли ${r.reached} из ${r.finished} начальных значений против ${a.reached} из ${a.finished} у A`;
+      const score = `${scoreName} — медиана ${fmt(r.score?.median ?? NaN)} против ${fmt(a.score?.median ?? NaN)} у A`;
+      const close = r.reached === a.reached && overlap(r.reached_at, a.reached_at) && overlap(r.score, a.score);
+      const verdict = close
+        ? 'разница мала по сравнению с разбросом между начальными значениями (межквартильные диапазоны перекрываются) и может поменять знак на других начальных значениях'
+        : 'на этих начальных значениях разница больше разброса между ними';
+      return `${letter}: ${goal}; ${score}; ${verdict}.`;
+    });
+    const seeds = a.seeds;
+    return `${parts.join(' ')} Всего ${formatNumber(seeds)} ${seeds === 1 ? 'начальное значение' : 'начальных значений'} на конфигурацию — это немного: выводы стоит проверить на других.`;
+  }
 
   /* The shared life cycle. */
 
   /** The checked jobs of the form's settings, one per seed (throws wasm's message). @returns {Job[]} */
   jobs() {
-    /** @type {CheckedRun} */
-    const s = this.wasm.check_run(this.kind, this.profile.value, this.form.overrides(), this.seedInput.value);
-    this.settings = s;
-    this.unit = s.unit;
-    return s.seeds.map((seed) => ({ request: { profile: s.profile, set: s.set }, seed }));
+    this.syncConfig();
+    /** @type {CheckedRun[]} */
+    const checked = this.configs.map((c, k) => {
+      try {
+        return this.wasm.check_run(this.kind, c.profile, c.set, this.seedInput.value);
+      } catch (e) {
+        if (this.configs.length < 2) throw e;
+        throw new Error(`конфигурация ${LETTERS[k]}: ${messageOf(e)}`, { cause: e });
+      }
+    });
+    this.checked = checked;
+    this.settings = checked[0];
+    this.unit = checked[0].unit;
+    return checked.flatMap((s) => s.seeds.map((seed) => ({ request: { profile: s.profile, set: s.set }, seed })));
   }
-  /** @param {number} i */
-  jobLabel(i) {
-    return `начальное значение ${this.settings?.seeds[i] ?? i}`;
+  /** @param {number} job */
+  jobLabel(job) {
+    const n = this.settings?.seeds.length ?? 1;
+    const seed = `начальное значение ${this.settings?.seeds[job % n] ?? job}`;
+    return this.checked.length > 1 ? `конфигурация ${LETTERS[Math.floor(job / n)]}, ${seed}` : seed;
   }
   /** The seeds of the share link. @param {URLSearchParams} q */
   seedParams(q) {
     q.set(this.seedParam, (this.settings?.seeds ?? []).join(','));
+  }
+  /** The labels of the checked configurations (one: none, the figure is a run's). */
+  labels() {
+    return this.checked.length > 1 ? this.checked.map((c, k) => this.configLabel(c, k)) : [''];
   }
   /** The seed input, kept in the URL. @param {URLSearchParams} q */
   formParams(q) {
@@ -280,7 +492,11 @@ class Panel {
    */
   drawBoard(curve, detail) {
     const s = this.settings;
-    if (s) this.board?.draw(curve, detail, s.profile, s.total_per_seed, s.steps_per_seed);
+    if (!s) return;
+    // The longest configuration's plan fixes the axes.
+    const total = Math.max(...this.checked.map((c) => c.total_per_seed));
+    const steps = Math.max(...this.checked.map((c) => c.steps_per_seed));
+    this.board?.draw(curve, detail, s.profile, total, steps, this.chosen);
   }
 
   /** Everything drawn again (after a canvas changed size). */
@@ -319,6 +535,7 @@ class Panel {
     });
     this.root.dataset.status = status;
     this.form?.setDisabled(active); // a run keeps the settings it started with
+    if (this.configs) this.renderConfigs();
     // A disabled button loses focus to <body>: hand it to the control that now makes sense.
     if (focused instanceof HTMLButtonElement && this.root.contains(focused) && focused.disabled) {
       const next = active ? this.buttons.pause : this.buttons.start;
@@ -337,14 +554,26 @@ class Panel {
     }
     const settings = /** @type {CheckedRun} */ (this.settings);
     this.terminate();
-    this.showChanges(settings.profile, settings.set);
-    this.board = new this.wasm.RunBoard(this.kind, new Float64Array(settings.seeds));
+    const shown = this.checked[this.current] ?? settings;
+    this.showChanges(shown.profile, shown.set);
+    const seeds = new Float64Array(settings.seeds);
+    try {
+      this.board = this.wasm.RunBoard.compare(this.kind, seeds, this.labels());
+    } catch (e) {
+      this.showError(`Настройки не приняты: ${messageOf(e)}`);
+      return;
+    }
+    this.chosen = 0;
+    this.times = this.checked.map(() => ({ start: 0, end: 0 }));
+    this.renderRunChoice();
+    this.renderComparison();
     this.begin();
     this.t0 = performance.now();
+    this.t1 = undefined;
     this.pausedMs = 0;
     this.run = new WorkerRun(this.kind, jobs, (i, m) => this.onMessage(i, m));
     this.setStatus('running');
-    this.share.href = this.shareUrl(settings);
+    this.share.href = this.shareUrl();
     this.tick();
   }
 
@@ -373,7 +602,10 @@ class Panel {
   reset() {
     this.terminate();
     this.board = null;
+    this.checked = [];
     this.dirty = false; // a redraw queued before the click must not bring the old run back
+    this.renderComparison();
+    this.runChoice.replaceChildren();
     this.clear();
     this.clearCanvases();
     this.drawEmpty();
@@ -411,19 +643,29 @@ class Panel {
     const board = this.board;
     if (!board) return;
     switch (m.type) {
-      case 'started':
+      case 'started': {
         board.start(i, m.info);
+        const t = this.times[Math.floor(i / (this.settings?.seeds.length ?? 1))];
+        if (t && !t.start) t.start = performance.now();
         break;
+      }
       case 'update':
         board.push(i, m.line ?? '');
         this.update(i, m.extra ?? {});
         this.dirty = true;
         break;
-      case 'finished':
+      case 'finished': {
         board.push(i, m.line ?? '');
+        const n = this.settings?.seeds.length ?? 1;
+        const c = Math.floor(i / n);
+        const t = this.times[c];
+        const all = this.runs().filter((/** @type {any} */ r) => r.config === c);
+        if (t && all.every((/** @type {any} */ r) => r.summary)) t.end = performance.now();
         this.finished(i);
+        this.renderComparison();
         this.dirty = true;
         break;
+      }
       case 'error':
       case 'panic':
         this.terminate();
@@ -483,15 +725,19 @@ class Panel {
     const { done, total } = this.board.progress();
     this.progress.value = total ? done / total : 0;
     const paused = this.status === 'paused' ? performance.now() - this.pauseStart : 0;
-    const elapsed = (performance.now() - this.t0 - this.pausedMs - paused) / 1000;
+    // A run that has ended keeps the time it ended at (a later redraw must not add to it).
+    const ended = this.status === 'running' || this.status === 'paused' ? performance.now() : (this.t1 ??= performance.now());
+    const elapsed = (ended - this.t0 - this.pausedMs - paused) / 1000;
     this.progressText.textContent = this.progressLine(done, total, elapsed);
   }
 
   /** Keeps what the reader typed in the URL (without starting anything), so Back restores it. */
   rememberForm() {
     this.previewChanges();
-    const q = new URLSearchParams({ form: this.kind, profile: this.profile.value });
-    for (const [k, v] of this.form.overrides()) q.set(k, v);
+    this.syncConfig();
+    this.renderConfigs();
+    const q = new URLSearchParams({ form: this.kind });
+    this.configParams(q, this.configs);
     this.formParams(q);
     history.replaceState(history.state, '', `${location.pathname}?${q}${location.hash.split('?')[0]}`);
   }
@@ -506,10 +752,27 @@ class Panel {
     return this.board ? this.board.runs() : [];
   }
 
-  /** The share link: the trainer, the profile, the overrides and the seeds. @param {CheckedRun} settings */
-  shareUrl(settings) {
-    const q = new URLSearchParams({ run: this.kind, profile: settings.profile });
-    for (const [k, v] of settings.set) q.set(k, v);
+  /**
+   * The configurations into a link: one as `profile` and its settings by name, several as one
+   * `cfg` each (`cfg=full;gamma=0.99`).
+   * @param {URLSearchParams} q @param {Config[]} configs
+   */
+  configParams(q, configs) {
+    if (configs.length === 1) {
+      q.set('profile', configs[0].profile);
+      for (const [k, v] of configs[0].set) q.set(k, v);
+    } else {
+      for (const c of configs) q.append('cfg', configText(c));
+    }
+  }
+
+  /** The share link of the checked run: the trainer, its configurations and the seeds. */
+  shareUrl() {
+    const q = new URLSearchParams({ run: this.kind });
+    this.configParams(
+      q,
+      this.checked.map((c) => ({ profile: c.profile, set: c.set })),
+    );
     this.seedParams(q);
     return `${location.pathname}?${q}#trainer-${this.kind}`;
   }
@@ -542,15 +805,20 @@ class PpoPanel extends Panel {
       /** @type {HTMLCanvasElement} */ (el('canvas', { id, class: cls, role: 'img', 'aria-label': label }));
     this.curve = canvas('canvas-ppo-curve', 'Кривая обучения: медиана и межквартильный диапазон по начальным значениям');
     this.diag = canvas('canvas-ppo-diagnostics', 'Диагностики PPO по обновлениям');
-    this.pole = canvas('canvas-cartpole', 'CartPole: жадная политика первого начального значения', 'cartpole');
+    this.pole = canvas('canvas-cartpole', 'CartPole: жадная политика выбранного запуска', 'cartpole');
     this.table = el('div', { class: 'table-wrap' });
-    /** @param {HTMLCanvasElement} c @param {string} text */
-    const figure = (c, text) => el('figure', { class: 'live-plain' }, c, el('figcaption', { text }));
+    this.curveCaption = el('figcaption');
+    /** @type {Map<number, { flat: number[], update: number }>} each job's latest greedy episode */
+    this.episodes = new Map();
+    /** @param {HTMLCanvasElement} c @param {HTMLElement | string} caption */
+    const figure = (c, caption) =>
+      el('figure', { class: 'live-plain' }, c, typeof caption === 'string' ? el('figcaption', { text: caption }) : caption);
     root.append(
       this.controlsRow(
         el('label', { for: 'ppo-profile' }, 'профиль ', this.profile),
         el('label', { for: 'ppo-seeds' }, 'начальные значения ', this.seeds),
       ),
+      this.configBar,
       this.form.element,
       this.changes,
       this.message,
@@ -558,19 +826,19 @@ class PpoPanel extends Panel {
       el(
         'div',
         { class: 'trainer-figures' },
-        figure(
-          this.curve,
-          'Жадная оценка: медиана по начальным значениям, межквартильный диапазон (заливка), отдельные запуски (тонкие линии), потолок 500.',
-        ),
-        figure(this.pole, 'Текущая жадная политика первого запуска на новом эпизоде.'),
+        figure(this.curve, this.curveCaption),
+        el('p', { class: 'run-choice' }, el('label', { for: 'ppo-chosen' }, 'Подробно (CartPole и диагностики): ', this.runChoice)),
+        figure(this.pole, 'Текущая жадная политика выбранного запуска на новом эпизоде.'),
         figure(
           this.diag,
-          'Первый запуск по обновлениям: доля активного клиппирования и доля отношений вне 1 ± ε (левая ось) и приближённая KL (правая ось, в своём масштабе: она обычно на порядок меньше долей).',
+          'Выбранный запуск по обновлениям: доля активного клиппирования и доля отношений вне 1 ± ε (левая ось) и приближённая KL (правая ось, в своём масштабе: она обычно на порядок меньше долей).',
         ),
       ),
+      this.comparison,
       this.table,
       el('p', { class: 'trainer-links' }, this.share, ' · скачать кривые: ', this.downloads),
     );
+    this.captionCurve();
     /** @type {number | null} */
     this.animation = null;
     /** @type {{ flat: number[], update: number, t0: number, shown: number } | null} */
@@ -605,9 +873,33 @@ class PpoPanel extends Panel {
   begin() {
     Object.defineProperty(window.pgbookRuns, 'ppo', { get: () => this.runs(), configurable: true, enumerable: true });
     this.clear();
+    this.captionCurve();
+  }
+
+  captionCurve() {
+    this.curveCaption.textContent =
+      this.checked.length > 1
+        ? 'Жадная оценка по конфигурациям: у каждой своя медиана по начальным значениям и межквартильный диапазон (заливка) своего цвета; потолок 500.'
+        : 'Жадная оценка: медиана по начальным значениям, межквартильный диапазон (заливка), отдельные запуски (тонкие линии), потолок 500.';
+  }
+
+  scoreNames() {
+    /** @type {[string, string, (x: number) => string]} */
+    const names = ['итоговая оценка', `стабильно ≥ ${formatNumber(this.schema.solved_threshold)} с шага`, (x) => formatNumber(x, 1)];
+    return names;
+  }
+
+  chosenChanged() {
+    const e = this.episodes.get(this.chosen);
+    if (this.animation !== null) cancelAnimationFrame(this.animation);
+    this.animation = null;
+    this.frames = null;
+    if (e) this.animate(e.flat, e.update);
+    else this.drawPole([0, 0, 0, 0], 'эпизод появится после первой оценки этого запуска');
   }
 
   clear() {
+    this.episodes.clear();
     this.table.replaceChildren();
     if (this.animation !== null) cancelAnimationFrame(this.animation);
     this.animation = null; // the next run's episodes start a loop of their own
@@ -616,7 +908,9 @@ class PpoPanel extends Panel {
 
   /** @param {number} i @param {{ episode?: number[], update?: number }} extra */
   update(i, extra) {
-    if (i === 0 && extra.episode) this.animate(extra.episode, extra.update ?? 0);
+    if (!extra.episode) return;
+    this.episodes.set(i, { flat: extra.episode, update: extra.update ?? 0 });
+    if (i === this.chosen) this.animate(extra.episode, extra.update ?? 0);
   }
 
   finished() {
@@ -701,9 +995,11 @@ class PpoPanel extends Panel {
   }
 
   renderTable() {
-    /** @type {{ seed: number, final_evaluation_mean: number, final_evaluation_std: number, env_steps: number, solved_from_env_steps: number | null }[]} */
+    /** @type {{ config: number, seed: number, final_evaluation_mean: number, final_evaluation_std: number, env_steps: number, solved_from_env_steps: number | null }[]} */
     const summaries = this.board?.summaries() ?? [];
+    const compared = this.checked.length > 1;
     const rows = summaries.map((x) => [
+      ...(compared ? [LETTERS[x.config]] : []),
       String(x.seed),
       formatNumber(x.final_evaluation_mean, 1),
       formatNumber(x.final_evaluation_std, 1),
@@ -712,7 +1008,9 @@ class PpoPanel extends Panel {
     ]);
     const stable = `стабильно ≥ ${formatNumber(this.schema.solved_threshold)} начиная с шага`;
     this.table.replaceChildren(
-      textTable(['начальное значение', 'итоговая оценка', 'std', 'шагов среды', stable], rows, { id: 'ppo-summary' }),
+      textTable([...(compared ? ['конфигурация'] : []), 'начальное значение', 'итоговая оценка', 'std', 'шагов среды', stable], rows, {
+        id: 'ppo-summary',
+      }),
     );
   }
 
@@ -720,8 +1018,12 @@ class PpoPanel extends Panel {
     if (this.board) download('ppo-cartpole.csv', 'text/csv', this.board.csv());
   }
   downloadJson() {
-    // Exactly the lines `pgbook train ppo … --json` prints for the same run.
-    if (this.board) download('ppo-cartpole.jsonl', 'application/x-ndjson', this.board.json_lines());
+    // Exactly the lines `pgbook train ppo … --json` prints for the same run (in a comparison,
+    // for the configuration of the chosen run).
+    if (!this.board) return;
+    const c = Math.floor(this.chosen / (this.settings?.seeds.length ?? 1));
+    const name = this.checked.length > 1 ? `ppo-cartpole-${LETTERS[c]}.jsonl` : 'ppo-cartpole.jsonl';
+    download(name, 'application/x-ndjson', this.board.json_lines_of(c));
   }
 }
 
@@ -740,11 +1042,14 @@ class SequencePanel extends Panel {
     this.summaryBox = el('div', { id: 'seq-summary' });
     /** @type {{ prompt: string, sequence: string, reward: number, advantage: number, mask: number[] }[] | null} */
     this.firstBatch = null;
+    /** @type {Map<number, { greedy?: any[], first?: SequencePanel['firstBatch'] }>} what each job showed last */
+    this.details = new Map();
     root.append(
       this.controlsRow(
         el('label', { for: 'seq-profile' }, 'профиль ', this.profile),
         el('label', { for: 'seq-seed' }, 'начальное значение ', this.seed),
       ),
+      this.configBar,
       this.form.element,
       this.changes,
       this.message,
@@ -757,6 +1062,8 @@ class SequencePanel extends Panel {
           text: 'Оценка на свежих выборках после каждой итерации: средняя награда проверяющей функции и доля полностью верных ответов.',
         }),
       ),
+      this.comparison,
+      el('p', { class: 'run-choice' }, el('label', { for: 'seq-chosen' }, 'Подробно (ответы и первый пакет): ', this.runChoice)),
       el('h3', { text: 'Жадные ответы сейчас' }),
       this.greedy,
       el('h3', { text: 'Первый пакет роллаутов' }),
@@ -784,29 +1091,49 @@ class SequencePanel extends Panel {
   }
 
   clear() {
+    this.details.clear();
     this.greedy.replaceChildren();
     this.batch.replaceChildren();
     this.summaryBox.replaceChildren();
   }
 
-  /** @param {number} _i @param {{ first_batch?: SequencePanel['firstBatch'], greedy?: { prompt: string, answer: string, correct_answer: string, reward: number, correct: boolean }[] }} extra */
-  update(_i, extra) {
-    if (extra.first_batch && !this.firstBatch) {
-      this.firstBatch = extra.first_batch;
-      this.renderFirstBatch();
-    }
-    if (extra.greedy) this.renderGreedy(extra.greedy);
+  /** @param {number} i @param {{ first_batch?: SequencePanel['firstBatch'], greedy?: { prompt: string, answer: string, correct_answer: string, reward: number, correct: boolean }[] }} extra */
+  update(i, extra) {
+    const d = this.details.get(i) ?? {};
+    if (extra.first_batch && !d.first) d.first = extra.first_batch;
+    if (extra.greedy) d.greedy = extra.greedy;
+    this.details.set(i, d);
+    if (i === 0 && extra.first_batch && !this.firstBatch) this.firstBatch = extra.first_batch;
+    if (i === this.chosen) this.chosenChanged();
+  }
+
+  chosenChanged() {
+    const d = this.details.get(this.chosen);
+    this.renderFirstBatch(d?.first ?? []);
+    this.renderGreedy(d?.greedy ?? []);
+    this.renderSummary();
+  }
+
+  scoreNames() {
+    /** @type {[string, string, (x: number) => string]} */
+    const names = ['итоговая доля верных ответов', 'решено с итерации', (x) => formatNumber(x)];
+    return names;
   }
 
   finished() {
-    const [summary] = this.board?.summaries() ?? [];
+    this.renderSummary();
+    this.allFinished();
+  }
+
+  renderSummary() {
+    const summary = (this.board?.summaries() ?? []).find((/** @type {any} */ x) => x.job === this.chosen);
+    this.summaryBox.replaceChildren();
     if (summary) {
       const text =
         `Итог: средняя награда ${formatNumber(summary.final_mean_reward)}, доля верных ответов ${formatNumber(summary.final_success_rate)}, ` +
         `жадно верно ${summary.greedy_correct} из ${summary.prompts} запросов за ${summary.iterations} итераций.`;
       this.summaryBox.replaceChildren(el('p', { text }));
     }
-    this.allFinished();
   }
 
   draw() {
@@ -829,8 +1156,9 @@ class SequencePanel extends Panel {
     this.greedy.replaceChildren(textTable(['запрос', 'жадный ответ', 'верный ответ', 'награда', 'верно'], rows));
   }
 
-  renderFirstBatch() {
-    const rows = (this.firstBatch ?? []).map((r) => [
+  /** @param {NonNullable<SequencePanel['firstBatch']>} batch */
+  renderFirstBatch(batch) {
+    const rows = batch.map((r) => [
       r.prompt,
       r.sequence,
       formatNumber(r.reward),
@@ -844,8 +1172,12 @@ class SequencePanel extends Panel {
     if (this.board) download('sequence.csv', 'text/csv', this.board.csv());
   }
   downloadJson() {
-    // Exactly the lines `pgbook train sequence … --json` prints for the same run.
-    if (this.board) download('sequence.jsonl', 'application/x-ndjson', this.board.json_lines());
+    // Exactly the lines `pgbook train sequence … --json` prints for the same run (in a
+    // comparison, for the configuration of the chosen run).
+    if (!this.board) return;
+    const c = Math.floor(this.chosen / (this.settings?.seeds.length ?? 1));
+    const name = this.checked.length > 1 ? `sequence-${LETTERS[c]}.jsonl` : 'sequence.jsonl';
+    download(name, 'application/x-ndjson', this.board.json_lines_of(c));
   }
 }
 
@@ -911,7 +1243,7 @@ export function setupTrainers(wasm) {
   }
   if (!p) return;
   const fields = new Set(p.schema.fields.map((f) => f.name));
-  const own = new Set(['run', 'form', 'profile', p.seedParam, ...fields]);
+  const own = new Set(['run', 'form', 'profile', 'cfg', p.seedParam, ...fields]);
   const foreign = [...q.keys()].filter((k) => !own.has(k));
   if (foreign.length) {
     p.showError(
@@ -920,6 +1252,40 @@ export function setupTrainers(wasm) {
     return;
   }
   p.applyParams(q);
+  const cfgs = q.getAll('cfg');
+  if (cfgs.length) {
+    // A comparison: each `cfg` a profile and its overrides; wasm checks them all at the start.
+    const configs = cfgs.map(parseConfig);
+    const bad = configs.flatMap((c) => c.set.map(([k]) => k)).find((k) => !fields.has(k));
+    const mixed = [...q.keys()].find((k) => k === 'profile' || fields.has(k));
+    const problem =
+      configs.length > MAX_CONFIGS
+        ? `в сравнении не больше ${MAX_CONFIGS} конфигураций, а в ссылке их ${configs.length}`
+        : bad !== undefined
+          ? `настройки «${bad.slice(0, 24)}» у этого обучения нет`
+          : mixed !== undefined
+            ? `параметр «${mixed.slice(0, 24)}» задаётся внутри каждой конфигурации cfg, не отдельно`
+            : '';
+    if (problem) {
+      p.showError(`Ссылка не принята: ${problem}.`);
+      return;
+    }
+    try {
+      configs.forEach((c) => wasm.check_run(p.kind, c.profile, c.set, p.seedInput.value));
+    } catch (e) {
+      p.showError(`Настройки не приняты: ${messageOf(e)}`);
+      return;
+    }
+    p.configs = configs;
+    p.current = 0;
+    p.loadConfig(configs[0]);
+    p.renderConfigs();
+    if (q.has('run')) {
+      p.root.scrollIntoView();
+      p.start();
+    }
+    return;
+  }
   // A <select> ignores values it does not offer: wasm says what is wrong with the link.
   const profile = q.get('profile');
   if (profile !== null) {
@@ -936,6 +1302,8 @@ export function setupTrainers(wasm) {
   }
   p.form.apply([...q.entries()].filter(([k]) => fields.has(k)));
   p.previewChanges();
+  p.syncConfig();
+  p.renderConfigs();
   if (!q.has('run')) {
     // A form link starts nothing, but a value it cannot take is said at once.
     try {

@@ -1,0 +1,164 @@
+// @ts-check
+// The lab's comparisons: up to four configurations of a trainer on the same seeds, on one pool
+// of workers; one figure with a band per configuration, a results table and what it says; any
+// run in detail; the share link carries every configuration; each configuration's runs equal
+// the CLI's, bit for bit; bad configurations are refused before any worker starts.
+import { it } from 'node:test';
+import { forEachBrowser, assert, cliLines, compareReports, countWorkers, percentile, sleep, REDRAW_BUDGET_MS } from '../harness.mjs';
+
+/** @param {import('../harness.mjs').Tab} tab @param {Record<string, string>} values by PPO setting name */
+const setPpo = (tab, values) =>
+  tab.eval((v) => {
+    for (const [name, value] of Object.entries(v)) {
+      const input = /** @type {HTMLInputElement | HTMLSelectElement} */ (document.querySelector(`#ppo-${name}`));
+      input.value = value;
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    }
+  }, values);
+
+/** Whether the page has fetched the worker's script (it does when it makes the first worker). @param {import('../harness.mjs').Tab} tab */
+const workerLoaded = (tab) => tab.eval(() => performance.getEntriesByType('resource').some((e) => e.name.includes('/js/worker.js')));
+
+forEachBrowser((env) => {
+  it('two PPO configurations on the same seeds: one pool, a band each, the results table, any run in detail, the CLI bit for bit', { timeout: 240_000 }, async (t) => {
+    await env.withTab('lesson-06.html', { deviceScaleFactor: 1 }, async (tab) => {
+      await tab.waitReady();
+      await countWorkers(tab);
+      await tab.select('#ppo-profile', 'smoke');
+      await tab.fill('#ppo-seeds', '11, 37');
+      // B: a copy of A with the lesson 4 and 5 mistakes.
+      await tab.click('#trainer-ppo .config-add');
+      await setPpo(tab, { truncation: 'terminal', clip_coef: 'off' });
+      const chips = await tab.eval(() => [...document.querySelectorAll('#trainer-ppo .config-chip')].map((b) => b.textContent ?? ''));
+      assert(chips.length === 2 && chips[1].includes('ε: 0,2 → нет') && chips[1].includes('bootstrap → terminal'), `chips ${chips}`);
+      // A is still the profile itself.
+      await tab.click('#trainer-ppo .config-chip[data-config="0"]');
+      assert((await tab.value('#ppo-clip_coef')) === '0.2', 'A took B’s settings');
+      await tab.clickButton('#trainer-ppo', 'Старт');
+      await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 200_000);
+      assert((await tab.status('#trainer-ppo')) === 'finished', (await tab.text('#trainer-ppo .figure-error')) ?? '');
+      const cores = await tab.eval(() => navigator.hardwareConcurrency || 2);
+      const max = await tab.eval(() => /** @type {any} */ (window).pgbookWorkersMax);
+      assert(max <= cores && max >= 1, `${max} workers at once on ${cores} cores`);
+      assert((await tab.count('#ppo-summary tbody tr')) === 4, 'four summaries (two configurations × two seeds)');
+      const rows = await tab.eval(() =>
+        [...document.querySelectorAll('#ppo-comparison tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+      );
+      assert(rows.length === 2 && rows.every((r) => r[3] !== null && /из 2$/.test(r[3] ?? '')), `results ${JSON.stringify(rows)}`);
+      // The table's medians are the summaries' (two seeds: the mean of the two).
+      const runs = await tab.eval(() => window.pgbookRuns.ppo);
+      const finals = [0, 1].map((c) => runs.filter((/** @type {any} */ r) => r.config === c).map((/** @type {any} */ r) => r.summary.final_evaluation_mean));
+      for (const c of [0, 1]) {
+        const median = ((finals[c][0] + finals[c][1]) / 2).toFixed(1).replace('.', ',').replace(',0', '');
+        assert((rows[c][1] ?? '').replace(/\s/g, '').startsWith(median.replace(/\s/g, '')), `config ${c}: «${rows[c][1]}» vs median ${median}`);
+      }
+      const text = (await tab.text('#trainer-ppo [data-comparison-text]')) ?? '';
+      assert(/^B: /.test(text) && /начальных значений/.test(text), `comparison text «${text}»`);
+      // Each configuration equals the CLI with its settings (seed 37: the second job of each).
+      for (const [c, set] of [
+        [0, []],
+        [1, ['--set', 'truncation=terminal', '--set', 'clip_coef=off']],
+      ]) {
+        const reports = runs.filter((/** @type {any} */ r) => r.config === c && r.seed === 37)[0].reports;
+        const native = cliLines(['train', 'ppo', '--profile', 'smoke', '--seeds', '37', '--json', .../** @type {string[]} */ (set)]).filter(
+          (l) => l.kind === 'update',
+        );
+        const cmp = compareReports(reports, native, `config ${c}`);
+        assert(cmp.identical === cmp.compared, `config ${c}: ${cmp.identical}/${cmp.compared} updates bit-identical`);
+      }
+      // The JSON download of the chosen run's configuration holds that configuration's lines.
+      const lines = await tab.eval(() => /** @type {any} */ (window.pgbookPanels.ppo).board.json_lines_of(1));
+      const updates = lines.trim().split('\n').filter((/** @type {string} */ l) => l.includes('"kind":"update"'));
+      assert(updates.length === 2 * runs[2].reports.length, `B's lines: ${updates.length}`);
+      // Another run in detail: its diagnostics (and its CartPole) are drawn.
+      const before = await tab.canvas('#canvas-ppo-diagnostics');
+      await tab.select('#ppo-chosen', '3');
+      await sleep(600);
+      const after = await tab.canvas('#canvas-ppo-diagnostics');
+      assert(before.hash !== after.hash && after.inked > 0.01, 'choosing another run did not redraw the diagnostics');
+      // The share link carries both configurations and the seeds.
+      const share = new URL((await tab.eval(() => /** @type {HTMLAnchorElement} */ (document.querySelector('#trainer-ppo a.share')).href)) ?? '');
+      const cfg = share.searchParams.getAll('cfg');
+      assert(cfg.length === 2 && cfg[0] === 'smoke' && cfg[1] === 'smoke;truncation=terminal;clip_coef=off', `share ${share.search}`);
+      assert(share.searchParams.get('seeds') === '11,37', `share seeds ${share.search}`);
+      await tab.screenshot(`compare-ppo`, '#trainer-ppo');
+      t.diagnostic(`${env.name}: ${max} workers at once; results ${JSON.stringify(rows)}`);
+    });
+  });
+
+  it('a comparison link starts on load and the sequence panel compares the three reductions', { timeout: 240_000 }, async () => {
+    const link =
+      'lesson-08.html?run=sequence&seed=5&cfg=smoke;reduction=token_mean&cfg=smoke;reduction=sequence_mean&cfg=smoke;reduction=sequence_sum_mean';
+    await env.withTab(link, { deviceScaleFactor: 1 }, async (tab) => {
+      await tab.waitReady();
+      await tab.waitStatus('#trainer-sequence', ['finished', 'failed'], 200_000);
+      assert((await tab.status('#trainer-sequence')) === 'finished', (await tab.text('#trainer-sequence .figure-error')) ?? '');
+      assert((await tab.count('#seq-comparison tbody tr')) === 3, 'three rows');
+      assert((await tab.count('#trainer-sequence .config-chip')) === 3, 'three configurations');
+      const runs = await tab.eval(() => /** @type {any} */ (window.pgbookPanels.sequence).runs());
+      const reductions = runs.map((/** @type {any} */ r) => r.summary.reduction);
+      assert(JSON.stringify(reductions) === '["token_mean","sequence_mean","sequence_sum_mean"]', `reductions ${reductions}`);
+      for (const [c, reduction] of reductions.entries()) {
+        const native = cliLines(['train', 'sequence', '--profile', 'smoke', '--seed', '5', '--reduction', reduction, '--json']).filter(
+          (l) => l.kind === 'iteration',
+        );
+        const cmp = compareReports(runs[c].reports, native, reduction);
+        assert(cmp.identical === cmp.compared, `${reduction}: ${cmp.identical}/${cmp.compared} iterations bit-identical`);
+      }
+      // The chosen run's greedy answers are shown.
+      await tab.select('#seq-chosen', '2');
+      assert((await tab.count('#seq-greedy tbody tr')) > 0, 'no greedy answers for the chosen run');
+    });
+  });
+
+  it('bad comparisons are refused with the setting named, before any worker starts', { timeout: 60_000 }, async () => {
+    const five = Array.from({ length: 5 }, () => 'cfg=smoke').join('&');
+    for (const [query, words] of [
+      [`run=ppo&seeds=11&${five}`, 'не больше 4'],
+      ['run=ppo&seeds=11&cfg=smoke&cfg=smoke;gama=0.9', '«gama»'],
+      ['run=ppo&seeds=11&cfg=smoke&cfg=smoke;gamma=2', 'γ'],
+      ['run=ppo&seeds=11&cfg=smoke&cfg=warp', 'warp'],
+      ['run=ppo&seeds=11&cfg=smoke&cfg=full&gamma=0.9', 'внутри каждой конфигурации'],
+    ]) {
+      await env.withTab(`lesson-06.html?${query}`, null, async (tab) => {
+        await tab.waitReady();
+        const message = (await tab.text('#trainer-ppo .figure-error')) ?? '';
+        assert(message.includes(words), `${query}: message «${message}»`);
+        assert((await tab.status('#trainer-ppo')) === 'idle', `${query}: a run started`);
+        assert(!(await workerLoaded(tab)), `${query}: a worker was made`);
+      });
+    }
+  });
+
+  it('two full configurations × five course seeds: ten runs queue without a main-thread task over 50 ms', { timeout: 600_000 }, async (t) => {
+    await env.withTab('lesson-06.html', { deviceScaleFactor: 1 }, async (tab) => {
+      await tab.waitReady();
+      await countWorkers(tab);
+      await tab.select('#ppo-profile', 'full');
+      await tab.click('#trainer-ppo .config-add');
+      await setPpo(tab, { gamma: '0.99' });
+      const since = await tab.eval(() => window.pgbookLongTasks.length);
+      await tab.eval(() => {
+        window.pgbookTimings['trainer-ppo'] = [];
+      });
+      const t0 = Date.now();
+      await tab.clickButton('#trainer-ppo', 'Старт');
+      await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 560_000);
+      const wall = (Date.now() - t0) / 1000;
+      assert((await tab.status('#trainer-ppo')) === 'finished', (await tab.text('#trainer-ppo .figure-error')) ?? '');
+      const cores = await tab.eval(() => navigator.hardwareConcurrency || 2);
+      const max = await tab.eval(() => /** @type {any} */ (window).pgbookWorkersMax);
+      assert(max <= cores, `${max} workers at once on ${cores} cores`);
+      assert((await tab.count('#ppo-summary tbody tr')) === 10, 'ten summaries');
+      const redraws = await tab.eval(() => window.pgbookTimings['trainer-ppo'] ?? []);
+      const p95 = percentile(redraws, 95);
+      const budget = REDRAW_BUDGET_MS[env.name];
+      assert(budget === null || p95 <= budget, `the comparison's redraws: p95 ${p95.toFixed(1)} ms`);
+      const long = await tab.eval((n) => window.pgbookLongTasks.slice(n).map(Math.round), since);
+      const line = `${env.name}: 2 × 5 full runs in ${wall.toFixed(1)} s; ${max} workers at once; redraw p95 ${p95.toFixed(1)} ms; ${long.length} tasks over 50 ms`;
+      console.log(line);
+      t.diagnostic(line);
+      assert(long.length === 0, `main-thread tasks over 50 ms: ${long}`);
+    });
+  });
+});
