@@ -8,9 +8,12 @@
 //  - ppo_full: the full PPO profile, 5 seeds in parallel workers, wall time and long tasks;
 //  - sequence_full: the full sequence profile (seed 5) in a worker, wall time;
 //  - redraw: p95 redraw time of every live figure over 200 slider moves;
-//  - firefox_*: the bench and both full profiles again in Debian's Firefox ESR.
+//  - firefox_*: the bench and both full profiles again in Debian's Firefox ESR;
+//  - compare (`node e2e/bench.mjs compare` only): a two-configuration comparison of the full
+//    PPO profile on the five course seeds against one five-seed full run, alternately, in the
+//    same Chromium session: scheduling should add nothing (at most twice the one run's time).
 // Usage: scripts/build-wasm.sh && node scripts/build-site.mjs && cargo build --release &&
-//        node e2e/bench.mjs [page]   (`page`: only the page weights and first paints)
+//        node e2e/bench.mjs [page|compare]   (`page`: only the page weights and first paints)
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT, startServer, launch, percentile, runEnded } from './harness.mjs';
@@ -49,6 +52,7 @@ const pageCost = () => {
 /** @param {string} kind @param {object} data */
 const out = (kind, data) => console.log(JSON.stringify({ kind, ...data }));
 const onlyPages = process.argv[2] === 'page';
+const onlyCompare = process.argv[2] === 'compare';
 
 const server = await startServer();
 const chromium = await launch('chromium');
@@ -133,7 +137,37 @@ async function training() {
   }
 }
 
-try {
+/** A comparison of two full configurations against one full run, twice each, alternately. */
+async function comparison() {
+  const seeds = 'seeds=11,37,71,101,131';
+  const runs = [
+    ['one_run', `lesson-06.html?run=ppo&profile=full&${seeds}`],
+    ['two_configurations', `lesson-06.html?run=ppo&${seeds}&cfg=full&cfg=full;gamma=0.99`],
+  ];
+  /** @type {Record<string, number[]>} */
+  const walls = { one_run: [], two_configurations: [] };
+  for (let round = 0; round < 2; round++) {
+    for (const [kind, path] of runs) {
+      const tab = await chromium.open(server.url + path, { deviceScaleFactor: 1 });
+      await tab.waitReady();
+      const t0 = await tab.eval(() => performance.now());
+      const status = await tab.waitFor(runEnded, '#trainer-ppo', 900_000);
+      const wall = /** @type {number} */ (await tab.eval((t) => (performance.now() - Number(t)) / 1000, String(t0)));
+      walls[kind].push(wall);
+      out('compare_run', { run: kind, round, status, wall_s: wall });
+      await tab.close();
+    }
+  }
+  const best = (/** @type {number[]} */ xs) => Math.min(...xs);
+  out('compare', {
+    one_run_s: walls.one_run,
+    two_configurations_s: walls.two_configurations,
+    ratio_of_best: best(walls.two_configurations) / best(walls.one_run),
+  });
+}
+
+/** Every page's weight and first paint, then the trainers and figures. */
+async function pagesAndTraining() {
   for (const file of ['index.html', ...LESSONS.map((l) => l.file)]) {
     const runs = [];
     for (let i = 0; i < 5; i++) {
@@ -152,6 +186,11 @@ try {
     });
   }
   if (!onlyPages) await training();
+}
+
+try {
+  if (onlyCompare) await comparison();
+  else await pagesAndTraining();
 } finally {
   await chromium.close();
   await server.stop();

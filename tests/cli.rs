@@ -276,3 +276,45 @@ fn url_prints_the_books_link_to_the_same_run() {
         "url-base",
     );
 }
+
+#[test]
+fn replay_plays_a_policy_files_greedy_episode_and_refuses_broken_files() {
+    use pgbook::train::policy::{replay, PolicyFile};
+    use pgbook::train::ppo::{PpoConfig, PpoTrainer};
+    use pgbook::train::Trainer;
+    let config = PpoConfig {
+        num_updates: 4,
+        ..PpoConfig::smoke()
+    };
+    let mut t = PpoTrainer::new(config, 37).unwrap();
+    while !t.is_finished() {
+        t.step().unwrap();
+    }
+    let file = PolicyFile::of(&t, t.actor(), t.updates_done(), t.summary().env_steps);
+    let dir = std::env::temp_dir().join(format!("pgbook-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("policy.json");
+    std::fs::write(&path, file.to_json().unwrap()).unwrap();
+    let path = path.to_str().unwrap();
+    let (code, out, err, _) = run(&["replay", path, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let expected = replay(t.actor(), file.replay_seed());
+    assert_eq!(line["reset_seed"], expected.reset_seed);
+    assert_eq!(line["episode_return"], expected.episode_return);
+    let states: Vec<[f64; 4]> = serde_json::from_value(line["states"].clone()).unwrap();
+    assert_eq!(states, expected.states);
+    let (code, out, _, _) = run(&["replay", path, "--reset-seed", "5"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("reset seed 5"), "{out}");
+    // A missing file, a file that is no policy, a bad option: exit 2 with what is wrong.
+    refused(
+        &["replay", "/nonexistent/policy.json"],
+        "/nonexistent/policy.json",
+    );
+    let broken = dir.join("broken.json");
+    std::fs::write(&broken, "{\"format\": 1}").unwrap();
+    refused(&["replay", broken.to_str().unwrap()], "policy");
+    refused(&["replay", path, "--reset-seed", "-1"], "reset-seed");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -68,6 +68,24 @@ impl Mlp {
         })
     }
 
+    /// A network of `sizes` with the given flat parameters (as [`Mlp::params`] lays them out:
+    /// each layer's weights, then its biases) — a saved policy loaded back.
+    pub fn from_params(sizes: &[usize], params: Vec<f64>) -> Result<Self> {
+        let mut mlp = Mlp::new(sizes, 1.0, 1.0, &mut crate::rng::seeded(0))?;
+        if params.len() != mlp.params.len() {
+            let rule = Rule::Count {
+                min: mlp.params.len(),
+                max: mlp.params.len(),
+            };
+            return Err(Error::range("params", rule, params.len()));
+        }
+        if let Some(i) = params.iter().position(|p| !p.is_finite()) {
+            return Err(Error::non_finite("params", i));
+        }
+        mlp.params = params;
+        Ok(mlp)
+    }
+
     /// Layer sizes, input first.
     pub fn sizes(&self) -> &[usize] {
         &self.sizes

@@ -11,6 +11,7 @@ pub mod curves;
 pub mod export;
 pub mod lines;
 pub mod links;
+pub mod policy;
 pub mod ppo;
 pub mod sequence;
 pub mod settings;

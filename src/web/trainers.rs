@@ -9,6 +9,7 @@ use crate::train::cartpole::{self, SOLVED_THRESHOLD, TIME_STEP_S};
 use crate::train::compare::{self, Comparison};
 use crate::train::curves::Curve;
 use crate::train::lines::{report_line, summary_line};
+use crate::train::policy::{self, PolicyFile};
 use crate::train::ppo::{PpoConfig, PpoTrainer};
 use crate::train::sequence::{task, IterationReport, SequenceConfig, SequenceTrainer};
 use crate::train::settings::{schema_json, seeds, Request, Settings};
@@ -112,6 +113,10 @@ trait PageExtras: Trainer {
     fn extra(&mut self, report: &Self::Report, first: bool) -> Value;
     /// At the start: totals, and what the untrained policy does.
     fn info(&self) -> Value;
+    /// The policy as a file the page can download and load back (CartPole trainers).
+    fn policy(&self) -> Result<Option<String>> {
+        Ok(None)
+    }
 }
 
 impl PageExtras for PpoTrainer {
@@ -125,6 +130,15 @@ impl PageExtras for PpoTrainer {
     }
     fn info(&self) -> Value {
         json!({ "evaluations": self.evaluations() })
+    }
+    fn policy(&self) -> Result<Option<String>> {
+        let file = PolicyFile::of(
+            self,
+            self.actor(),
+            self.updates_done(),
+            self.summary().env_steps,
+        );
+        file.to_json().map(Some)
     }
 }
 
@@ -169,6 +183,7 @@ trait AnyRun {
     fn summary_line(&self) -> Result<String>;
     fn is_finished(&self) -> bool;
     fn info(&self) -> Value;
+    fn policy(&self) -> Result<Option<String>>;
 }
 
 struct Run<T: PageExtras> {
@@ -188,6 +203,9 @@ impl<T: PageExtras> AnyRun for Run<T> {
     }
     fn is_finished(&self) -> bool {
         self.trainer.is_finished()
+    }
+    fn policy(&self) -> Result<Option<String>> {
+        self.trainer.policy()
     }
     fn info(&self) -> Value {
         let p: Progress = self.trainer.progress();
@@ -254,6 +272,34 @@ impl TrainerRun {
     pub fn summary(&self) -> JsResult<String> {
         self.run.summary_line().map_err(js_error)
     }
+
+    /// The policy now as a policy file's JSON text (`undefined` for trainers without one).
+    pub fn policy(&self) -> JsResult<Option<String>> {
+        self.run.policy().map_err(js_error)
+    }
+}
+
+/// Reads a policy file (as `PolicyFile::parse` checks it) and plays its greedy episode from
+/// `reset_seed` (NaN: the episode the page showed when it was saved): what the policy is, and
+/// the episode's states, flat.
+#[wasm_bindgen]
+pub fn replay_policy(text: &str, reset_seed: f64) -> JsResult<JsValue> {
+    let run = || -> Result<Value> {
+        let (file, actor) = PolicyFile::parse(text)?;
+        let reset = if reset_seed.is_nan() {
+            file.replay_seed()
+        } else {
+            seeds::check_seed(reset_seed)?
+        };
+        let r = policy::replay(&actor, reset);
+        let flat: Vec<f64> = r.states.iter().flatten().copied().collect();
+        Ok(json!({
+            "trainer": file.trainer, "seed": file.seed, "update": file.update,
+            "env_steps": file.env_steps, "sizes": file.sizes, "settings": file.settings,
+            "reset_seed": r.reset_seed, "episode_return": r.episode_return, "episode": flat,
+        }))
+    };
+    to_js(&run().map_err(js_error)?)
 }
 
 // ---------------------------------------------------------------- a panel's run history

@@ -6,6 +6,7 @@
 import { fitCanvas } from './canvas.js';
 import { formatNumber } from './format.js';
 import { SettingsForm } from './settings-form.js';
+import { deleteRun, listRuns, saveRun, MAX_KEPT } from './history.js';
 
 const WORKER_URL = new URL('./worker.js', import.meta.url);
 const REDRAW_MS = 200; // live curves redraw at most 5 times a second: the main thread stays free
@@ -49,7 +50,8 @@ export function configText(c) {
  * @typedef {{ config: number, label: string, seeds: number, finished: number, score: Quartiles | null, reached: number, reached_at: Quartiles | null }} ConfigResult
  * @typedef {{ median: number, q25: number, q75: number }} Quartiles
  */
-/** @typedef {{ type: string, info?: unknown, line?: string, extra?: any, message?: string }} WorkerMessage */
+/** @typedef {{ type: string, info?: unknown, line?: string, extra?: any, message?: string, policy?: string | null }} WorkerMessage */
+/** @typedef {import('./history.js').SavedRun} SavedRun */
 /** @typedef {'idle' | 'running' | 'paused' | 'stopped' | 'finished' | 'failed'} Status */
 
 /** What the page collected, for downloads and the page tests. @type {Record<string, unknown>} */
@@ -214,6 +216,26 @@ class Panel {
     this.runChoice = /** @type {HTMLSelectElement} */ (el('select', { id: `${prefix}-chosen`, 'aria-label': 'Чей запуск показывать' }));
     this.runChoice.addEventListener('change', () => this.choose(Number(this.runChoice.value)));
     this.comparison = el('div', { class: 'table-wrap comparison', id: `${prefix}-comparison`, hidden: '' });
+    /** @type {Map<number, string>} each finished job's trained policy (a policy file's text) */
+    this.policies = new Map();
+    // Finished runs are kept in the browser; the list puts an earlier one back or beside.
+    this.historyList = el('ol', { class: 'history-list' });
+    this.historyNote = el('p', { class: 'history-note', role: 'status', hidden: '' });
+    this.historySummary = el('summary', { text: 'Сохранённые запуски' });
+    this.history = el(
+      'details',
+      { class: 'run-history', id: `${prefix}-history` },
+      this.historySummary,
+      el('p', {
+        class: 'history-help',
+        text: `Законченные запуски сохраняются в этом браузере (последние ${MAX_KEPT}) и переживают перезагрузку страницы. «Показать» возвращает запуск на панель, «Рядом» ставит его конфигурации рядом с текущими (те же начальные значения, всего не больше ${MAX_CONFIGS}).`,
+      }),
+      this.historyList,
+    );
+    /** @type {SavedRun[]} */
+    this.saved = [];
+    this.restoring = false;
+    this.restoredFrom = ''; // the dates of the saved runs on the panel
     // Every setting of the schema as a control; the form keeps what the reader typed.
     this.form = new SettingsForm(this.schema.fields, prefix, () => this.rememberForm());
     this.form.reset(this.profile.value);
@@ -256,6 +278,7 @@ class Panel {
     );
     this.setStatus('idle');
     this.renderConfigs();
+    this.refreshHistory();
   }
 
   /* What each trainer panel says for itself. */
@@ -280,6 +303,8 @@ class Panel {
   downloadJson() {}
   /** The chosen job changed: show its details. */
   chosenChanged() {}
+  /** Every run has ended (or a saved run is back): its tables. */
+  showResults() {}
   /** What the results table calls the final score and the goal. @returns {[string, string, (x: number) => string]} */
   scoreNames() {
     return ['итог', 'цель достигнута с', (x) => formatNumber(x)];
@@ -564,6 +589,8 @@ class Panel {
       return;
     }
     this.chosen = 0;
+    this.policies.clear();
+    this.restoredFrom = '';
     this.times = this.checked.map(() => ({ start: 0, end: 0 }));
     this.renderRunChoice();
     this.renderComparison();
@@ -603,6 +630,8 @@ class Panel {
     this.terminate();
     this.board = null;
     this.checked = [];
+    this.policies.clear();
+    this.restoredFrom = '';
     this.dirty = false; // a redraw queued before the click must not bring the old run back
     this.renderComparison();
     this.runChoice.replaceChildren();
@@ -656,6 +685,7 @@ class Panel {
         break;
       case 'finished': {
         board.push(i, m.line ?? '');
+        if (m.policy) this.policies.set(i, m.policy);
         const n = this.settings?.seeds.length ?? 1;
         const c = Math.floor(i / n);
         const t = this.times[c];
@@ -706,6 +736,7 @@ class Panel {
     const counted = `${formatNumber(done)} из ${formatNumber(total)} ${this.unit}`;
     switch (this.status) {
       case 'finished':
+        if (this.restoredFrom) return `${counted}; сохранённый запуск от ${this.restoredFrom}`;
         return `${counted}; готово за ${seconds(elapsed)}`;
       case 'stopped':
         return `${counted}; остановлено.`;
@@ -784,7 +815,178 @@ class Panel {
       this.updateProgress();
       this.dirty = true;
       this.tick();
+      if (!this.restoring) this.save();
     }
+  }
+
+  /* The history: finished runs in IndexedDB. */
+
+  /** The finished run on the panel as a saved run. @returns {SavedRun} */
+  snapshot() {
+    const board = /** @type {RunBoard} */ (this.board);
+    const n = this.settings?.seeds.length ?? 1;
+    const runs = board.runs();
+    return {
+      kind: this.kind,
+      saved_at: new Date().toISOString(),
+      seeds: this.settings?.seeds ?? [],
+      checked: this.checked,
+      labels: this.labels(),
+      configs: this.checked.map((_, c) => ({ lines: board.json_lines_of(c) })),
+      infos: runs.map((/** @type {any} */ r) => r.info),
+      policies: runs.map((/** @type {any} */ _r, /** @type {number} */ job) => this.policies.get(job) ?? null),
+      times: this.times.map((t) => ({ start: 0, end: t.end - t.start })),
+      summary: this.resultsLine(n),
+    };
+  }
+
+  /** One line of what the run gave, for the history list. @param {number} _n */
+  resultsLine(_n) {
+    /** @type {ConfigResult[]} */
+    const results = this.board?.results() ?? [];
+    const [name, , fmt] = this.scoreNames();
+    return results
+      .map(
+        (r) =>
+          `${this.checked.length > 1 ? `${LETTERS[r.config]}: ` : ''}${name} ${r.score ? fmt(r.score.median) : '—'}, цели достигли ${r.reached} из ${r.finished}`,
+      )
+      .join('; ');
+  }
+
+  async save() {
+    try {
+      await saveRun(this.snapshot());
+      this.note('');
+    } catch (e) {
+      this.note(`Запуск не сохранён в истории: ${messageOf(e)}. Кривые, таблицы и загрузки на этой странице работают как обычно.`);
+      return;
+    }
+    await this.refreshHistory();
+  }
+
+  /** @param {string} text */
+  note(text) {
+    this.historyNote.textContent = text;
+    this.historyNote.hidden = !text;
+  }
+
+  async refreshHistory() {
+    try {
+      this.saved = await listRuns(this.kind);
+    } catch (e) {
+      this.saved = [];
+      this.note(`История запусков недоступна: ${messageOf(e)}.`);
+    }
+    this.historySummary.textContent = `Сохранённые запуски (${this.saved.length})`;
+    const items = this.saved.map((r) => {
+      const date = new Date(r.saved_at).toLocaleString('ru-RU');
+      const what =
+        r.labels.length > 1
+          ? r.labels.join(' | ')
+          : `профиль ${r.checked[0]?.profile}${r.checked[0]?.set.length ? `; ${this.form.describe(r.checked[0].profile, r.checked[0].set, true)}` : ''}`;
+      /** @param {string} text @param {() => void} onclick */
+      const button = (text, onclick) => el('button', { type: 'button', text, onclick });
+      return el(
+        'li',
+        { 'data-run': String(r.id) },
+        el('span', {
+          class: 'history-what',
+          text: `${date}: ${what}; начальные значения ${r.seeds.join(', ')}. ${/** @type {any} */ (r).summary ?? ''}`,
+        }),
+        ' ',
+        button('Показать', () => this.restoreSaved([r])),
+        button('Рядом', () => this.besideSaved(r)),
+        button('Удалить', () => this.forget(r)),
+      );
+    });
+    this.historyList.replaceChildren(...items);
+  }
+
+  /** @param {SavedRun} r */
+  async forget(r) {
+    try {
+      if (r.id !== undefined) await deleteRun(r.id);
+    } catch (e) {
+      this.note(`Не удалось удалить запуск: ${messageOf(e)}.`);
+    }
+    await this.refreshHistory();
+  }
+
+  /** A saved run beside the finished one on the panel (same seeds, at most four configurations). @param {SavedRun} r */
+  besideSaved(r) {
+    if (!this.board || this.status !== 'finished') {
+      this.restoreSaved([r]);
+      return;
+    }
+    this.restoreSaved([this.snapshot(), r]);
+  }
+
+  /**
+   * Saved runs back on the panel as one finished comparison, exactly as they ended: their
+   * lines go into a new board, their policies and times with them.
+   * @param {SavedRun[]} records
+   */
+  restoreSaved(records) {
+    const seeds = records[0].seeds;
+    const checked = records.flatMap((r) => r.checked);
+    if (records.some((r) => r.seeds.join(',') !== seeds.join(','))) {
+      this.note(`Рядом можно поставить только запуск на тех же начальных значениях (${seeds.join(', ')}).`);
+      return;
+    }
+    if (checked.length > MAX_CONFIGS) {
+      this.note(`Вместе получилось бы ${checked.length} конфигураций, а сравнение вмещает не больше ${MAX_CONFIGS}.`);
+      return;
+    }
+    this.terminate();
+    this.checked = checked;
+    this.settings = checked[0];
+    this.unit = checked[0].unit;
+    this.configs = checked.map((c) => ({ profile: c.profile, set: c.set }));
+    this.current = 0;
+    this.loadConfig(this.configs[0]);
+    this.seedInput.value = seeds.join(', ');
+    const n = seeds.length;
+    try {
+      const board = this.wasm.RunBoard.compare(this.kind, new Float64Array(seeds), this.labels());
+      this.policies.clear();
+      this.times = [];
+      let c0 = 0;
+      for (const r of records) {
+        r.configs.forEach((cfg, k) => {
+          const c = c0 + k;
+          for (let i = 0; i < n; i++) board.start(c * n + i, r.infos[k * n + i]);
+          for (const line of cfg.lines.trim().split('\n')) board.push(c * n + seeds.indexOf(JSON.parse(line).seed), line);
+          for (let i = 0; i < n; i++) {
+            const p = r.policies[k * n + i];
+            if (p) this.policies.set(c * n + i, p);
+          }
+          this.times.push({ start: 0, end: r.times[k]?.end ?? 0 });
+        });
+        c0 += r.configs.length;
+      }
+      this.board = board;
+    } catch (e) {
+      this.board = null;
+      this.note(`Сохранённый запуск не удалось показать: ${messageOf(e)}.`);
+      return;
+    }
+    this.note('');
+    this.chosen = 0;
+    this.begin();
+    this.renderRunChoice();
+    this.restoring = true;
+    this.setStatus('finished');
+    this.showResults();
+    this.renderComparison();
+    this.chosenChanged();
+    this.restoring = false;
+    const { done, total } = this.board.progress();
+    this.progress.value = total ? done / total : 0;
+    this.restoredFrom = records.map((r) => new Date(r.saved_at).toLocaleString('ru-RU')).join(' и ');
+    this.progressText.textContent = this.progressLine(done, total, 0);
+    this.share.href = this.shareUrl();
+    this.dirty = true;
+    this.tick();
   }
 }
 
@@ -810,6 +1012,23 @@ class PpoPanel extends Panel {
     this.curveCaption = el('figcaption');
     /** @type {Map<number, { flat: number[], update: number }>} each job's latest greedy episode */
     this.episodes = new Map();
+    // A trained policy as a file: download the chosen run's, load one back to watch it.
+    this.policyDownload = /** @type {HTMLButtonElement} */ (
+      el('button', { type: 'button', class: 'policy-download', text: 'скачать', disabled: '', onclick: () => this.downloadPolicy() })
+    );
+    this.policyFile = /** @type {HTMLInputElement} */ (
+      el('input', { type: 'file', id: 'ppo-policy-file', accept: '.json,application/json', hidden: '', 'aria-label': 'Файл политики' })
+    );
+    this.policyFile.addEventListener('change', () => this.loadPolicyFile());
+    this.policyButtons = el(
+      'span',
+      { class: 'policy-buttons' },
+      this.policyDownload,
+      ' ',
+      el('button', { type: 'button', class: 'policy-load', text: 'загрузить и посмотреть', onclick: () => this.policyFile.click() }),
+      this.policyFile,
+    );
+    this.policyInfo = el('p', { class: 'policy-info', id: 'ppo-policy-info', 'aria-live': 'polite', hidden: '' });
     /** @param {HTMLCanvasElement} c @param {HTMLElement | string} caption */
     const figure = (c, caption) =>
       el('figure', { class: 'live-plain' }, c, typeof caption === 'string' ? el('figcaption', { text: caption }) : caption);
@@ -836,7 +1055,10 @@ class PpoPanel extends Panel {
       ),
       this.comparison,
       this.table,
-      el('p', { class: 'trainer-links' }, this.share, ' · скачать кривые: ', this.downloads),
+      el('p', { class: 'trainer-links' }, this.share, ' · скачать кривые: ', this.downloads, ' · политика: ', this.policyButtons),
+      this.policyInfo,
+      this.historyNote,
+      this.history,
     );
     this.captionCurve();
     /** @type {number | null} */
@@ -890,12 +1112,76 @@ class PpoPanel extends Panel {
   }
 
   chosenChanged() {
+    this.policyDownload.disabled = !this.policies.has(this.chosen);
     const e = this.episodes.get(this.chosen);
     if (this.animation !== null) cancelAnimationFrame(this.animation);
     this.animation = null;
     this.frames = null;
+    const policy = this.policies.get(this.chosen);
     if (e) this.animate(e.flat, e.update);
+    else if (policy) this.watchPolicy(policy, 'сохранённая политика');
     else this.drawPole([0, 0, 0, 0], 'эпизод появится после первой оценки этого запуска');
+  }
+
+  /** @param {number} i */
+  finishedJob(i) {
+    if (i === this.chosen) this.policyDownload.disabled = !this.policies.has(i);
+  }
+
+  downloadPolicy() {
+    const policy = this.policies.get(this.chosen);
+    if (!policy) return;
+    const n = this.settings?.seeds.length ?? 1;
+    const seed = this.settings?.seeds[this.chosen % n] ?? 0;
+    const letter = this.checked.length > 1 ? `-${LETTERS[Math.floor(this.chosen / n)]}` : '';
+    download(`ppo-policy${letter}-seed${seed}.json`, 'application/json', policy);
+  }
+
+  async loadPolicyFile() {
+    const file = this.policyFile.files?.[0];
+    this.policyFile.value = ''; // the same file again is a new choice
+    if (!file) return;
+    let text;
+    try {
+      text = await file.text();
+    } catch (e) {
+      this.showPolicy(`Файл «${file.name.slice(0, 40)}» не прочитан: ${messageOf(e)}.`);
+      return;
+    }
+    this.watchPolicy(text, `политика из файла «${file.name.slice(0, 40)}»`);
+  }
+
+  /**
+   * Plays a policy file's greedy episode in the CartPole canvas (wasm checks the file and
+   * plays the episode the CLI's `pgbook replay` plays).
+   * @param {string} text @param {string} what
+   */
+  watchPolicy(text, what) {
+    if (this.status === 'running' || this.status === 'paused') {
+      this.showPolicy('Политику можно посмотреть, когда обучение не идёт: сейчас холст CartPole показывает обучаемый запуск.');
+      return;
+    }
+    let r;
+    try {
+      r = this.wasm.replay_policy(text, NaN);
+    } catch (e) {
+      this.showPolicy(`Политика не загружена: ${messageOf(e)}.`);
+      return;
+    }
+    window.pgbookRuns.policy = r;
+    this.showPolicy(
+      `${what[0].toUpperCase()}${what.slice(1)}: ${r.trainer}, начальное значение ${r.seed}, после ${formatNumber(r.update)} обновлений ` +
+        `(${formatNumber(r.env_steps)} шагов среды), слои ${r.sizes.join('×')}. Жадный эпизод со стартом № ${r.reset_seed}: возврат ${formatNumber(r.episode_return)}.`,
+    );
+    if (this.animation !== null) cancelAnimationFrame(this.animation);
+    this.animation = null;
+    this.animate(r.episode, r.update);
+  }
+
+  /** @param {string} text */
+  showPolicy(text) {
+    this.policyInfo.textContent = text;
+    this.policyInfo.hidden = !text;
   }
 
   clear() {
@@ -913,9 +1199,15 @@ class PpoPanel extends Panel {
     if (i === this.chosen) this.animate(extra.episode, extra.update ?? 0);
   }
 
-  finished() {
+  /** @param {number} i */
+  finished(i) {
+    this.finishedJob(i);
     this.renderTable();
     this.allFinished();
+  }
+
+  showResults() {
+    this.renderTable();
   }
 
   /** @param {boolean} [all] */
@@ -1070,6 +1362,8 @@ class SequencePanel extends Panel {
       this.batch,
       this.summaryBox,
       el('p', { class: 'trainer-links' }, this.share, ' · скачать кривые: ', this.downloads),
+      this.historyNote,
+      this.history,
     );
     this.watchForm(this.profile, this.seed);
     this.drawEmpty();
@@ -1123,6 +1417,10 @@ class SequencePanel extends Panel {
   finished() {
     this.renderSummary();
     this.allFinished();
+  }
+
+  showResults() {
+    this.renderSummary();
   }
 
   renderSummary() {

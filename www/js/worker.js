@@ -4,7 +4,7 @@
 // It drives any trainer through the same wasm handle (TrainerRun): no branch per kind.
 // Protocol (page → worker): start {kind, request, seed, paused}, pause, resume, stop, fail
 // (self-check), bench {updates, repeats}.
-// (worker → page): ready, started {info}, update {line, extra}, finished {line},
+// (worker → page): ready, started {info}, update {line, extra}, finished {line, policy},
 // paused, stopped, error {message}, panic {message}, bench {result}.
 import init, * as wasm from '../pkg/pgbook.js';
 
@@ -54,7 +54,8 @@ async function loop() {
       while (state === 'running' && performance.now() - t0 < SLICE_MS) {
         if (run.is_finished()) {
           state = 'finished';
-          scope.postMessage({ type: 'finished', line: run.summary() });
+          // The trained policy goes with the summary: the page keeps it, downloads it, replays it.
+          scope.postMessage({ type: 'finished', line: run.summary(), policy: run.policy() });
           return;
         }
         const { line, extra } = run.step();

@@ -5,6 +5,7 @@
 mod out;
 mod args;
 mod ppo;
+mod replay;
 mod sequence;
 mod simulate;
 mod train;
@@ -21,6 +22,8 @@ pgbook — «Градиенты политики: от REINFORCE к PPO» on the
 USAGE:
   pgbook train ppo|sequence [OPTIONS]        train, print a summary per seed (or JSON lines)
   pgbook settings ppo|sequence [--json]      every setting: bounds, defaults per profile, help
+  pgbook replay FILE.json [--reset-seed N] [--json]
+                                             a policy file from the book: its greedy episode
   pgbook simulate baselines [--group-size 8|2,4,8,16] [--groups 80000] [--seed 2026] [--json]
   pgbook bench ppo [--json] [--updates 60] [--repeats 3] [--kernels avx512|avx2|portable]
                    (widest SIMD path allowed; portable is what wasm runs)
@@ -55,6 +58,7 @@ fn run(argv: &[String]) -> Result<()> {
         ["settings", "ppo"] => train::settings::<PpoConfig>(args),
         ["settings", "sequence"] => train::settings::<SequenceConfig>(args),
         ["simulate", "baselines"] => simulate::baselines(args),
+        ["replay", path] => replay::replay(path, args),
         ["bench", "ppo"] => ppo::bench(args),
         _ => {
             eprint!("{}", usage());
@@ -67,6 +71,7 @@ fn run(argv: &[String]) -> Result<()> {
                     "settings ppo",
                     "settings sequence",
                     "simulate baselines",
+                    "replay FILE",
                     "bench ppo",
                 ],
             ))
