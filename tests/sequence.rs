@@ -393,3 +393,33 @@ fn curves_render_to_svg() {
     .unwrap();
     assert!(empty.contains("</svg>"));
 }
+
+#[test]
+fn leaving_eos_out_of_the_mask_drops_exactly_the_eos_labels() {
+    let first_batch = |include_eos: bool| {
+        let config = SequenceConfig {
+            include_eos,
+            ..small(Reduction::TokenMean)
+        };
+        let mut t = SequenceTrainer::new(config, 5).unwrap();
+        t.step().unwrap();
+        t.first_batch().unwrap().to_vec()
+    };
+    let (with, without) = (first_batch(true), first_batch(false));
+    // The same seed samples the same first batch; only the mask differs.
+    assert_eq!(with.len(), without.len());
+    let mut dropped = 0;
+    for (w, o) in with.iter().zip(&without) {
+        assert_eq!(w.input_ids, o.input_ids);
+        for (k, (&mw, &mo)) in w.mask.iter().zip(&o.mask).enumerate() {
+            let label_is_eos = w.input_ids[k + 1] == EOS;
+            if label_is_eos && mw == 1 {
+                assert_eq!(mo, 0, "the <eos> label stayed in the mask");
+                dropped += 1;
+            } else {
+                assert_eq!(mw, mo, "a non-<eos> label changed");
+            }
+        }
+    }
+    assert!(dropped > 0, "no response ended with <eos> in the first batch");
+}

@@ -12,7 +12,7 @@ export const MAX_KEPT = 12; // per trainer: the oldest go first
  * @typedef {{
  *   id?: number, kind: string, saved_at: string, seeds: number[], checked: any[], labels: string[],
  *   configs: { lines: string }[], infos: unknown[], policies: (string | null)[], times: { start: number, end: number }[],
- *   summary?: string,
+ *   summary?: string, results?: any[],
  * }} SavedRun
  */
 

@@ -48,6 +48,35 @@ function bounds(f) {
   }
 }
 
+/**
+ * What a set of overrides changes from its profile, in words («γ — коэффициент
+ * дисконтирования: 0,98 → 0,99»); `short` names each setting by its symbol only («γ: 0,98 →
+ * 0,99», for legends).
+ * @param {Field[]} fields @param {string} profile @param {[string, string][]} set @param {boolean} [short]
+ */
+export function describeSet(fields, profile, set, short = false) {
+  return set
+    .map(([name, text]) => {
+      const f = fields.find((x) => x.name === name);
+      if (!f) return `${name} = ${text}`;
+      const label = short ? f.label.split(' — ')[0] : f.label;
+      return `${label}: ${shown(settingText(f.default[profile]))} → ${shown(text)}`;
+    })
+    .join('; ');
+}
+
+/**
+ * Where profile `to` differs from profile `from`, in words, setting by setting.
+ * @param {Field[]} fields @param {string} from @param {string} to
+ */
+export function describeProfiles(fields, from, to) {
+  /** @type {[string, string][]} */
+  const set = fields
+    .filter((f) => settingText(f.default[from]) !== settingText(f.default[to]))
+    .map((f) => [f.name, settingText(f.default[to])]);
+  return describeSet(fields, from, set);
+}
+
 export class SettingsForm {
   /**
    * @param {Field[]} fields @param {string} prefix ids of the controls (`${prefix}-${name}`)
@@ -160,21 +189,12 @@ export class SettingsForm {
   }
 
   /**
-   * What a checked run changed from its profile, in words («γ — коэффициент дисконтирования:
-   * 0,98 → 0,99»).
-   * `short` names each setting by its symbol only («γ: 0,98 → 0,99», for legends).
+   * What a checked run changed from its profile, in words ([`describeSet`]).
    * @param {string} profile @param {[string, string][]} set the overrides wasm accepted
    * @param {boolean} [short]
    */
   describe(profile, set, short = false) {
-    return set
-      .map(([name, text]) => {
-        const f = this.fields.find((x) => x.name === name);
-        if (!f) return `${name} = ${text}`;
-        const label = short ? f.label.split(' — ')[0] : f.label;
-        return `${label}: ${shown(settingText(f.default[profile]))} → ${shown(text)}`;
-      })
-      .join('; ');
+    return describeSet(this.fields, profile, set, short);
   }
 
   /** @param {boolean} disabled */

@@ -7,6 +7,7 @@ import { fitCanvas } from './canvas.js';
 import { formatNumber } from './format.js';
 import { SettingsForm } from './settings-form.js';
 import { deleteRun, listRuns, saveRun, MAX_KEPT } from './history.js';
+import { setupPrepared } from './prepared.js';
 
 const WORKER_URL = new URL('./worker.js', import.meta.url);
 const REDRAW_MS = 200; // live curves redraw at most 5 times a second: the main thread stays free
@@ -116,6 +117,68 @@ function seconds(s) {
 
 /** An error's message for the page. @param {unknown} e */
 const messageOf = (e) => (e instanceof Error ? e.message : String(e));
+
+/**
+ * What a trainer's results table calls the final score and the goal, and how it writes the
+ * score (CartPole: the last evaluation and "stable ≥ 475"; sequence: the fully correct share
+ * and the solved iteration).
+ * @param {Schema} schema @returns {[string, string, (x: number) => string]}
+ */
+export function scoreNamesOf(schema) {
+  if (schema.name === 'sequence') return ['итоговая доля верных ответов', 'решено с итерации', (x) => formatNumber(x)];
+  return ['итоговая оценка', `стабильно ≥ ${formatNumber(schema.solved_threshold)} с шага`, (x) => formatNumber(x, 1)];
+}
+
+/**
+ * The results table of a comparison: per configuration the final score and where the goal
+ * was reached (median [IQR] over its seeds), how many seeds reached it, and the wall time.
+ * @param {ConfigResult[]} results @param {[string, string, (x: number) => string]} names
+ * @param {{ start: number, end: number }[]} times @param {string} id
+ */
+export function comparisonTable(results, [scoreName, goalName, fmt], times, id) {
+  /** @param {Quartiles | null} q @param {(x: number) => string} f */
+  const quart = (q, f) => (q ? `${f(q.median)} [${f(q.q25)}; ${f(q.q75)}]` : '—');
+  const rows = results.map((r) => {
+    const t = times[r.config];
+    const wall = t && t.end ? seconds((t.end - t.start) / 1000) : '…';
+    return [r.label, quart(r.score, fmt), quart(r.reached_at, (x) => formatNumber(x)), `${r.reached} из ${r.finished}`, wall];
+  });
+  const headers = ['конфигурация', `${scoreName}: медиана [IQR]`, `${goalName}: медиана [IQR]`, 'достигли цели', 'время'];
+  return textTable(headers, rows, { id });
+}
+
+/**
+ * What a finished comparison shows, in words, from its numbers: each configuration against A,
+ * and whether the difference stands out of the spread over seeds.
+ * @param {ConfigResult[]} results @param {[string, string, (x: number) => string]} names the score's and the goal's names, the score's format
+ */
+export function describeComparison(results, names) {
+  const done = results.every((r) => r.finished === r.seeds);
+  if (!done) return 'Сравнение ещё идёт: итог появится, когда закончатся все запуски.';
+  const [scoreName, goalName, fmt] = names;
+  const [a, ...rest] = results;
+  /** @param {Quartiles | null} x @param {Quartiles | null} y */
+  const overlap = (x, y) => !x || !y || (x.q25 <= y.q75 && y.q25 <= x.q75);
+  const parts = rest.map((r) => {
+    const letter = LETTERS[r.config];
+    const goal =
+      r.reached === a.reached && r.reached_at && a.reached_at
+        ? `${goalName} — медиана ${formatNumber(r.reached_at.median)} против ${formatNumber(a.reached_at.median)} у A`
+        : `цели достигли ${r.reached} из ${r.finished} начальных значений против ${a.reached} из ${a.finished} у A`;
+    const score = `${scoreName} — медиана ${fmt(r.score?.median ?? NaN)} против ${fmt(a.score?.median ?? NaN)} у A`;
+    // One seed more or less reaching the goal, with overlapping quartiles, is within the spread.
+    const close = Math.abs(r.reached - a.reached) <= 1 && overlap(r.reached_at, a.reached_at) && overlap(r.score, a.score);
+    const verdict =
+      a.seeds === 1
+        ? 'по одному начальному значению нельзя отличить разницу от случайности'
+        : close
+          ? 'разница мала по сравнению с разбросом между начальными значениями (межквартильные диапазоны перекрываются) и может поменять знак на других начальных значениях'
+          : 'на этих начальных значениях разница больше разброса между ними';
+    return `${letter}: ${goal}; ${score}; ${verdict}.`;
+  });
+  const seeds = a.seeds;
+  return `${parts.join(' ')} Всего ${formatNumber(seeds)} ${seeds === 1 ? 'начальное значение' : 'начальных значений'} на конфигурацию — это немного: выводы стоит проверить на других.`;
+}
 
 // One run = one job per seed, on a pool of at most navigator.hardwareConcurrency workers (the
 // rest queue and start as workers free up). Reports arrive as messages; nothing blocks the page.
@@ -307,7 +370,7 @@ class Panel {
   showResults() {}
   /** What the results table calls the final score and the goal. @returns {[string, string, (x: number) => string]} */
   scoreNames() {
-    return ['итог', 'цель достигнута с', (x) => formatNumber(x)];
+    return scoreNamesOf(this.schema);
   }
 
   /* Configurations: the form edits one of up to four, and Старт runs them all on the same seeds. */
@@ -332,6 +395,27 @@ class Panel {
     this.form.reset(this.profile.value);
     this.form.apply(c.set);
     this.previewChanges();
+  }
+
+  /**
+   * A prepared comparison of a lesson into the panel, started at once (the reader clicked its
+   * button): its configurations, on its seeds.
+   * @param {Config[]} configs @param {string} seeds
+   */
+  loadComparison(configs, seeds) {
+    if (this.status === 'running' || this.status === 'paused') {
+      this.showError('Сначала остановите текущее обучение: подготовленное сравнение заменит его.');
+      this.root.scrollIntoView();
+      return;
+    }
+    this.configs = configs.map((c) => ({ profile: c.profile, set: [...c.set] }));
+    this.current = 0;
+    this.seedInput.value = seeds;
+    this.loadConfig(this.configs[0]);
+    this.renderConfigs();
+    this.rememberForm();
+    this.root.scrollIntoView();
+    this.start();
   }
 
   /** A copy of the shown configuration, to change one thing in it. */
@@ -414,49 +498,16 @@ class Panel {
     }
     /** @type {ConfigResult[]} */
     const results = this.board.results();
-    const [scoreName, goalName, fmt] = this.scoreNames();
-    /** @param {Quartiles | null} q @param {(x: number) => string} f */
-    const quart = (q, f) => (q ? `${f(q.median)} [${f(q.q25)}; ${f(q.q75)}]` : '—');
-    const rows = results.map((r) => {
-      const t = this.times[r.config];
-      const wall = t && t.end ? seconds((t.end - t.start) / 1000) : '…';
-      return [r.label, quart(r.score, fmt), quart(r.reached_at, (x) => formatNumber(x)), `${r.reached} из ${r.finished}`, wall];
-    });
-    const headers = ['конфигурация', `${scoreName}: медиана [IQR]`, `${goalName}: медиана [IQR]`, 'достигли цели', 'время'];
     this.comparison.replaceChildren(
-      textTable(headers, rows, { id: `${this.root.id}-results` }),
+      comparisonTable(results, this.scoreNames(), this.times, `${this.root.id}-results`),
       el('p', { class: 'comparison-text', 'data-comparison-text': '', text: this.comparisonText(results) }),
     );
     this.comparison.hidden = false;
   }
 
-  /**
-   * What the finished comparison shows, in words, from its numbers: each configuration against
-   * A, and whether the difference stands out of the spread over seeds.
-   * @param {ConfigResult[]} results
-   */
+  /** @param {ConfigResult[]} results */
   comparisonText(results) {
-    const done = results.every((r) => r.finished === r.seeds);
-    if (!done) return 'Сравнение ещё идёт: итог появится, когда закончатся все запуски.';
-    const [scoreName, goalName, fmt] = this.scoreNames();
-    const [a, ...rest] = results;
-    /** @param {Quartiles | null} x @param {Quartiles | null} y */
-    const overlap = (x, y) => !x || !y || (x.q25 <= y.q75 && y.q25 <= x.q75);
-    const parts = rest.map((r) => {
-      const letter = LETTERS[r.config];
-      const goal =
-        r.reached === a.reached && r.reached_at && a.reached_at
-          ? `${goalName} — медиана ${formatNumber(r.reached_at.median)} против ${formatNumber(a.reached_at.median)} у A`
-          : `цели достигли ${r.reached} из ${r.finished} начальных значений против ${a.reached} из ${a.finished} у A`;
-      const score = `${scoreName} — медиана ${fmt(r.score?.median ?? NaN)} против ${fmt(a.score?.median ?? NaN)} у A`;
-      const close = r.reached === a.reached && overlap(r.reached_at, a.reached_at) && overlap(r.score, a.score);
-      const verdict = close
-        ? 'разница мала по сравнению с разбросом между начальными значениями (межквартильные диапазоны перекрываются) и может поменять знак на других начальных значениях'
-        : 'на этих начальных значениях разница больше разброса между ними';
-      return `${letter}: ${goal}; ${score}; ${verdict}.`;
-    });
-    const seeds = a.seeds;
-    return `${parts.join(' ')} Всего ${formatNumber(seeds)} ${seeds === 1 ? 'начальное значение' : 'начальных значений'} на конфигурацию — это немного: выводы стоит проверить на других.`;
+    return describeComparison(results, this.scoreNames());
   }
 
   /* The shared life cycle. */
@@ -837,6 +888,7 @@ class Panel {
       policies: runs.map((/** @type {any} */ _r, /** @type {number} */ job) => this.policies.get(job) ?? null),
       times: this.times.map((t) => ({ start: 0, end: t.end - t.start })),
       summary: this.resultsLine(n),
+      results: board.results(),
     };
   }
 
@@ -857,6 +909,7 @@ class Panel {
     try {
       await saveRun(this.snapshot());
       this.note('');
+      document.dispatchEvent(new CustomEvent('pgbook:saved', { detail: this.kind }));
     } catch (e) {
       this.note(`Запуск не сохранён в истории: ${messageOf(e)}. Кривые, таблицы и загрузки на этой странице работают как обычно.`);
       return;
@@ -1103,12 +1156,6 @@ class PpoPanel extends Panel {
       this.checked.length > 1
         ? 'Жадная оценка по конфигурациям: у каждой своя медиана по начальным значениям и межквартильный диапазон (заливка) своего цвета; потолок 500.'
         : 'Жадная оценка: медиана по начальным значениям, межквартильный диапазон (заливка), отдельные запуски (тонкие линии), потолок 500.';
-  }
-
-  scoreNames() {
-    /** @type {[string, string, (x: number) => string]} */
-    const names = ['итоговая оценка', `стабильно ≥ ${formatNumber(this.schema.solved_threshold)} с шага`, (x) => formatNumber(x, 1)];
-    return names;
   }
 
   chosenChanged() {
@@ -1408,12 +1455,6 @@ class SequencePanel extends Panel {
     this.renderSummary();
   }
 
-  scoreNames() {
-    /** @type {[string, string, (x: number) => string]} */
-    const names = ['итоговая доля верных ответов', 'решено с итерации', (x) => formatNumber(x)];
-    return names;
-  }
-
   finished() {
     this.renderSummary();
     this.allFinished();
@@ -1513,6 +1554,7 @@ export function setupTrainers(wasm) {
   const seqRoot = /** @type {HTMLElement | null} */ (document.querySelector('#trainer-sequence'));
   if (seqRoot) panels.sequence = new SequencePanel(seqRoot, wasm);
   window.pgbookPanels = panels;
+  setupPrepared(wasm, panels);
   // Leaving a page while it trains is a choice.
   window.addEventListener('beforeunload', (e) => {
     if (Object.values(panels).some((p) => p.status === 'running' || p.status === 'paused')) {

@@ -39,6 +39,12 @@ crate::settings! {
             Kind::Choice(&["token_mean", "sequence_mean", "sequence_sum_mean"]),
             "редукция",
             "Как слагаемые токенов сводятся к одной цели: по всем токенам, по ответам или суммой.";
+        /// Whether the response mask keeps the `<eos>` label: without it the loss gives the policy
+        /// no direct signal for stopping (lesson 8's mistake; softmax and shared weights still
+        /// move p(<eos>) indirectly).
+        include_eos: bool = [true, true], Loss, Kind::Bool,
+            "<eos> в маске ответа",
+            "Учитывать ли метку <eos> в маске: без неё потеря не даёт политике прямого сигнала, когда остановиться.";
         /// PPO clip range ε.
         clip_epsilon: f64 = [0.2, 0.2], Loss,
             Kind::Real { min: Some(Bound::closed(0.0)), max: Some(Bound::open(1.0)) },

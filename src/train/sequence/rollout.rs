@@ -29,7 +29,8 @@ pub struct RolloutBatch {
     pub correct: Vec<bool>,
     /// RLOO advantages `[B]`; they sum to zero within each group.
     pub advantages: Array1<f64>,
-    /// `[B, T−1]` response mask aligned with the labels `input_ids[:, 1:]`, `<eos>` included.
+    /// `[B, T−1]` response mask aligned with the labels `input_ids[:, 1:]`, `<eos>` included
+    /// unless the settings leave it out.
     pub mask: Array2<f64>,
     /// `[B, T−1]` log-probs of the sampled tokens under the sampling policy, frozen; 0 off
     /// the mask.
@@ -165,7 +166,7 @@ impl SequenceTrainer {
             prompt_lengths.view(),
             task::PAD,
             task::EOS,
-            true,
+            self.config.include_eos,
         )?;
         Ok(RolloutBatch {
             prompt_classes,
