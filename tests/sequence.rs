@@ -421,5 +421,8 @@ fn leaving_eos_out_of_the_mask_drops_exactly_the_eos_labels() {
             }
         }
     }
-    assert!(dropped > 0, "no response ended with <eos> in the first batch");
+    assert!(
+        dropped > 0,
+        "no response ended with <eos> in the first batch"
+    );
 }
