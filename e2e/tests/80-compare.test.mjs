@@ -151,7 +151,8 @@ forEachBrowser((env) => {
       const cores = await tab.eval(() => navigator.hardwareConcurrency || 2);
       const max = await tab.eval(() => /** @type {any} */ (window).pgbookWorkersMax);
       assert(max <= cores, `${max} workers at once on ${cores} cores`);
-      assert((await tab.count('#ppo-summary tbody tr')) === 10, 'ten summaries');
+      const rows = await tab.count('#ppo-summary tbody tr');
+      assert(rows === 10, `ten summaries: ${rows} rows; seeds ${await tab.value('#ppo-seeds')}; ${await tab.text('#trainer-ppo .progress-text')}`);
       const redraws = await tab.eval(() => window.pgbookTimings['trainer-ppo'] ?? []);
       const p95 = percentile(redraws, 95);
       const budget = REDRAW_BUDGET_MS[env.name];

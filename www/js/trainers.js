@@ -276,6 +276,8 @@ class Panel {
     /** @type {{ start: number, end: number }[]} each configuration's wall time */
     this.times = [];
     this.configBar = el('div', { class: 'config-bar', role: 'group', 'aria-label': 'Конфигурации для сравнения' });
+    /** @type {{ chips: HTMLElement, add: HTMLElement, remove: HTMLElement } | null} the bar's parts, made once */
+    this.bar = null;
     this.runChoice = /** @type {HTMLSelectElement} */ (el('select', { id: `${prefix}-chosen`, 'aria-label': 'Чей запуск показывать' }));
     this.runChoice.addEventListener('change', () => this.choose(Number(this.runChoice.value)));
     this.comparison = el('div', { class: 'table-wrap comparison', id: `${prefix}-comparison`, hidden: '' });
@@ -441,30 +443,42 @@ class Panel {
     return `${LETTERS[k]}: ${c.profile}${diff ? `; ${diff}` : ''}`;
   }
 
+  /**
+   * The configuration bar. Its buttons are made once and updated in place: a bar rebuilt
+   * under a click (a text field's change fires as the pointer goes down) would lose the click
+   * and the keyboard focus.
+   */
   renderConfigs() {
     const active = this.status === 'running' || this.status === 'paused';
-    const chips = this.configs.map((c, k) =>
-      el('button', {
-        type: 'button',
-        class: 'config-chip',
-        'aria-pressed': String(k === this.current),
-        'data-config': String(k),
-        title: this.form.describe(c.profile, c.set) || `профиль ${c.profile} без изменений`,
-        text: this.configs.length > 1 ? this.configLabel(c, k) : `A: ${c.profile}`,
-        onclick: () => this.selectConfig(k),
-      }),
-    );
-    const add = el('button', {
-      type: 'button',
-      class: 'config-add',
-      text: '+ конфигурация для сравнения',
-      onclick: () => this.addConfig(),
+    if (!this.bar) {
+      this.bar = {
+        chips: el('span', { class: 'config-chips' }),
+        add: el('button', { type: 'button', class: 'config-add', text: '+ конфигурация для сравнения', onclick: () => this.addConfig() }),
+        remove: el('button', { type: 'button', class: 'config-remove', text: 'убрать', onclick: () => this.removeConfig() }),
+      };
+      this.configBar.replaceChildren(
+        el('span', { class: 'config-title', text: 'Конфигурации: ' }),
+        this.bar.chips,
+        this.bar.add,
+        this.bar.remove,
+      );
+    }
+    const { chips, add, remove } = this.bar;
+    while (chips.children.length > this.configs.length) chips.lastElementChild?.remove();
+    while (chips.children.length < this.configs.length) {
+      const k = chips.children.length;
+      chips.append(el('button', { type: 'button', class: 'config-chip', 'data-config': String(k), onclick: () => this.selectConfig(k) }));
+    }
+    this.configs.forEach((c, k) => {
+      const b = /** @type {HTMLButtonElement} */ (chips.children[k]);
+      const text = this.configs.length > 1 ? this.configLabel(c, k) : `A: ${c.profile}`;
+      if (b.textContent !== text) b.textContent = text;
+      b.title = this.form.describe(c.profile, c.set) || `профиль ${c.profile} без изменений`;
+      b.setAttribute('aria-pressed', String(k === this.current));
+      b.disabled = active;
     });
-    const remove = el('button', { type: 'button', class: 'config-remove', text: 'убрать', onclick: () => this.removeConfig() });
     add.toggleAttribute('disabled', active || this.configs.length >= MAX_CONFIGS);
     remove.toggleAttribute('disabled', active || this.configs.length < 2);
-    chips.forEach((b) => b.toggleAttribute('disabled', active));
-    this.configBar.replaceChildren(el('span', { class: 'config-title', text: 'Конфигурации: ' }), ...chips, add, remove);
   }
 
   /** The job shown in detail. @param {number} job */
