@@ -422,6 +422,17 @@ impl RunBoard {
         to_js(&runs)
     }
 
+    /// Each job's start message (totals, the untrained policy's evaluation), job by job: with
+    /// the JSON lines, all a saved run needs to be drawn again.
+    pub fn infos(&self) -> JsResult<JsValue> {
+        let infos: Vec<&Value> = with_board!(&self.board, c => c
+            .boards()
+            .iter()
+            .flat_map(|b| b.runs().iter().map(|r| &r.info))
+            .collect());
+        to_js(&infos)
+    }
+
     /// The summaries so far, one per finished run, each with its `config` and `job`.
     pub fn summaries(&self) -> JsResult<JsValue> {
         let seeds = with_board!(&self.board, c => c.boards()[0].runs().len());

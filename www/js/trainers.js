@@ -754,8 +754,9 @@ class Panel {
         const n = this.settings?.seeds.length ?? 1;
         const c = Math.floor(i / n);
         const t = this.times[c];
-        const all = this.runs().filter((/** @type {any} */ r) => r.config === c);
-        if (t && all.every((/** @type {any} */ r) => r.summary)) t.end = performance.now();
+        // The summaries are small; the runs' reports are not read here.
+        const done = board.summaries().filter((/** @type {any} */ x) => x.config === c).length;
+        if (t && done === n) t.end = performance.now();
         this.finished(i);
         this.renderComparison();
         this.dirty = true;
@@ -890,7 +891,7 @@ class Panel {
   snapshot() {
     const board = /** @type {RunBoard} */ (this.board);
     const n = this.settings?.seeds.length ?? 1;
-    const runs = board.runs();
+    const infos = board.infos();
     return {
       kind: this.kind,
       saved_at: new Date().toISOString(),
@@ -898,8 +899,8 @@ class Panel {
       checked: this.checked,
       labels: this.labels(),
       configs: this.checked.map((_, c) => ({ lines: board.json_lines_of(c) })),
-      infos: runs.map((/** @type {any} */ r) => r.info),
-      policies: runs.map((/** @type {any} */ _r, /** @type {number} */ job) => this.policies.get(job) ?? null),
+      infos,
+      policies: infos.map((/** @type {unknown} */ _i, /** @type {number} */ job) => this.policies.get(job) ?? null),
       times: this.times.map((t) => ({ start: 0, end: t.end - t.start })),
       summary: this.resultsLine(n),
       results: board.results(),
