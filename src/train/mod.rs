@@ -11,6 +11,7 @@ pub mod export;
 pub mod lines;
 pub mod links;
 pub mod ppo;
+pub mod reinforce;
 pub mod sequence;
 pub mod settings;
 
