@@ -181,10 +181,11 @@ fn reinforce_settings_and_advantages_name_the_setting_and_rule() {
     ));
     assert_eq!(arg, "baseline");
     assert_eq!(rule, Rule::one_of(&["none", "batch_mean", "value"]));
-    let (arg, rule) = range(kind(
-        base.with_text(&[("value_steps".into(), "0".into())]),
-    ));
-    assert_eq!((arg.as_str(), rule), ("value_steps", Rule::WholeNumber { min: 1, max: 1000 }));
+    let (arg, rule) = range(kind(base.with_text(&[("value_steps".into(), "0".into())])));
+    assert_eq!(
+        (arg.as_str(), rule),
+        ("value_steps", Rule::WholeNumber { min: 1, max: 1000 })
+    );
     assert_eq!(
         non_finite_arg(kind(base.with_text(&[("gamma".into(), "1e999".into())]))),
         "gamma"
@@ -198,6 +199,11 @@ fn reinforce_settings_and_advantages_name_the_setting_and_rule() {
             got: vec![0]
         }
     );
-    let k = kind(advantages(&[1.0, f64::NAN], Baseline::BatchMean, None, false));
+    let k = kind(advantages(
+        &[1.0, f64::NAN],
+        Baseline::BatchMean,
+        None,
+        false,
+    ));
     assert_eq!(non_finite_arg(k), "rewards");
 }

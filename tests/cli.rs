@@ -199,10 +199,7 @@ fn every_option_is_checked_before_training_starts() {
         &["train", "reinforce", "--set", "weight=whole"],
         "whole_return",
     );
-    refused(
-        &["train", "reinforce", "--baseline", "critic"],
-        "baseline",
-    );
+    refused(&["train", "reinforce", "--baseline", "critic"], "baseline");
 }
 
 #[test]
@@ -244,7 +241,13 @@ fn settings_print_the_schema_and_overrides_apply() {
         .iter()
         .filter_map(|f| f["name"].as_str())
         .collect();
-    for name in ["weight", "baseline", "norm_adv", "value_steps", "env_step_budget"] {
+    for name in [
+        "weight",
+        "baseline",
+        "norm_adv",
+        "value_steps",
+        "env_step_budget",
+    ] {
         assert!(names.contains(&name), "{name} in {names:?}");
     }
     let (code, out, _, _) = run(&["settings", "sequence"]);
@@ -294,14 +297,27 @@ fn settings_print_the_schema_and_overrides_apply() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("JSON line"))
         .collect();
-    assert_eq!(lines.len(), 4, "one update per seed and two summaries: {out}");
-    assert_eq!((&lines[0]["kind"], &lines[0]["seed"]), (&"update".into(), &3.into()));
-    assert!(lines[0]["evaluation"].is_object(), "the last update is evaluated");
+    assert_eq!(
+        lines.len(),
+        4,
+        "one update per seed and two summaries: {out}"
+    );
+    assert_eq!(
+        (&lines[0]["kind"], &lines[0]["seed"]),
+        (&"update".into(), &3.into())
+    );
+    assert!(
+        lines[0]["evaluation"].is_object(),
+        "the last update is evaluated"
+    );
     assert_eq!(lines[2]["kind"], "summary");
     assert!(lines[3].get("solved_from_env_steps").is_some());
     assert!(lines[3]["final_evaluation_mean"].is_number());
     let (code, out, _, _) = run(&["train", "reinforce", "--profile", "smoke", "--seed", "5"]);
-    assert!(code == 0 && out.contains("REINFORCE") && out.contains("reward_to_go"), "{out}");
+    assert!(
+        code == 0 && out.contains("REINFORCE") && out.contains("reward_to_go"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -213,7 +213,9 @@ fn reinforce_loss_gradients_match_central_differences_for_policy_and_critic() {
     }
     let n = 24;
     let obs: Vec<f64> = (0..n * 4).map(|_| normal(&mut rng)).collect();
-    let actions: Vec<usize> = (0..n).map(|_| usize::from(uniform(&mut rng) < 0.5)).collect();
+    let actions: Vec<usize> = (0..n)
+        .map(|_| usize::from(uniform(&mut rng) < 0.5))
+        .collect();
     // Weights on the scale of CartPole's returns, signed as advantages are.
     let advantages: Vec<f64> = (0..n).map(|_| 20.0 * normal(&mut rng)).collect();
     let targets: Vec<f64> = (0..n).map(|_| 10.0 + 5.0 * normal(&mut rng)).collect();
@@ -225,7 +227,10 @@ fn reinforce_loss_gradients_match_central_differences_for_policy_and_critic() {
             actions: &actions,
             advantages: &advantages,
         };
-        (policy_loss_and_gradients(policy, &batch, ws, &mut g).loss, g)
+        (
+            policy_loss_and_gradients(policy, &batch, ws, &mut g).loss,
+            g,
+        )
     };
     let value_loss = |critic: &Mlp, ws: &mut LossWorkspace| {
         let mut g = vec![0.0; critic.params().len()];
@@ -236,7 +241,11 @@ fn reinforce_loss_gradients_match_central_differences_for_policy_and_critic() {
     let h = 1e-4;
     let mut worst = 0.0f64;
     for (name, net, loss) in [
-        ("policy", &mut policy, &policy_loss as &dyn Fn(&Mlp, &mut LossWorkspace) -> (f64, Vec<f64>)),
+        (
+            "policy",
+            &mut policy,
+            &policy_loss as &dyn Fn(&Mlp, &mut LossWorkspace) -> (f64, Vec<f64>),
+        ),
         ("critic", &mut critic, &value_loss),
     ] {
         let (_, analytic) = loss(net, &mut ws);

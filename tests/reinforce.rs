@@ -45,7 +45,10 @@ fn bad_configs_are_rejected_with_the_field_named() {
         (with(|c| c.gamma = 1.5), "gamma"),
         (with(|c| c.learning_rate = 0.0), "learning_rate"),
         (with(|c| c.learning_rate = f64::INFINITY), "learning_rate"),
-        (with(|c| c.value_learning_rate = -1e-3), "value_learning_rate"),
+        (
+            with(|c| c.value_learning_rate = -1e-3),
+            "value_learning_rate",
+        ),
         (with(|c| c.value_steps = 0), "value_steps"),
         (with(|c| c.max_grad_norm = 0.0), "max_grad_norm"),
         (with(|c| c.hidden_sizes = vec![]), "hidden_sizes"),
@@ -87,7 +90,10 @@ fn the_full_profile_is_the_course_default_and_every_value_reads_back() {
     );
     assert!(full.env_step_budget <= 300_000);
     let text = serde_json::to_string(&full).unwrap();
-    assert_eq!(serde_json::from_str::<ReinforceConfig>(&text).unwrap(), full);
+    assert_eq!(
+        serde_json::from_str::<ReinforceConfig>(&text).unwrap(),
+        full
+    );
     let set = full
         .with_text(&[
             ("weight".into(), "whole_return".into()),
@@ -111,7 +117,10 @@ fn the_full_profile_is_the_course_default_and_every_value_reads_back() {
         weight["choices"],
         serde_json::json!(["whole_return", "reward_to_go", "discounted"])
     );
-    assert_eq!(schema["profiles"][1]["seeds"], serde_json::json!([11, 37, 71, 101, 131]));
+    assert_eq!(
+        schema["profiles"][1]["seeds"],
+        serde_json::json!([11, 37, 71, 101, 131])
+    );
 }
 
 #[test]

@@ -13,10 +13,12 @@ use std::path::Path;
 impl TextOutput for ReinforceTrainer {
     fn header(config: &ReinforceConfig, profile: &str, seeds: &[u64]) -> String {
         let json = config.to_json();
-        let text = |name: &str| json.get(name).map_or(String::new(), |v| match v {
-            serde_json::Value::String(s) => s.clone(),
-            other => other.to_string(),
-        });
+        let text = |name: &str| {
+            json.get(name).map_or(String::new(), |v| match v {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            })
+        };
         format!(
             "REINFORCE on CartPole-v1, profile {profile}: weight {}, baseline {}, normalisation {}, \
              {} episodes per update, budget {} env steps, seeds {seeds:?}",

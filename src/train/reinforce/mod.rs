@@ -120,7 +120,11 @@ impl ReinforceTrainer {
             // The run is finished: the next batch could exceed the budget.
             let limit = self.config.env_step_budget;
             let next = self.env_steps as usize + self.config.max_batch_steps();
-            return Err(Error::range("env_step_budget", Rule::at_least(next as f64), limit));
+            return Err(Error::range(
+                "env_step_budget",
+                Rule::at_least(next as f64),
+                limit,
+            ));
         }
         let cfg = self.config.clone();
         let update = self.update + 1;
@@ -147,7 +151,9 @@ impl ReinforceTrainer {
         } else {
             (None, None)
         };
-        let explained_variance = values.as_deref().and_then(|v| explained_variance(v, &weights));
+        let explained_variance = values
+            .as_deref()
+            .and_then(|v| explained_variance(v, &weights));
 
         // 4. Advantages: weight − baseline, z-scored over the batch if asked.
         let adv = advantages(&weights, cfg.baseline, values.as_deref(), cfg.norm_adv)?;
@@ -168,8 +174,11 @@ impl ReinforceTrainer {
         if !grad_norm.is_finite() {
             return Err(Error::diverged(update, Quantity::Gradient));
         }
-        self.policy_adam
-            .step(self.policy.params_mut(), &self.policy_grads, cfg.learning_rate);
+        self.policy_adam.step(
+            self.policy.params_mut(),
+            &self.policy_grads,
+            cfg.learning_rate,
+        );
         if self.policy.params().iter().any(|p| !p.is_finite()) {
             return Err(Error::diverged(update, Quantity::Parameters));
         }

@@ -58,13 +58,7 @@ impl Batch {
     /// are reset from `rng` (one after the other), then step side by side — at each time step
     /// every unfinished one samples its action from `rng`, in the order of the environments —
     /// until every episode has ended (terminated or truncated at 500 steps).
-    pub fn collect(
-        &mut self,
-        episodes: usize,
-        policy: &Mlp,
-        rng: &mut Rng,
-        cache: &mut MlpCache,
-    ) {
+    pub fn collect(&mut self, episodes: usize, policy: &Mlp, rng: &mut Rng, cache: &mut MlpCache) {
         let mut envs: Vec<CartPole> = (0..episodes).map(|_| CartPole::new(rng)).collect();
         // Each environment's records, gathered per episode and laid out one after the other.
         let mut own: Vec<Episode> = vec![Episode::default(); episodes];
@@ -81,7 +75,8 @@ impl Batch {
                 let action = rng::categorical(rng, &probs);
                 let t = envs[e].step(action);
                 let ep = &mut own[e];
-                ep.obs.extend_from_slice(&obs[i * OBS_DIM..(i + 1) * OBS_DIM]);
+                ep.obs
+                    .extend_from_slice(&obs[i * OBS_DIM..(i + 1) * OBS_DIM]);
                 ep.actions.push(action);
                 ep.rewards.push(t.reward);
                 if !(t.terminated || t.truncated) {

@@ -58,7 +58,10 @@ fn weights_are_the_course_functions_of_each_episode() {
     assert_eq!(none, rtg);
     let mean = rtg.iter().sum::<f64>() / 5.0;
     let centred = advantages(&rtg, Baseline::BatchMean, None, false).unwrap();
-    assert!(centred.iter().zip(&rtg).all(|(c, w)| (c - (w - mean)).abs() < 1e-15));
+    assert!(centred
+        .iter()
+        .zip(&rtg)
+        .all(|(c, w)| (c - (w - mean)).abs() < 1e-15));
     let v = [0.5, 0.25, 0.0, 1.0, 0.75];
     let learned = advantages(&rtg, Baseline::Value, Some(&v), false).unwrap();
     assert_eq!(learned, vec![1.25, 1.25, 1.0, 0.5, 0.25]);
@@ -97,7 +100,10 @@ fn no_episode_is_shorter_than_min_episode_steps() {
             }
         }
     }
-    assert!(shortest >= MIN_EPISODE_STEPS, "an episode of {shortest} steps");
+    assert!(
+        shortest >= MIN_EPISODE_STEPS,
+        "an episode of {shortest} steps"
+    );
 }
 
 #[test]
