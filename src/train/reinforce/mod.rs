@@ -370,7 +370,11 @@ impl Trainer for ReinforceTrainer {
     /// number of updates depends on how long the episodes last.
     fn planned(config: &ReinforceConfig) -> Progress {
         let shortest = config.episodes_per_update * MIN_EPISODE_STEPS;
-        let most = (config.env_step_budget - config.max_batch_steps()) / shortest + 1;
+        let most = config
+            .env_step_budget
+            .saturating_sub(config.max_batch_steps())
+            / shortest.max(1)
+            + 1;
         Progress {
             done: 0,
             total: config.env_step_budget as u64,
