@@ -299,10 +299,11 @@ fn the_trainer_contract_progress_and_the_books_link() {
 
 #[test]
 fn smoke_profile_learns_and_the_whole_return_lags() {
-    // The smoke profile of seed 37 (30,000 environment steps): reward-to-go with the learned
-    // baseline reaches 500; the whole return, same seed and budget, stays far below.
+    // The smoke profile of seed 101 (30,000 environment steps): reward-to-go with the learned
+    // baseline reaches 500 (stable from 23,926 steps); the whole return, same seed and budget,
+    // stays near 100.
     let evaluations = |config: ReinforceConfig| {
-        let mut tr = ReinforceTrainer::new(config, 37).unwrap();
+        let mut tr = ReinforceTrainer::new(config, 101).unwrap();
         while !tr.is_finished() {
             tr.step().unwrap();
         }
