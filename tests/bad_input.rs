@@ -169,7 +169,7 @@ fn reinforce_settings_and_advantages_name_the_setting_and_rule() {
     let base = ReinforceConfig::smoke();
     // The budget must hold one batch of whole episodes at the time limit: 8 × 500 steps.
     let small = ReinforceConfig {
-        env_step_budget: 100,
+        env_step_budget: 1000,
         ..base.clone()
     };
     assert_eq!(

@@ -72,7 +72,7 @@ fn bad_configs_are_rejected_with_the_field_named() {
         assert_eq!(e.arg(), Some(k));
     }
     let e = base
-        .with_text(&[("env_step_budget".into(), "100".into())])
+        .with_text(&[("env_step_budget".into(), "1000".into())])
         .unwrap_err();
     assert!(e.to_string().contains("4000"), "{e}");
     // The page's message names the setting by its Russian label.

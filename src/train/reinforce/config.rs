@@ -70,7 +70,7 @@ crate::settings! {
             unit "эпизодов";
         /// The run's budget of environment steps: no update starts that could take the run
         /// past it (each episode may last up to 500 steps).
-        env_step_budget: usize = [30_000, 300_000], Rollout, Kind::Int { min: 1, max: 100_000_000 },
+        env_step_budget: usize = [30_000, 300_000], Rollout, Kind::Int { min: 500, max: 100_000_000 },
             "бюджет шагов среды",
             "Сколько шагов среды отпущено на всё обучение; обновление, которое могло бы выйти за бюджет, не начинается.",
             unit "шагов";
