@@ -161,3 +161,49 @@ fn unknown_reduction_is_an_error_naming_the_choices() {
         assert_eq!(r.name().parse::<Reduction>().unwrap(), r);
     }
 }
+
+#[test]
+fn reinforce_settings_and_advantages_name_the_setting_and_rule() {
+    use pgbook::train::reinforce::{advantages, Baseline, ReinforceConfig, ReinforceTrainer};
+    use pgbook::train::settings::Settings;
+    let base = ReinforceConfig::smoke();
+    // The budget must hold one batch of whole episodes at the time limit: 8 × 500 steps.
+    let small = ReinforceConfig {
+        env_step_budget: 1000,
+        ..base.clone()
+    };
+    assert_eq!(
+        range(kind(ReinforceTrainer::new(small, 1))),
+        ("env_step_budget".to_string(), Rule::at_least(4000.0))
+    );
+    let (arg, rule) = range(kind(
+        base.with_text(&[("baseline".into(), "critic".into())]),
+    ));
+    assert_eq!(arg, "baseline");
+    assert_eq!(rule, Rule::one_of(&["none", "batch_mean", "value"]));
+    let (arg, rule) = range(kind(base.with_text(&[("value_steps".into(), "0".into())])));
+    assert_eq!(
+        (arg.as_str(), rule),
+        ("value_steps", Rule::WholeNumber { min: 1, max: 1000 })
+    );
+    assert_eq!(
+        non_finite_arg(kind(base.with_text(&[("gamma".into(), "1e999".into())]))),
+        "gamma"
+    );
+    // A learned baseline needs its values; the weights must be finite.
+    assert_eq!(
+        kind(advantages(&[1.0, 2.0], Baseline::Value, None, false)),
+        ErrorKind::Shape {
+            arg: "values".into(),
+            expected: vec![2],
+            got: vec![0]
+        }
+    );
+    let k = kind(advantages(
+        &[1.0, f64::NAN],
+        Baseline::BatchMean,
+        None,
+        false,
+    ));
+    assert_eq!(non_finite_arg(k), "rewards");
+}

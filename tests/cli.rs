@@ -91,6 +91,32 @@ fn every_size_bound_is_checked_before_any_allocation_or_work() {
         "seed",
     );
     refused(&["train", "ppo", "--seeds", "9007199254740992"], "seed");
+    refused(
+        &["train", "reinforce", "--env-step-budget", "100000000000"],
+        "env_step_budget",
+    );
+    refused(
+        &["train", "reinforce", "--set", "episodes_per_update=100000"],
+        "episodes_per_update",
+    );
+    // The budget must hold one batch of 500-step episodes.
+    refused(
+        &["train", "reinforce", "--set", "env_step_budget=3999"],
+        "env_step_budget",
+    );
+    refused(
+        &[
+            "train",
+            "reinforce",
+            "--set",
+            "env_step_budget=100000000",
+            "--set",
+            "value_steps=1000",
+            "--set",
+            "hidden_sizes=1024,1024",
+        ],
+        "env_step_budget",
+    );
 }
 
 #[test]
@@ -168,7 +194,12 @@ fn every_option_is_checked_before_training_starts() {
     refused(&["train", "ppo", "--profile", "huge"], "huge");
     refused(&["train", "ppo", "--set", "gamma"], "--set");
     refused(&["train", "ppo", "--set", "gama=0.9"], "gama");
-    refused(&["train", "reinforce"], "reinforce");
+    refused(&["train", "reinforcement"], "reinforcement");
+    refused(
+        &["train", "reinforce", "--set", "weight=whole"],
+        "whole_return",
+    );
+    refused(&["train", "reinforce", "--baseline", "critic"], "baseline");
 }
 
 #[test]
@@ -178,6 +209,7 @@ fn help_on_every_level_lists_the_options() {
         &["help"],
         &["train", "--help"],
         &["train", "ppo", "--help"],
+        &["train", "reinforce", "--help"],
         &[],
     ] {
         let (code, out, err, _) = run(args);
@@ -199,6 +231,24 @@ fn settings_print_the_schema_and_overrides_apply() {
             assert!(f.get(key).is_some(), "{f} lacks {key}");
         }
         assert!(f.get("choices").is_some() || f["type"] == "bool" || f.get("min").is_some());
+    }
+    let (code, out, _, _) = run(&["settings", "reinforce", "--json"]);
+    assert_eq!(code, 0);
+    let schema: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let names: Vec<&str> = schema["fields"]
+        .as_array()
+        .expect("fields")
+        .iter()
+        .filter_map(|f| f["name"].as_str())
+        .collect();
+    for name in [
+        "weight",
+        "baseline",
+        "norm_adv",
+        "value_steps",
+        "env_step_budget",
+    ] {
+        assert!(names.contains(&name), "{name} in {names:?}");
     }
     let (code, out, _, _) = run(&["settings", "sequence"]);
     assert!(code == 0 && out.contains("reduction") && out.contains("token_mean"));
@@ -228,6 +278,46 @@ fn settings_print_the_schema_and_overrides_apply() {
     assert_eq!(lines[0]["kind"], "update");
     assert_eq!(lines[2]["kind"], "summary");
     assert!(lines[1]["evaluation"].is_object());
+    // REINFORCE's lines have the same shape: one update per step, one summary per seed.
+    let (code, out, err, _) = run(&[
+        "train",
+        "reinforce",
+        "--profile",
+        "smoke",
+        "--seeds",
+        "3,4",
+        "--threads",
+        "1",
+        "--set",
+        "env_step_budget=4000",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(
+        lines.len(),
+        4,
+        "one update per seed and two summaries: {out}"
+    );
+    assert_eq!(
+        (&lines[0]["kind"], &lines[0]["seed"]),
+        (&"update".into(), &3.into())
+    );
+    assert!(
+        lines[0]["evaluation"].is_object(),
+        "the last update is evaluated"
+    );
+    assert_eq!(lines[2]["kind"], "summary");
+    assert!(lines[3].get("solved_from_env_steps").is_some());
+    assert!(lines[3]["final_evaluation_mean"].is_number());
+    let (code, out, _, _) = run(&["train", "reinforce", "--profile", "smoke", "--seed", "5"]);
+    assert!(
+        code == 0 && out.contains("REINFORCE") && out.contains("reward_to_go"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -269,6 +359,22 @@ fn url_prints_the_books_link_to_the_same_run() {
     assert_eq!(
         out.trim(),
         "https://school.example/pgbook/lesson-08.html?run=sequence&profile=smoke&seed=5#trainer-sequence"
+    );
+    let (code, out, _, _) = run(&[
+        "train",
+        "reinforce",
+        "--profile",
+        "full",
+        "--set",
+        "weight=whole_return",
+        "--set",
+        "baseline=none",
+        "--url",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out.trim(),
+        "http://127.0.0.1:8000/lesson-03.html?run=reinforce&profile=full&weight=whole_return&baseline=none&seeds=11,37,71,101,131#trainer-reinforce"
     );
     refused(&["train", "sequence", "--seeds", "1,2", "--url"], "seeds");
     refused(

@@ -1,5 +1,6 @@
 //! Every parameter gradient of the full PPO loss (clipped policy loss, clipped value loss,
-//! entropy bonus) against central finite differences, in f64.
+//! entropy bonus) and of REINFORCE's two losses (policy surrogate, critic) against central finite
+//! differences, in f64.
 
 use pgbook::math;
 use pgbook::nn::{fast_tanh, Mlp, MlpCache};
@@ -194,4 +195,78 @@ fn fast_tanh_derivative_is_consistent_with_one_minus_square() {
         assert!((numeric - (1.0 - y * y)).abs() < 1e-9, "x = {x}");
         x += 0.0137;
     }
+}
+
+/// Every parameter gradient of the REINFORCE policy surrogate −mean log π(a|s)·A and of the
+/// critic's ½·mean (V − target)² against the five-point central stencil, in f64.
+#[test]
+fn reinforce_loss_gradients_match_central_differences_for_policy_and_critic() {
+    use pgbook::train::reinforce::{
+        policy_loss_and_gradients, value_loss_and_gradients, LossWorkspace, PolicyBatch,
+    };
+    let mut rng = seeded(41);
+    let root2 = std::f64::consts::SQRT_2;
+    let mut policy = Mlp::new(&[4, 7, 6, 2], root2, 0.5, &mut rng).unwrap();
+    let mut critic = Mlp::new(&[4, 7, 6, 1], root2, 1.0, &mut rng).unwrap();
+    for p in policy.params_mut().iter_mut().chain(critic.params_mut()) {
+        *p += 0.05 * normal(&mut rng);
+    }
+    let n = 24;
+    let obs: Vec<f64> = (0..n * 4).map(|_| normal(&mut rng)).collect();
+    let actions: Vec<usize> = (0..n)
+        .map(|_| usize::from(uniform(&mut rng) < 0.5))
+        .collect();
+    // Weights on the scale of CartPole's returns, signed as advantages are.
+    let advantages: Vec<f64> = (0..n).map(|_| 20.0 * normal(&mut rng)).collect();
+    let targets: Vec<f64> = (0..n).map(|_| 10.0 + 5.0 * normal(&mut rng)).collect();
+    let mut ws = LossWorkspace::default();
+    let policy_loss = |policy: &Mlp, ws: &mut LossWorkspace| {
+        let mut g = vec![0.0; policy.params().len()];
+        let batch = PolicyBatch {
+            obs: &obs,
+            actions: &actions,
+            advantages: &advantages,
+        };
+        (
+            policy_loss_and_gradients(policy, &batch, ws, &mut g).loss,
+            g,
+        )
+    };
+    let value_loss = |critic: &Mlp, ws: &mut LossWorkspace| {
+        let mut g = vec![0.0; critic.params().len()];
+        let mut values = Vec::new();
+        let l = value_loss_and_gradients(critic, &obs, &targets, ws, &mut g, &mut values);
+        (l, g)
+    };
+    let h = 1e-4;
+    let mut worst = 0.0f64;
+    for (name, net, loss) in [
+        (
+            "policy",
+            &mut policy,
+            &policy_loss as &dyn Fn(&Mlp, &mut LossWorkspace) -> (f64, Vec<f64>),
+        ),
+        ("critic", &mut critic, &value_loss),
+    ] {
+        let (_, analytic) = loss(net, &mut ws);
+        for k in 0..analytic.len() {
+            let orig = net.params()[k];
+            let mut at = |delta: f64| {
+                net.params_mut()[k] = orig + delta;
+                let l = loss(net, &mut ws).0;
+                net.params_mut()[k] = orig;
+                l
+            };
+            let (p1, m1, p2, m2) = (at(h), at(-h), at(2.0 * h), at(-2.0 * h));
+            let numeric = (8.0 * (p1 - m1) - (p2 - m2)) / (12.0 * h);
+            let a = analytic[k];
+            let rel = (a - numeric).abs() / a.abs().max(numeric.abs()).max(FLOOR);
+            assert!(
+                rel <= TOLERANCE,
+                "{name} parameter {k}: analytic {a:e}, numeric {numeric:e}, rel {rel:e}"
+            );
+            worst = worst.max(rel);
+        }
+    }
+    eprintln!("worst relative error (REINFORCE policy and critic): {worst:e}");
 }

@@ -1,11 +1,10 @@
 //! A trainer panel's run history: every seed's JSON lines as they arrive from the workers,
 //! read once into reports, with what the page draws and exports computed from them.
 
-use super::cartpole::Evaluation;
+use super::cartpole::{CartPoleReport, Evaluation};
 use super::curves::{self, Curve};
 use super::export;
 use super::lines::{self, Parsed};
-use super::ppo::PpoTrainer;
 use super::sequence::SequenceTrainer;
 use super::settings::seeds::check_seed_list;
 use super::Trainer;
@@ -118,7 +117,12 @@ where
     }
 }
 
-impl Board<PpoTrainer> {
+/// The panels of the CartPole trainers (PPO, REINFORCE): learning curves from evaluations.
+impl<T: Trainer> Board<T>
+where
+    T::Report: CartPoleReport + PartialEq,
+    T::Summary: PartialEq,
+{
     /// Run `index`'s evaluations: the untrained policy's (from the start message), then those
     /// its reports carry.
     pub fn evaluations(&self, index: usize) -> Vec<Evaluation> {
@@ -132,7 +136,7 @@ impl Board<PpoTrainer> {
             .unwrap_or_default();
         first
             .into_iter()
-            .chain(run.reports.iter().filter_map(|r| r.evaluation.clone()))
+            .chain(run.reports.iter().filter_map(|r| r.evaluation().cloned()))
             .collect()
     }
 
@@ -169,7 +173,7 @@ impl Board<SequenceTrainer> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::train::ppo::PpoConfig;
+    use crate::train::ppo::{PpoConfig, PpoTrainer};
     use serde_json::{json, Map};
 
     #[test]
@@ -211,5 +215,35 @@ mod tests {
         assert!(board.push_line(0, "{").is_err());
         assert_eq!(board.runs()[0].reports.len(), 2);
         assert!(Board::<PpoTrainer>::new(&[3, 3]).is_err());
+    }
+
+    #[test]
+    fn a_reinforce_panel_draws_and_exports_like_ppos() {
+        use crate::train::reinforce::{ReinforceConfig, ReinforceTrainer};
+        let config = ReinforceConfig {
+            env_step_budget: 9_000,
+            hidden_sizes: vec![8],
+            evaluation_every: 1,
+            ..ReinforceConfig::smoke()
+        };
+        let mut board = Board::<ReinforceTrainer>::new(&[5]).unwrap();
+        let mut t = ReinforceTrainer::new(config, 5).unwrap();
+        board
+            .start(0, json!({ "evaluations": t.evaluations() }))
+            .unwrap();
+        while !t.is_finished() {
+            let line = lines::report_line::<ReinforceTrainer>(5, &t.step().unwrap()).unwrap();
+            board.push_line(0, &line).unwrap();
+        }
+        let line = lines::summary_line::<ReinforceTrainer>(&t.summary(), &Map::new()).unwrap();
+        board.push_line(0, &line).unwrap();
+        assert!(board.is_finished());
+        assert_eq!(board.evaluations(0), t.evaluations());
+        let steps: Vec<u64> = t.evaluations().iter().map(|e| e.env_steps).collect();
+        assert_eq!(board.curve().unwrap().env_steps, steps);
+        assert!(board
+            .csv()
+            .unwrap()
+            .starts_with("env_steps,median,q25,q75,seed_5\n"));
     }
 }

@@ -96,6 +96,25 @@ pub fn evaluate(
     }
 }
 
+/// A step report of a CartPole trainer: it may carry a greedy evaluation (what a panel's
+/// learning curve and CSV are made of).
+pub trait CartPoleReport {
+    /// The evaluation after this step, if one was due.
+    fn evaluation(&self) -> Option<&Evaluation>;
+}
+
+impl CartPoleReport for crate::train::ppo::UpdateReport {
+    fn evaluation(&self) -> Option<&Evaluation> {
+        self.evaluation.as_ref()
+    }
+}
+
+impl CartPoleReport for crate::train::reinforce::UpdateReport {
+    fn evaluation(&self) -> Option<&Evaluation> {
+        self.evaluation.as_ref()
+    }
+}
+
 /// The seed of the greedy episode shown after `update` of the run with `seed`: a fresh start
 /// every time, the same in the CLI and the page.
 pub fn animation_seed(seed: u64, update: usize) -> u64 {

@@ -13,6 +13,7 @@ pub mod lines;
 pub mod links;
 pub mod policy;
 pub mod ppo;
+pub mod reinforce;
 pub mod sequence;
 pub mod settings;
 

@@ -5,6 +5,7 @@
 mod out;
 mod args;
 mod ppo;
+mod reinforce;
 mod replay;
 mod sequence;
 mod simulate;
@@ -12,6 +13,7 @@ mod train;
 
 use args::Args;
 use pgbook::train::ppo::{PpoConfig, PpoTrainer};
+use pgbook::train::reinforce::{ReinforceConfig, ReinforceTrainer};
 use pgbook::train::sequence::{SequenceConfig, SequenceTrainer};
 use pgbook::{Error, Result};
 use std::process::ExitCode;
@@ -20,8 +22,8 @@ const USAGE: &str = "\
 pgbook — «Градиенты политики: от REINFORCE к PPO» on the command line
 
 USAGE:
-  pgbook train ppo|sequence [OPTIONS]        train, print a summary per seed (or JSON lines)
-  pgbook settings ppo|sequence [--json]      every setting: bounds, defaults per profile, help
+  pgbook train ppo|reinforce|sequence [OPTIONS]    train, print a summary per seed (or JSON lines)
+  pgbook settings ppo|reinforce|sequence [--json]  every setting: bounds, defaults per profile, help
   pgbook replay FILE.json [--reset-seed N] [--json]
                                              a policy file from the book: its greedy episode
   pgbook simulate baselines [--group-size 8|2,4,8,16] [--groups 80000] [--seed 2026] [--json]
@@ -54,8 +56,10 @@ fn run(argv: &[String]) -> Result<()> {
     }
     match words.as_slice() {
         ["train", "ppo"] => train::train::<PpoTrainer>(args),
+        ["train", "reinforce"] => train::train::<ReinforceTrainer>(args),
         ["train", "sequence"] => train::train::<SequenceTrainer>(args),
         ["settings", "ppo"] => train::settings::<PpoConfig>(args),
+        ["settings", "reinforce"] => train::settings::<ReinforceConfig>(args),
         ["settings", "sequence"] => train::settings::<SequenceConfig>(args),
         ["simulate", "baselines"] => simulate::baselines(args),
         ["replay", path] => replay::replay(path, args),
@@ -67,8 +71,10 @@ fn run(argv: &[String]) -> Result<()> {
                 words.join(" "),
                 &[
                     "train ppo",
+                    "train reinforce",
                     "train sequence",
                     "settings ppo",
+                    "settings reinforce",
                     "settings sequence",
                     "simulate baselines",
                     "replay FILE",

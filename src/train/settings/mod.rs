@@ -258,6 +258,7 @@ mod tests;
 /// trainer's schema), or one of the few arguments that are not settings.
 pub fn label_ru(name: &str) -> Option<String> {
     use crate::train::ppo::PpoConfig;
+    use crate::train::reinforce::ReinforceConfig;
     use crate::train::sequence::SequenceConfig;
     let extra = match name {
         "seed" => Some("начальное значение"),
@@ -275,6 +276,7 @@ pub fn label_ru(name: &str) -> Option<String> {
             PpoConfig::FIELDS
                 .iter()
                 .chain(SequenceConfig::FIELDS)
+                .chain(ReinforceConfig::FIELDS)
                 .find(|f| f.name == name)
                 .map(|f| f.label.to_string())
         })

@@ -1,0 +1,396 @@
+//! REINFORCE on CartPole-v1, step by step: one [`ReinforceTrainer::step`] = a batch of whole
+//! episodes with the current policy + one gradient step, in the order of lessons 1–3:
+//! settings ([`config`]) → whole episodes ([`rollout`]) → the weight of each step (G₀, G_t or
+//! γ^t·G_t) → the baseline (none, the batch mean, or a critic fitted to the batch) and optional
+//! normalisation → one Adam step on −mean log π(a|s)·A ([`loss`]) → greedy evaluation → report
+//! ([`report`]).
+//!
+//! The same CartPole, tanh MLP, orthogonal initialisation, Adam and global gradient-norm
+//! clipping as PPO, and the same evaluation protocol ([`crate::train::cartpole`]). The trainer
+//! is pure computation (no clock, no threads, no I/O): the same code runs in the CLI, the tests
+//! and a browser Web Worker, and the same seed gives a bit-identical run. Every variant of the
+//! same seed starts from the same networks and collects the same first batch.
+
+pub mod config;
+pub mod loss;
+pub mod report;
+pub mod rollout;
+
+pub use config::{Baseline, ReinforceConfig, ReinforceProfile, Weight};
+pub use loss::{
+    policy_loss_and_gradients, value_loss_and_gradients, LossWorkspace, PolicyBatch,
+    PolicyLossParts,
+};
+pub use report::UpdateReport;
+pub use rollout::{advantages, Batch};
+
+use crate::envs::cartpole::{NUM_ACTIONS, OBS_DIM};
+use crate::error::{Error, Quantity, Result, Rule};
+use crate::nn::{clip_grad_norm, Adam, Mlp, MlpCache};
+use crate::rng::{self, Rng};
+use crate::train::cartpole::{self, mean_std, Evaluation, RunSummary};
+use crate::train::{Progress, Trainer};
+
+/// The fewest steps a CartPole-v1 episode lasts, whatever the start and the actions (checked
+/// by a test): with it, the most updates a budget allows.
+pub const MIN_EPISODE_STEPS: usize = 8;
+
+/// A REINFORCE run on CartPole-v1 that advances one update per [`ReinforceTrainer::step`].
+///
+/// ```
+/// use pgbook::train::reinforce::{ReinforceConfig, ReinforceTrainer};
+/// let config = ReinforceConfig { env_step_budget: 8_000, ..ReinforceConfig::smoke() };
+/// let mut trainer = ReinforceTrainer::new(config, 11)?;
+/// while !trainer.is_finished() {
+///     let report = trainer.step()?;
+///     assert_eq!(report.episodes_finished, 8);
+/// }
+/// assert!(trainer.env_steps() <= 8_000);
+/// # Ok::<(), pgbook::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct ReinforceTrainer {
+    config: ReinforceConfig,
+    seed: u64,
+    policy: Mlp,
+    /// V(s), fitted on each batch when the baseline is learned (created for every variant, so
+    /// that all variants of a seed share the policy's initialisation and the random stream).
+    critic: Mlp,
+    policy_adam: Adam,
+    critic_adam: Adam,
+    policy_grads: Vec<f64>,
+    critic_grads: Vec<f64>,
+    /// Environment resets and action sampling.
+    rng: Rng,
+    update: usize,
+    env_steps: u64,
+    batch: Batch,
+    rollout_cache: MlpCache,
+    loss_ws: LossWorkspace,
+    values: Vec<f64>,
+    eval_cache: MlpCache,
+    evaluations: Vec<Evaluation>,
+}
+
+impl ReinforceTrainer {
+    /// A fresh run: validated config, orthogonally initialised policy (output gain 0.01: the
+    /// first policy is near uniform) and critic, and an evaluation of the untrained policy at
+    /// 0 transitions.
+    pub fn new(config: ReinforceConfig, seed: u64) -> Result<Self> {
+        config.validate()?;
+        let mut rng = rng::seeded(seed);
+        let mut sizes = vec![OBS_DIM];
+        sizes.extend(&config.hidden_sizes);
+        let root2 = std::f64::consts::SQRT_2;
+        let policy = Mlp::new(
+            &[&sizes[..], &[NUM_ACTIONS]].concat(),
+            root2,
+            0.01,
+            &mut rng,
+        )?;
+        let critic = Mlp::new(&[&sizes[..], &[1]].concat(), root2, 1.0, &mut rng)?;
+        let mut trainer = ReinforceTrainer {
+            policy_adam: Adam::new(policy.params().len()),
+            critic_adam: Adam::new(critic.params().len()),
+            policy_grads: vec![0.0; policy.params().len()],
+            critic_grads: vec![0.0; critic.params().len()],
+            policy,
+            critic,
+            rng,
+            update: 0,
+            env_steps: 0,
+            batch: Batch::default(),
+            rollout_cache: MlpCache::default(),
+            loss_ws: LossWorkspace::default(),
+            values: Vec::new(),
+            eval_cache: MlpCache::default(),
+            evaluations: Vec::new(),
+            seed,
+            config,
+        };
+        let first = trainer.evaluate();
+        trainer.evaluations.push(first);
+        Ok(trainer)
+    }
+
+    /// One batch of whole episodes and one policy-gradient step; the report carries an
+    /// evaluation every `evaluation_every` updates and after the last one.
+    pub fn step(&mut self) -> Result<UpdateReport> {
+        if self.is_finished() {
+            // The run is finished: the next batch could exceed the budget.
+            let limit = self.config.env_step_budget;
+            let next = self.env_steps as usize + self.config.max_batch_steps();
+            return Err(Error::range(
+                "env_step_budget",
+                Rule::at_least(next as f64),
+                limit,
+            ));
+        }
+        let cfg = self.config.clone();
+        let update = self.update + 1;
+
+        // 1. Whole episodes with the current policy, side by side.
+        self.batch.collect(
+            cfg.episodes_per_update,
+            &self.policy,
+            &mut self.rng,
+            &mut self.rollout_cache,
+        );
+        let n = self.batch.len();
+        self.env_steps += n as u64;
+
+        // 2. The weight of every step: G₀, G_t or γ^t·G_t, each episode on its own.
+        let weights = self.batch.weights(cfg.weight, cfg.gamma)?;
+
+        // 3. The baseline. A learned V(s) is first fitted to this batch's weights
+        //    (`value_steps` full-batch Adam steps on ½·mean (V − weight)²), then evaluated.
+        let (value_loss, values) = if cfg.baseline == Baseline::Value {
+            let before = self.fit_critic(&weights, &cfg, update)?;
+            let values = self.critic_values(n);
+            (Some(before), Some(values))
+        } else {
+            (None, None)
+        };
+        let explained_variance = values
+            .as_deref()
+            .and_then(|v| explained_variance(v, &weights));
+
+        // 4. Advantages: weight − baseline, z-scored over the batch if asked.
+        let adv = advantages(&weights, cfg.baseline, values.as_deref(), cfg.norm_adv)?;
+
+        // 5. One policy step on L = −(1/n) Σ log π(a|s)·A over the batch's n steps, its
+        //    gradient clipped to `max_grad_norm`.
+        let pb = PolicyBatch {
+            obs: &self.batch.obs,
+            actions: &self.batch.actions,
+            advantages: &adv,
+        };
+        let parts =
+            policy_loss_and_gradients(&self.policy, &pb, &mut self.loss_ws, &mut self.policy_grads);
+        if !parts.loss.is_finite() {
+            return Err(Error::diverged(update, Quantity::Loss));
+        }
+        let grad_norm = clip_grad_norm(&mut [&mut self.policy_grads], cfg.max_grad_norm);
+        if !grad_norm.is_finite() {
+            return Err(Error::diverged(update, Quantity::Gradient));
+        }
+        self.policy_adam.step(
+            self.policy.params_mut(),
+            &self.policy_grads,
+            cfg.learning_rate,
+        );
+        if self.policy.params().iter().any(|p| !p.is_finite()) {
+            return Err(Error::diverged(update, Quantity::Parameters));
+        }
+        self.update = update;
+
+        // 6. A separate greedy evaluation on its own environments.
+        let due = cfg.evaluation_every > 0 && update % cfg.evaluation_every == 0;
+        let evaluation = if due || self.is_finished() {
+            let ev = self.evaluate();
+            self.evaluations.push(ev.clone());
+            Some(ev)
+        } else {
+            None
+        };
+
+        // 7. The report.
+        let returns = self.batch.episode_returns();
+        let (weight_mean, weight_std) = mean_std(&weights);
+        Ok(UpdateReport {
+            update,
+            env_steps: self.env_steps,
+            batch_steps: n,
+            learning_rate: cfg.learning_rate,
+            policy_loss: parts.loss,
+            entropy: parts.entropy,
+            grad_norm,
+            weight_mean,
+            weight_std,
+            advantage_std: mean_std(&adv).1,
+            value_loss,
+            explained_variance,
+            episodes_finished: returns.len(),
+            mean_episode_return: (!returns.is_empty())
+                .then(|| returns.iter().sum::<f64>() / returns.len() as f64),
+            evaluation,
+        })
+    }
+
+    /// Fits the critic to `targets` on the current batch: `value_steps` full-batch Adam steps,
+    /// each gradient clipped to `max_grad_norm`. Returns the loss before the first step.
+    fn fit_critic(&mut self, targets: &[f64], cfg: &ReinforceConfig, update: usize) -> Result<f64> {
+        let mut first = None;
+        for _ in 0..cfg.value_steps {
+            let loss = value_loss_and_gradients(
+                &self.critic,
+                &self.batch.obs,
+                targets,
+                &mut self.loss_ws,
+                &mut self.critic_grads,
+                &mut self.values,
+            );
+            if !loss.is_finite() {
+                return Err(Error::diverged(update, Quantity::ValueEstimate));
+            }
+            first.get_or_insert(loss);
+            let norm = clip_grad_norm(&mut [&mut self.critic_grads], cfg.max_grad_norm);
+            if !norm.is_finite() {
+                return Err(Error::diverged(update, Quantity::Gradient));
+            }
+            self.critic_adam.step(
+                self.critic.params_mut(),
+                &self.critic_grads,
+                cfg.value_learning_rate,
+            );
+        }
+        if self.critic.params().iter().any(|p| !p.is_finite()) {
+            return Err(Error::diverged(update, Quantity::Parameters));
+        }
+        Ok(first.unwrap_or(0.0))
+    }
+
+    /// V(s) of the batch's `n` steps with the critic as it is now.
+    fn critic_values(&mut self, n: usize) -> Vec<f64> {
+        self.critic
+            .forward(&self.batch.obs, n, &mut self.rollout_cache)
+            .to_vec()
+    }
+
+    /// Greedy evaluation of the current policy ([`cartpole::evaluate`]).
+    fn evaluate(&mut self) -> Evaluation {
+        cartpole::evaluate(
+            &self.policy,
+            self.seed,
+            self.config.evaluation_episodes,
+            self.update,
+            self.env_steps,
+            &mut self.eval_cache,
+        )
+    }
+
+    /// The run's configuration.
+    pub fn config(&self) -> &ReinforceConfig {
+        &self.config
+    }
+
+    /// The run's seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Updates done so far.
+    pub fn updates_done(&self) -> usize {
+        self.update
+    }
+
+    /// Training transitions collected so far.
+    pub fn env_steps(&self) -> u64 {
+        self.env_steps
+    }
+
+    /// Whether the run is over: the next batch could take it past `env_step_budget`.
+    pub fn is_finished(&self) -> bool {
+        self.env_steps as usize + self.config.max_batch_steps() > self.config.env_step_budget
+    }
+
+    /// Every evaluation so far, the untrained policy's first.
+    pub fn evaluations(&self) -> &[Evaluation] {
+        &self.evaluations
+    }
+
+    /// The latest evaluation, the transitions so far and when the run became stably solved.
+    pub fn summary(&self) -> RunSummary {
+        RunSummary::of(self.seed, self.env_steps, &self.evaluations)
+    }
+
+    /// The policy network (logits of the two actions).
+    pub fn policy(&self) -> &Mlp {
+        &self.policy
+    }
+
+    /// The critic network (V), trained only with the learned baseline.
+    pub fn critic(&self) -> &Mlp {
+        &self.critic
+    }
+
+    /// The last update's batch of episodes.
+    pub fn batch(&self) -> &Batch {
+        &self.batch
+    }
+
+    /// A greedy episode of the current policy from a reset drawn with `reset_seed`.
+    pub fn greedy_episode(&self, reset_seed: u64) -> Vec<[f64; 4]> {
+        cartpole::greedy_episode(&self.policy, reset_seed)
+    }
+}
+
+impl Trainer for ReinforceTrainer {
+    type Config = ReinforceConfig;
+    type Report = UpdateReport;
+    type Summary = RunSummary;
+    type Evaluation = Evaluation;
+    const NAME: &'static str = "reinforce";
+    const STEP: &'static str = "update";
+    const PAGE: crate::train::links::Page = crate::train::links::Page {
+        file: "lesson-03.html",
+        seeds_param: "seeds",
+        max_seeds: crate::train::settings::seeds::MAX_SEEDS,
+    };
+
+    fn new(config: ReinforceConfig, seed: u64) -> Result<Self> {
+        ReinforceTrainer::new(config, seed)
+    }
+    fn config(&self) -> &ReinforceConfig {
+        &self.config
+    }
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+    fn step(&mut self) -> Result<UpdateReport> {
+        ReinforceTrainer::step(self)
+    }
+    fn is_finished(&self) -> bool {
+        ReinforceTrainer::is_finished(self)
+    }
+    fn summary(&self) -> RunSummary {
+        ReinforceTrainer::summary(self)
+    }
+    fn last_evaluation(&self) -> Option<&Evaluation> {
+        self.evaluations.last()
+    }
+    fn progress(&self) -> Progress {
+        Progress {
+            done: self.env_steps,
+            ..Self::planned(&self.config)
+        }
+    }
+    /// `total` is the budget (a run ends up to one batch of 500-step episodes short of it);
+    /// `steps` the most updates it allows (every episode as short as CartPole's can be): the
+    /// number of updates depends on how long the episodes last.
+    fn planned(config: &ReinforceConfig) -> Progress {
+        let shortest = config.episodes_per_update * MIN_EPISODE_STEPS;
+        let most = config
+            .env_step_budget
+            .saturating_sub(config.max_batch_steps())
+            / shortest.max(1)
+            + 1;
+        Progress {
+            done: 0,
+            total: config.env_step_budget as u64,
+            unit: Progress::ENV_STEPS,
+            steps: most as u64,
+        }
+    }
+}
+
+/// 1 − Var(y − ŷ)/Var(y); `None` when the targets do not vary.
+fn explained_variance(pred: &[f64], target: &[f64]) -> Option<f64> {
+    let (_, sd_y) = mean_std(target);
+    let diff: Vec<f64> = target.iter().zip(pred).map(|(y, p)| y - p).collect();
+    let (_, sd_d) = mean_std(&diff);
+    (sd_y > 0.0).then(|| 1.0 - (sd_d * sd_d) / (sd_y * sd_y))
+}
+
+#[cfg(test)]
+mod tests;
