@@ -1,5 +1,5 @@
 // @ts-check
-// The lessons' prepared comparisons (lessons 4, 5, 6 and 8): each lists its configurations
+// The lessons' prepared comparisons (lessons 2–6 and 8): each lists its configurations
 // from the schema and runs them (on the page's own panel, or by a link to the trainer's
 // page); once run, its numbers fill the lesson from the reader's finished run — and stay after
 // a reload, from the browser's history.
@@ -10,7 +10,7 @@ forEachBrowser((env) => {
   it('every prepared comparison lists its configurations and can be run', { timeout: 60_000 }, async (t) => {
     /** @type {string[]} */
     const seen = [];
-    for (const file of ['lesson-04.html', 'lesson-05.html', 'lesson-06.html', 'lesson-08.html']) {
+    for (const file of ['lesson-02.html', 'lesson-03.html', 'lesson-04.html', 'lesson-05.html', 'lesson-06.html', 'lesson-08.html']) {
       await env.withTab(file, null, async (tab) => {
         await tab.waitReady();
         const boxes = await tab.eval(() =>
@@ -28,7 +28,7 @@ forEachBrowser((env) => {
           assert(b.listed === b.configs, `${file} ${b.id}: ${b.listed} configurations listed of ${b.configs}`);
           assert(!/не распознано/.test(b.result), `${file} ${b.id}: ${b.result}`);
           // A page with the trainer's panel runs it there; the others link to that page.
-          const own = file === 'lesson-06.html' || file === 'lesson-08.html';
+          const own = ['lesson-02.html', 'lesson-03.html', 'lesson-06.html', 'lesson-08.html'].includes(file);
           assert(own ? b.button : b.link !== null, `${file} ${b.id}: no way to run it`);
           if (b.link) {
             const url = new URL(b.link);

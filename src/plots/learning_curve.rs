@@ -27,25 +27,28 @@ pub fn draw<DB: DrawingBackend>(
     data: &Data<'_>,
     theme: &Theme,
 ) -> Result<()> {
-    let (
-        Data {
-            curve,
-            profile,
-            x_end,
-        },
+    draw_titled(
+        area,
+        data,
+        &format!("PPO на CartPole — профиль {}", data.profile),
         theme,
-    ) = (*data, *theme);
+    )
+}
+
+/// [`draw`] with another title (another trainer's curve).
+pub fn draw_titled<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &Data<'_>,
+    title: &str,
+    theme: &Theme,
+) -> Result<()> {
+    let (Data { curve, x_end, .. }, theme) = (*data, *theme);
     let xs: Vec<f64> = curve.env_steps.iter().map(|&s| s as f64).collect();
     let x_max = xs.last().copied().unwrap_or(0.0).max(x_end).max(1.0);
     area.fill(&WHITE)?;
     let (plot, strip) = theme.legend_strip(area, 3);
     let mut chart = theme
-        .chart(
-            &plot,
-            &format!("PPO на CartPole — профиль {profile}"),
-            36.0,
-            44.0,
-        )
+        .chart(&plot, title, 36.0, 44.0)
         .build_cartesian_2d(0.0..x_max, 0.0..520.0)?;
     theme
         .mesh(&mut chart.configure_mesh())

@@ -101,17 +101,25 @@ pub fn evaluate(
 pub trait CartPoleReport {
     /// The evaluation after this step, if one was due.
     fn evaluation(&self) -> Option<&Evaluation>;
+    /// Training transitions collected by the end of this step.
+    fn env_steps(&self) -> u64;
 }
 
 impl CartPoleReport for crate::train::ppo::UpdateReport {
     fn evaluation(&self) -> Option<&Evaluation> {
         self.evaluation.as_ref()
     }
+    fn env_steps(&self) -> u64 {
+        self.env_steps
+    }
 }
 
 impl CartPoleReport for crate::train::reinforce::UpdateReport {
     fn evaluation(&self) -> Option<&Evaluation> {
         self.evaluation.as_ref()
+    }
+    fn env_steps(&self) -> u64 {
+        self.env_steps
     }
 }
 

@@ -3,9 +3,11 @@
 //! one configuration.
 
 use super::board::Board;
+use super::cartpole::CartPoleReport;
 use super::cartpole::RunSummary;
 use super::curves::{quantile, Curve};
 use super::ppo::PpoTrainer;
+use super::reinforce::ReinforceTrainer;
 use super::sequence::{SequenceSummary, SequenceTrainer};
 use super::Trainer;
 use crate::error::{Error, Result, Rule};
@@ -24,6 +26,12 @@ pub trait Scored: Trainer {
 }
 
 impl Scored for PpoTrainer {
+    fn score(s: &RunSummary) -> (f64, Option<u64>) {
+        (s.final_evaluation_mean, s.solved_from_env_steps)
+    }
+}
+
+impl Scored for ReinforceTrainer {
     fn score(s: &RunSummary) -> (f64, Option<u64>) {
         (s.final_evaluation_mean, s.solved_from_env_steps)
     }
@@ -192,7 +200,11 @@ where
     }
 }
 
-impl Comparison<PpoTrainer> {
+impl<T: Scored> Comparison<T>
+where
+    T::Report: CartPoleReport + PartialEq,
+    T::Summary: PartialEq,
+{
     /// Each configuration's learning curve (`None` until all its seeds have evaluated).
     pub fn curves(&self) -> Vec<Option<Curve>> {
         self.boards.iter().map(Board::curve).collect()

@@ -5,12 +5,14 @@
 use super::{canvas, js_error, to_js};
 use crate::plots::{self, Theme};
 use crate::train::board::Board;
+use crate::train::cartpole::CartPoleReport;
 use crate::train::cartpole::{self, SOLVED_THRESHOLD, TIME_STEP_S};
-use crate::train::compare::{self, Comparison};
+use crate::train::compare::{self, Comparison, Scored};
 use crate::train::curves::Curve;
 use crate::train::lines::{report_line, summary_line};
 use crate::train::policy::{self, PolicyFile};
 use crate::train::ppo::{PpoConfig, PpoTrainer};
+use crate::train::reinforce::{ReinforceConfig, ReinforceTrainer};
 use crate::train::sequence::{task, IterationReport, SequenceConfig, SequenceTrainer};
 use crate::train::settings::{schema_json, seeds, Request, Settings};
 use crate::train::{Progress, Trainer};
@@ -22,7 +24,11 @@ use wasm_bindgen::prelude::*;
 type JsResult<T> = std::result::Result<T, JsError>;
 
 /// The trainers the page hosts.
-const TRAINERS: [&str; 2] = [PpoTrainer::NAME, SequenceTrainer::NAME];
+const TRAINERS: [&str; 3] = [
+    PpoTrainer::NAME,
+    ReinforceTrainer::NAME,
+    SequenceTrainer::NAME,
+];
 
 fn unknown_trainer(name: &str) -> Error {
     Error::unknown("trainer", name, &TRAINERS)
@@ -35,6 +41,7 @@ fn unknown_trainer(name: &str) -> Error {
 pub fn trainer_schema(name: &str) -> JsResult<JsValue> {
     let (mut schema, page) = match name {
         PpoTrainer::NAME => (schema_json::<PpoConfig>(), PpoTrainer::PAGE),
+        ReinforceTrainer::NAME => (schema_json::<ReinforceConfig>(), ReinforceTrainer::PAGE),
         SequenceTrainer::NAME => (schema_json::<SequenceConfig>(), SequenceTrainer::PAGE),
         other => return Err(js_error(unknown_trainer(other))),
     };
@@ -97,6 +104,7 @@ pub fn check_run(name: &str, profile: &str, set: JsValue, seeds: &str) -> JsResu
         };
         match name {
             PpoTrainer::NAME => check::<PpoConfig, PpoTrainer>(&request, seeds),
+            ReinforceTrainer::NAME => check::<ReinforceConfig, ReinforceTrainer>(&request, seeds),
             SequenceTrainer::NAME => check::<SequenceConfig, SequenceTrainer>(&request, seeds),
             other => Err(unknown_trainer(other)),
         }
@@ -135,6 +143,29 @@ impl PageExtras for PpoTrainer {
         let file = PolicyFile::of(
             self,
             self.actor(),
+            self.updates_done(),
+            self.summary().env_steps,
+        );
+        file.to_json().map(Some)
+    }
+}
+
+impl PageExtras for ReinforceTrainer {
+    fn extra(&mut self, report: &Self::Report, _first: bool) -> Value {
+        if report.evaluation.is_none() {
+            return json!({});
+        }
+        let reset = cartpole::animation_seed(self.seed(), report.update);
+        let episode: Vec<f64> = self.greedy_episode(reset).into_iter().flatten().collect();
+        json!({ "episode": episode, "update": report.update })
+    }
+    fn info(&self) -> Value {
+        json!({ "evaluations": self.evaluations() })
+    }
+    fn policy(&self) -> Result<Option<String>> {
+        let file = PolicyFile::of(
+            self,
+            self.policy(),
             self.updates_done(),
             self.summary().env_steps,
         );
@@ -244,6 +275,7 @@ impl TrainerRun {
             let seed = seeds::check_seed(seed)?;
             let run = match name {
                 PpoTrainer::NAME => build::<PpoTrainer>(&request, seed)?,
+                ReinforceTrainer::NAME => build::<ReinforceTrainer>(&request, seed)?,
                 SequenceTrainer::NAME => build::<SequenceTrainer>(&request, seed)?,
                 other => return Err(unknown_trainer(other)),
             };
@@ -306,6 +338,7 @@ pub fn replay_policy(text: &str, reset_seed: f64) -> JsResult<JsValue> {
 
 enum AnyBoard {
     Ppo(Comparison<PpoTrainer>),
+    Reinforce(Comparison<ReinforceTrainer>),
     Sequence(Comparison<SequenceTrainer>),
 }
 
@@ -314,6 +347,7 @@ macro_rules! with_board {
     ($board:expr, $b:ident => $body:expr) => {
         match $board {
             AnyBoard::Ppo($b) => $body,
+            AnyBoard::Reinforce($b) => $body,
             AnyBoard::Sequence($b) => $body,
         }
     };
@@ -346,6 +380,7 @@ impl RunBoard {
             let seeds = seeds_of(seeds)?;
             let board = match name {
                 PpoTrainer::NAME => AnyBoard::Ppo(Comparison::new(labels, &seeds)?),
+                ReinforceTrainer::NAME => AnyBoard::Reinforce(Comparison::new(labels, &seeds)?),
                 SequenceTrainer::NAME => AnyBoard::Sequence(Comparison::new(labels, &seeds)?),
                 other => return Err(unknown_trainer(other)),
             };
@@ -375,15 +410,8 @@ impl RunBoard {
     pub fn progress(&self) -> JsResult<JsValue> {
         let total_of = |info: &Value| info.get("total").and_then(Value::as_u64).unwrap_or(0);
         let (done, total) = match &self.board {
-            AnyBoard::Ppo(c) => {
-                c.boards()
-                    .iter()
-                    .flat_map(|b| b.runs())
-                    .fold((0, 0), |(d, t), r| {
-                        let done = r.reports.last().map_or(0, |x| x.env_steps);
-                        (d + done, t + total_of(&r.info))
-                    })
-            }
+            AnyBoard::Ppo(c) => cartpole_progress(c),
+            AnyBoard::Reinforce(c) => cartpole_progress(c),
             AnyBoard::Sequence(c) => c
                 .boards()
                 .iter()
@@ -410,14 +438,13 @@ impl RunBoard {
             })
             .collect());
         let mut runs = runs;
-        if let AnyBoard::Ppo(c) = &self.board {
-            let evaluations = c
-                .boards()
-                .iter()
-                .flat_map(|b| (0..b.runs().len()).map(move |i| b.evaluations(i)));
-            for (v, e) in runs.iter_mut().zip(evaluations) {
-                v["evaluations"] = json!(e);
-            }
+        let evaluations = match &self.board {
+            AnyBoard::Ppo(c) => cartpole_evaluations(c),
+            AnyBoard::Reinforce(c) => cartpole_evaluations(c),
+            AnyBoard::Sequence(_) => Vec::new(),
+        };
+        for (v, e) in runs.iter_mut().zip(evaluations) {
+            v["evaluations"] = json!(e);
         }
         to_js(&runs)
     }
@@ -477,12 +504,21 @@ impl RunBoard {
             steps: steps_per_seed as usize,
         };
         match &self.board {
+            AnyBoard::Reinforce(c) => {
+                let curves = cartpole_curves(c);
+                let configs: Vec<(&str, &Curve)> =
+                    c.labels().iter().map(String::as_str).zip(&curves).collect();
+                let title = format!("REINFORCE на CartPole — профиль {profile}");
+                draw_curves(
+                    curve_canvas,
+                    &configs,
+                    &title,
+                    "REINFORCE на CartPole: сравнение конфигураций",
+                    extent,
+                )
+            }
             AnyBoard::Ppo(c) => {
-                let curves: Vec<Curve> = c
-                    .curves()
-                    .into_iter()
-                    .map(Option::unwrap_or_default)
-                    .collect();
+                let curves = cartpole_curves(c);
                 let configs: Vec<(&str, &Curve)> =
                     c.labels().iter().map(String::as_str).zip(&curves).collect();
                 let (history, seed) = c
@@ -521,6 +557,13 @@ impl RunBoard {
                     c.boards()
                         .iter()
                         .map(Board::<PpoTrainer>::csv)
+                        .collect::<Result<_>>()?,
+                ),
+                AnyBoard::Reinforce(c) => (
+                    c.labels(),
+                    c.boards()
+                        .iter()
+                        .map(Board::<ReinforceTrainer>::csv)
                         .collect::<Result<_>>()?,
                 ),
                 AnyBoard::Sequence(c) => (
@@ -571,6 +614,88 @@ impl Extent {
     }
 }
 
+/// The learning curve of a CartPole trainer's run (titled `title`) or, with several
+/// configurations, their comparison (titled `compared`); an empty id draws nothing.
+fn draw_curves(
+    curve_canvas: &str,
+    configs: &[(&str, &Curve)],
+    title: &str,
+    compared: &str,
+    extent: Extent,
+) -> Result<()> {
+    // An empty id skips the figure: the page draws its figures in alternate frames, so that no
+    // frame's task grows long.
+    if curve_canvas.is_empty() {
+        return Ok(());
+    }
+    canvas::with_canvas(curve_canvas, |area, dpr| {
+        let theme = Theme::for_dpr(dpr);
+        match configs {
+            [(_, curve)] => {
+                let data = plots::learning_curve::Data {
+                    curve,
+                    profile: "",
+                    x_end: extent.total,
+                };
+                plots::learning_curve::draw_titled(area, &data, title, &theme)
+            }
+            _ => {
+                let data = plots::learning_curve::Compared {
+                    title: compared,
+                    configs,
+                    x_end: extent.total,
+                };
+                plots::learning_curve::draw_compared(area, &data, &theme)
+            }
+        }
+    })
+}
+
+/// Units done and in total over a CartPole comparison's runs (a finished run counts whole: it
+/// may end a batch short of its budget).
+fn cartpole_progress<T: Scored>(c: &Comparison<T>) -> (u64, u64)
+where
+    T::Report: CartPoleReport + PartialEq,
+    T::Summary: PartialEq,
+{
+    let total_of = |info: &Value| info.get("total").and_then(Value::as_u64).unwrap_or(0);
+    c.boards()
+        .iter()
+        .flat_map(|b| b.runs())
+        .fold((0, 0), |(d, t), r| {
+            let total = total_of(&r.info);
+            let done = match r.summary {
+                Some(_) => total,
+                None => r.reports.last().map_or(0, CartPoleReport::env_steps),
+            };
+            (d + done, t + total)
+        })
+}
+
+/// Every job's evaluations, job by job.
+fn cartpole_evaluations<T: Scored>(c: &Comparison<T>) -> Vec<Vec<cartpole::Evaluation>>
+where
+    T::Report: CartPoleReport + PartialEq,
+    T::Summary: PartialEq,
+{
+    c.boards()
+        .iter()
+        .flat_map(|b| (0..b.runs().len()).map(move |i| b.evaluations(i)))
+        .collect()
+}
+
+/// Each configuration's curve (empty until all its seeds have evaluated).
+fn cartpole_curves<T: Scored>(c: &Comparison<T>) -> Vec<Curve>
+where
+    T::Report: CartPoleReport + PartialEq,
+    T::Summary: PartialEq,
+{
+    c.curves()
+        .into_iter()
+        .map(Option::unwrap_or_default)
+        .collect()
+}
+
 fn draw_ppo(
     (curve_canvas, detail_canvas): (&str, &str),
     configs: &[(&str, &Curve)],
@@ -581,29 +706,9 @@ fn draw_ppo(
 ) -> Result<()> {
     // An empty id skips that figure: the page draws the two in alternate frames, so that no
     // frame's task grows long.
-    if !curve_canvas.is_empty() {
-        canvas::with_canvas(curve_canvas, |area, dpr| {
-            let theme = Theme::for_dpr(dpr);
-            match configs {
-                [(_, curve)] => {
-                    let data = plots::learning_curve::Data {
-                        curve,
-                        profile,
-                        x_end: extent.total,
-                    };
-                    plots::learning_curve::draw(area, &data, &theme)
-                }
-                _ => {
-                    let data = plots::learning_curve::Compared {
-                        title: "PPO на CartPole: сравнение конфигураций",
-                        configs,
-                        x_end: extent.total,
-                    };
-                    plots::learning_curve::draw_compared(area, &data, &theme)
-                }
-            }
-        })?;
-    }
+    let title = format!("PPO на CartPole — профиль {profile}");
+    let compared = "PPO на CartPole: сравнение конфигураций";
+    draw_curves(curve_canvas, configs, &title, compared, extent)?;
     if detail_canvas.is_empty() {
         return Ok(());
     }
@@ -666,6 +771,13 @@ pub fn draw_empty_trainer(
                 extent,
             )
         }),
+        ReinforceTrainer::NAME => {
+            Extent::of_profile::<ReinforceTrainer>(profile).and_then(|extent| {
+                let title = format!("REINFORCE на CartPole — профиль {profile}");
+                let configs = [("", &Curve::default())];
+                draw_curves(curve_canvas, &configs, &title, "", extent)
+            })
+        }
         SequenceTrainer::NAME => Extent::of_profile::<SequenceTrainer>(profile)
             .and_then(|extent| draw_sequence(curve_canvas, &[("", &[])], extent)),
         other => Err(unknown_trainer(other)),

@@ -1058,13 +1058,16 @@ class Panel {
   }
 }
 
-// ---------------- PPO on CartPole (lesson 6) ----------------
-class PpoPanel extends Panel {
-  /** @param {HTMLElement} root @param {Wasm} wasm */
-  constructor(root, wasm) {
-    super(root, wasm, 'ppo', 'ppo');
+// ---------------- the CartPole trainers: PPO (lesson 6), REINFORCE (lesson 3) ----------------
+class CartPolePanel extends Panel {
+  /** @param {HTMLElement} root @param {Wasm} wasm @param {'ppo' | 'reinforce'} kind (also the prefix of its ids) */
+  constructor(root, wasm, kind) {
+    super(root, wasm, kind, kind);
+    const p = kind;
+    // PPO reports clipping and KL per update; REINFORCE has one gradient step, nothing to clip.
+    this.hasDiagnostics = kind === 'ppo';
     this.seeds = /** @type {HTMLInputElement} */ (
-      el('input', { id: 'ppo-seeds', type: 'text', inputmode: 'numeric', size: '18', value: this.profileSeeds().join(', ') })
+      el('input', { id: `${p}-seeds`, type: 'text', inputmode: 'numeric', size: '18', value: this.profileSeeds().join(', ') })
     );
     this.profile.addEventListener('change', () => {
       this.seeds.value = this.profileSeeds().join(', ');
@@ -1073,9 +1076,14 @@ class PpoPanel extends Panel {
     /** @param {string} id @param {string} label @param {string} [cls] */
     const canvas = (id, label, cls = '') =>
       /** @type {HTMLCanvasElement} */ (el('canvas', { id, class: cls, role: 'img', 'aria-label': label }));
-    this.curve = canvas('canvas-ppo-curve', 'Кривая обучения: медиана и межквартильный диапазон по начальным значениям');
-    this.diag = canvas('canvas-ppo-diagnostics', 'Диагностики PPO по обновлениям');
-    this.pole = canvas('canvas-cartpole', 'CartPole: жадная политика выбранного запуска', 'cartpole');
+    this.curve = canvas(`canvas-${p}-curve`, 'Кривая обучения: медиана и межквартильный диапазон по начальным значениям');
+    this.diag = canvas(`canvas-${p}-diagnostics`, 'Диагностики PPO по обновлениям');
+    // The PPO panel's CartPole canvas keeps the id it has always had.
+    this.pole = canvas(
+      p === 'ppo' ? 'canvas-cartpole' : `canvas-${p}-cartpole`,
+      'CartPole: жадная политика выбранного запуска',
+      'cartpole',
+    );
     this.table = el('div', { class: 'table-wrap' });
     this.curveCaption = el('figcaption');
     /** @type {Map<number, { flat: number[], update: number }>} each job's latest greedy episode */
@@ -1085,7 +1093,7 @@ class PpoPanel extends Panel {
       el('button', { type: 'button', class: 'policy-download', text: 'скачать', disabled: '', onclick: () => this.downloadPolicy() })
     );
     this.policyFile = /** @type {HTMLInputElement} */ (
-      el('input', { type: 'file', id: 'ppo-policy-file', accept: '.json,application/json', hidden: '', 'aria-label': 'Файл политики' })
+      el('input', { type: 'file', id: `${p}-policy-file`, accept: '.json,application/json', hidden: '', 'aria-label': 'Файл политики' })
     );
     this.policyFile.addEventListener('change', () => this.loadPolicyFile());
     this.policyButtons = el(
@@ -1096,14 +1104,14 @@ class PpoPanel extends Panel {
       el('button', { type: 'button', class: 'policy-load', text: 'загрузить и посмотреть', onclick: () => this.policyFile.click() }),
       this.policyFile,
     );
-    this.policyInfo = el('p', { class: 'policy-info', id: 'ppo-policy-info', 'aria-live': 'polite', hidden: '' });
+    this.policyInfo = el('p', { class: 'policy-info', id: `${p}-policy-info`, 'aria-live': 'polite', hidden: '' });
     /** @param {HTMLCanvasElement} c @param {HTMLElement | string} caption */
     const figure = (c, caption) =>
       el('figure', { class: 'live-plain' }, c, typeof caption === 'string' ? el('figcaption', { text: caption }) : caption);
     root.append(
       this.controlsRow(
-        el('label', { for: 'ppo-profile' }, 'профиль ', this.profile),
-        el('label', { for: 'ppo-seeds' }, 'начальные значения ', this.seeds),
+        el('label', { for: `${p}-profile` }, 'профиль ', this.profile),
+        el('label', { for: `${p}-seeds` }, 'начальные значения ', this.seeds),
       ),
       this.configBar,
       this.form.element,
@@ -1114,12 +1122,25 @@ class PpoPanel extends Panel {
         'div',
         { class: 'trainer-figures' },
         figure(this.curve, this.curveCaption),
-        el('p', { class: 'run-choice' }, el('label', { for: 'ppo-chosen' }, 'Подробно (CartPole и диагностики): ', this.runChoice)),
-        figure(this.pole, 'Текущая жадная политика выбранного запуска на новом эпизоде.'),
-        figure(
-          this.diag,
-          'Выбранный запуск по обновлениям: доля активного клиппирования и доля отношений вне 1 ± ε (левая ось) и приближённая KL (правая ось, в своём масштабе: она обычно на порядок меньше долей).',
+        el(
+          'p',
+          { class: 'run-choice' },
+          el(
+            'label',
+            { for: `${p}-chosen` },
+            this.hasDiagnostics ? 'Подробно (CartPole и диагностики): ' : 'Подробно (CartPole): ',
+            this.runChoice,
+          ),
         ),
+        figure(this.pole, 'Текущая жадная политика выбранного запуска на новом эпизоде.'),
+        ...(this.hasDiagnostics
+          ? [
+              figure(
+                this.diag,
+                'Выбранный запуск по обновлениям: доля активного клиппирования и доля отношений вне 1 ± ε (левая ось) и приближённая KL (правая ось, в своём масштабе: она обычно на порядок меньше долей).',
+              ),
+            ]
+          : []),
       ),
       this.comparison,
       this.table,
@@ -1148,8 +1169,8 @@ class PpoPanel extends Panel {
 
   drawEmpty() {
     try {
-      this.fit(this.curve, this.diag);
-      this.wasm.draw_empty_trainer(this.kind, this.curve.id, this.diag.id, this.profile.value, this.profileSeeds()[0] ?? 0);
+      this.fit(...this.canvases());
+      this.wasm.draw_empty_trainer(this.kind, this.curve.id, this.diagId(), this.profile.value, this.profileSeeds()[0] ?? 0);
       this.drawPole([0, 0, 0, 0], 'эпизод появится после первой оценки');
     } catch (e) {
       this.showError(`Не удалось нарисовать оси: ${messageOf(e)}`);
@@ -1161,7 +1182,7 @@ class PpoPanel extends Panel {
   }
 
   begin() {
-    Object.defineProperty(window.pgbookRuns, 'ppo', { get: () => this.runs(), configurable: true, enumerable: true });
+    Object.defineProperty(window.pgbookRuns, this.kind, { get: () => this.runs(), configurable: true, enumerable: true });
     this.clear();
     this.captionCurve();
   }
@@ -1196,7 +1217,7 @@ class PpoPanel extends Panel {
     const n = this.settings?.seeds.length ?? 1;
     const seed = this.settings?.seeds[this.chosen % n] ?? 0;
     const letter = this.checked.length > 1 ? `-${LETTERS[Math.floor(this.chosen / n)]}` : '';
-    download(`ppo-policy${letter}-seed${seed}.json`, 'application/json', policy);
+    download(`${this.kind}-policy${letter}-seed${seed}.json`, 'application/json', policy);
   }
 
   async loadPolicyFile() {
@@ -1279,10 +1300,20 @@ class PpoPanel extends Panel {
     const both = all || this.status !== 'running';
     this.drawTurn = !this.drawTurn;
     const curve = both || this.drawTurn ? this.curve.id : '';
-    const diag = both || !this.drawTurn ? this.diag.id : '';
-    this.fit(this.curve, this.diag);
+    const diag = both || !this.drawTurn ? this.diagId() : '';
+    this.fit(...this.canvases());
     this.drawBoard(curve, diag);
-    if (!both && this.drawTurn) this.dirty = true; // the other figure at the next redraw
+    if (!both && this.drawTurn && this.hasDiagnostics) this.dirty = true; // the other figure at the next redraw
+  }
+
+  /** The live figures' canvases. */
+  canvases() {
+    return this.hasDiagnostics ? [this.curve, this.diag] : [this.curve];
+  }
+
+  /** The diagnostics canvas's id, empty for a trainer without them. */
+  diagId() {
+    return this.hasDiagnostics ? this.diag.id : '';
   }
 
   /**
@@ -1363,20 +1394,20 @@ class PpoPanel extends Panel {
     const stable = `стабильно ≥ ${formatNumber(this.schema.solved_threshold)} начиная с шага`;
     this.table.replaceChildren(
       textTable([...(compared ? ['конфигурация'] : []), 'начальное значение', 'итоговая оценка', 'std', 'шагов среды', stable], rows, {
-        id: 'ppo-summary',
+        id: `${this.kind}-summary`,
       }),
     );
   }
 
   downloadCsv() {
-    if (this.board) download('ppo-cartpole.csv', 'text/csv', this.board.csv());
+    if (this.board) download(`${this.kind}-cartpole.csv`, 'text/csv', this.board.csv());
   }
   downloadJson() {
-    // Exactly the lines `pgbook train ppo … --json` prints for the same run (in a comparison,
+    // Exactly the lines `pgbook train ppo|reinforce … --json` prints for the same run (in a comparison,
     // for the configuration of the chosen run).
     if (!this.board) return;
     const c = Math.floor(this.chosen / (this.settings?.seeds.length ?? 1));
-    const name = this.checked.length > 1 ? `ppo-cartpole-${LETTERS[c]}.jsonl` : 'ppo-cartpole.jsonl';
+    const name = this.checked.length > 1 ? `${this.kind}-cartpole-${LETTERS[c]}.jsonl` : `${this.kind}-cartpole.jsonl`;
     download(name, 'application/x-ndjson', this.board.json_lines_of(c));
   }
 }
@@ -1564,8 +1595,10 @@ function linkParams() {
 export function setupTrainers(wasm) {
   /** @type {Record<string, Panel>} */
   const panels = {};
-  const ppoRoot = /** @type {HTMLElement | null} */ (document.querySelector('#trainer-ppo'));
-  if (ppoRoot) panels.ppo = new PpoPanel(ppoRoot, wasm);
+  for (const kind of /** @type {const} */ (['ppo', 'reinforce'])) {
+    const root = /** @type {HTMLElement | null} */ (document.querySelector(`#trainer-${kind}`));
+    if (root) panels[kind] = new CartPolePanel(root, wasm, kind);
+  }
   const seqRoot = /** @type {HTMLElement | null} */ (document.querySelector('#trainer-sequence'));
   if (seqRoot) panels.sequence = new SequencePanel(seqRoot, wasm);
   window.pgbookPanels = panels;
@@ -1592,7 +1625,7 @@ export function setupTrainers(wasm) {
     if (other) {
       location.replace(`${other.page.file}?${q}#trainer-${name}`);
     } else {
-      notice(`Ссылка не распознана: неизвестный запуск «${name.slice(0, 24)}». Есть ppo (урок 6) и sequence (урок 8).`);
+      notice(`Ссылка не распознана: неизвестный запуск «${name.slice(0, 24)}». Есть reinforce (урок 3), ppo (урок 6) и sequence (урок 8).`);
     }
     return;
   }
