@@ -11,6 +11,7 @@
 //! | [`clipping`]  | 5, the PPO ratio and clipping            | `plots::clipping`   |
 //! | [`tokens`]    | 7, shift, mask and reduction of tokens   | `plots::tokens`     |
 //! | [`verifier`]  | 8, the sequence task's verifier          | —                   |
+//! | [`trainers`]  | 6 and 8, the profiles' settings quoted   | —                   |
 //!
 //! A lesson with a figure has `figure(…) -> Result<Figure<Numbers, plots::NAME::Data>>`: the
 //! numbers the page shows beside the figure and everything the plot draws, computed here
@@ -23,6 +24,7 @@ pub mod gae;
 pub mod returns;
 pub mod score;
 pub mod tokens;
+pub mod trainers;
 pub mod verifier;
 
 use crate::Result;
@@ -50,6 +52,8 @@ pub struct WorkedExamples {
     pub ppo: clipping::Ppo,
     pub tokens: tokens::Tokens,
     pub verifier: verifier::Verifier,
+    /// The trainers' profile settings lessons 6 and 8 quote.
+    pub trainers: trainers::Trainers,
 }
 
 /// Computes every worked example.
@@ -65,6 +69,7 @@ pub fn worked_examples() -> Result<WorkedExamples> {
         ppo: clipping::ppo()?,
         tokens: tokens::tokens(0.2)?,
         verifier: verifier::verifier(),
+        trainers: trainers::trainers(),
     })
 }
 

@@ -17,6 +17,9 @@ pub struct Tokens {
     pub clip_epsilon: f64,
     pub mask: Grid,
     pub mask_without_eos: Grid,
+    /// The first row's labels input_ids[0][1..] above its mask: column k of the mask belongs
+    /// to the label input_ids[0][k + 1] (lesson 8 shows the alignment).
+    pub first_row_alignment: Grid,
     pub ratio: Grid,
     pub unclipped: Grid,
     pub pessimistic: Grid,
@@ -93,7 +96,12 @@ pub fn tokens(clip_epsilon: f64) -> Result<Tokens> {
             r,
         )
     };
+    let first_row_alignment = vec![
+        ex.input_ids[0][1..].iter().map(|&id| id as f64).collect(),
+        mask.row(0).to_vec(),
+    ];
     Ok(Tokens {
+        first_row_alignment,
         tokens_per_row: mask
             .rows()
             .into_iter()
