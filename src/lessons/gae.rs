@@ -259,4 +259,24 @@ mod tests {
             vec![(3.5, EpisodeEnd::Terminated), (8.5, EpisodeEnd::Truncated)]
         );
     }
+
+    #[test]
+    fn the_figure_marks_the_buffer_end_and_names_v_and_delta() {
+        use crate::plots::{self, Theme};
+        let f = figure(0.9, 0.95).unwrap();
+        let svg = plots::to_svg(760, 520, |a| {
+            plots::gae::draw(a, &f.data, &Theme::default())
+        })
+        .unwrap();
+        for text in [
+            "конец буфера",
+            "δ: две маски",
+            "один флаг done",
+            "\nV\n",
+            "4,0",
+        ] {
+            assert!(svg.contains(text), "{text}");
+        }
+        assert!(!svg.contains("A_t") && !svg.contains("один done"));
+    }
 }

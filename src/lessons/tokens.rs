@@ -2,7 +2,7 @@
 //! response mask, token ratios and clipped terms, and the three reductions.
 
 use super::Figure;
-use crate::plots::tokens::Data;
+use crate::plots::tokens::{Data, TokenKind};
 use crate::rl::{self, Grid, Reduction};
 use crate::{math, Result};
 use ndarray::aview1;
@@ -128,13 +128,42 @@ pub fn tokens(clip_epsilon: f64) -> Result<Tokens> {
     })
 }
 
+/// What each label input_ids[k + 1] of one row is, as the figure names it.
+fn label_kinds(row: &[i64], prompt_length: usize) -> Vec<TokenKind> {
+    let mut stopped = false;
+    row.iter()
+        .enumerate()
+        .skip(1)
+        .map(|(j, &id)| {
+            let kind = if j < prompt_length {
+                TokenKind::Prompt
+            } else if id == TOKEN_PAD {
+                TokenKind::Pad
+            } else if stopped {
+                TokenKind::AfterEos
+            } else if id == TOKEN_EOS {
+                TokenKind::Eos
+            } else {
+                TokenKind::Response
+            };
+            stopped |= j >= prompt_length && id == TOKEN_EOS;
+            kind
+        })
+        .collect()
+}
+
 /// The figure at ε: the example's numbers and, per label position, what the plot draws.
 pub fn figure(clip_epsilon: f64) -> Result<Figure<Tokens, Data>> {
     let tk = tokens(clip_epsilon)?;
     let data = Data {
         clip_epsilon,
         // Column k predicts the label input_ids[b][k + 1] (the causal shift).
-        labels: tk.input_ids.iter().map(|row| row[1..].to_vec()).collect(),
+        labels: tk
+            .input_ids
+            .iter()
+            .zip(&tk.prompt_lengths)
+            .map(|(row, &prompt)| label_kinds(row, prompt))
+            .collect(),
         mask: tk.mask.clone(),
         ratio: tk.ratio.clone(),
         unclipped: tk.unclipped.clone(),
@@ -161,5 +190,32 @@ mod tests {
         assert_ne!(svg(0.2), svg(0.4));
         assert!(svg(0.2).contains("вне маски"));
         assert!(draw(1.0).is_err());
+    }
+
+    #[test]
+    fn the_figure_names_tokens_and_indices_in_the_texts_typography() {
+        let f = figure(0.2).unwrap();
+        use TokenKind::*;
+        assert_eq!(
+            f.data.labels[0],
+            [Prompt, Prompt, Response, Response, Eos, Pad]
+        );
+        assert_eq!(f.data.labels[1], [Prompt, Response, Eos, Pad, Pad, Pad]);
+        let svg = plots::to_svg(760, 320, |a| {
+            plots::tokens::draw(a, &f.data, &Theme::default())
+        })
+        .unwrap();
+        for text in ["запрос", "EOS", "PAD", "k = 5", "A = −0,8", "A = 1,5"] {
+            assert!(svg.contains(text), "{text}");
+        }
+        assert!(
+            !svg.contains("\n20\n") && !svg.contains("\n0.8\n"),
+            "raw ids or decimal points"
+        );
+        assert_eq!(
+            f.numbers.first_row_alignment[0],
+            [10.0, 11.0, 20.0, 21.0, 2.0, 0.0]
+        );
+        assert_eq!(f.numbers.first_row_alignment[1], f.numbers.mask[0]);
     }
 }

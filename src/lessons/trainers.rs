@@ -90,7 +90,13 @@ mod tests {
         );
         let json = serde_json::to_value(&t).unwrap();
         // The paths lesson 6 quotes.
-        for path in ["ent_coef", "clip_vloss", "clip_coef", "anneal_clip", "update_epochs"] {
+        for path in [
+            "ent_coef",
+            "clip_vloss",
+            "clip_coef",
+            "anneal_clip",
+            "update_epochs",
+        ] {
             assert!(!json["ppo_full"]["config"][path].is_null(), "{path}");
         }
         for path in ["group_size", "ppo_epochs", "iterations", "max_response_len"] {
