@@ -11,6 +11,7 @@
 //! | [`clipping`]  | 5, the PPO ratio and clipping            | `plots::clipping`   |
 //! | [`tokens`]    | 7, shift, mask and reduction of tokens   | `plots::tokens`     |
 //! | [`verifier`]  | 8, the sequence task's verifier          | —                   |
+//! | [`exercises`] | 9, the checkable exercises               | —                   |
 //! | [`trainers`]  | 6 and 8, the profiles' settings quoted   | —                   |
 //!
 //! A lesson with a figure has `figure(…) -> Result<Figure<Numbers, plots::NAME::Data>>`: the
@@ -20,6 +21,7 @@
 
 pub mod baselines;
 pub mod clipping;
+pub mod exercises;
 pub mod gae;
 pub mod returns;
 pub mod score;
@@ -54,6 +56,9 @@ pub struct WorkedExamples {
     pub verifier: verifier::Verifier,
     /// The trainers' profile settings lessons 6 and 8 quote.
     pub trainers: trainers::Trainers,
+    /// Lesson 9's checkable exercises by number (tolerances, options, given inputs); string
+    /// keys, since a JS object's keys are strings.
+    pub exercises: std::collections::BTreeMap<String, exercises::Exercise>,
 }
 
 /// Computes every worked example.
@@ -70,6 +75,10 @@ pub fn worked_examples() -> Result<WorkedExamples> {
         tokens: tokens::tokens(0.2)?,
         verifier: verifier::verifier(),
         trainers: trainers::trainers(),
+        exercises: exercises::exercises()?
+            .into_iter()
+            .map(|(n, e)| (n.to_string(), e))
+            .collect(),
     })
 }
 

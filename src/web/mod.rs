@@ -106,6 +106,16 @@ pub fn worked_examples() -> Result<JsValue, JsError> {
     to_js(&lessons::worked_examples().map_err(js_error)?)
 }
 
+/// Checks the reader's answer to exercise `number` of lesson 9: the marked options' numbers
+/// or the fields' texts in order; returns { correct, message (Russian), items }.
+#[wasm_bindgen]
+pub fn check_exercise(number: f64, answers: Vec<String>) -> Result<JsValue, JsError> {
+    let check = whole_number("exercise", number)
+        .and_then(|n| lessons::exercises::check(n, &answers))
+        .map_err(js_error)?;
+    to_js(&check)
+}
+
 /// The four worked rows alone (no drawing), for the lesson text.
 #[wasm_bindgen]
 pub fn clipping_rows(clip_epsilon: f64) -> Result<JsValue, JsError> {

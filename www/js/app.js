@@ -328,6 +328,42 @@ function wireFigures() {
   });
 }
 
+// ---------- lesson 9's exercises: the core checks every answer ----------
+/** @typedef {{ correct: boolean, message: string, items: boolean[] }} Verdict */
+function wireExercises() {
+  document.querySelectorAll(/** @type {'form'} */ ('form[data-exercise]')).forEach((form) => {
+    const feedback = form.querySelector('[data-feedback]');
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      if (!(feedback instanceof HTMLElement) || panicked) return;
+      const options = [...form.querySelectorAll(/** @type {'input'} */ ('input[name=option]'))];
+      const fields = [...form.querySelectorAll(/** @type {'input'} */ ('input[type=text]'))];
+      const answers = options.length ? options.filter((o) => o.checked).map((o) => o.value) : fields.map((f) => f.value);
+      /** @type {Verdict} */
+      let verdict;
+      try {
+        verdict = wasm.check_exercise(Number(form.dataset.exercise), answers);
+      } catch (e) {
+        feedback.textContent = `Не удалось проверить ответ: ${messageOf(e)}`;
+        feedback.className = 'feedback wrong';
+        return;
+      }
+      feedback.textContent = verdict.message;
+      feedback.className = `feedback ${verdict.correct ? 'right' : 'wrong'}`;
+      form.dataset.checked = verdict.correct ? 'right' : 'wrong';
+      // Choice: every option's explanation, marked by whether the reader judged it right.
+      options.forEach((o, i) => {
+        const item = o.closest('li');
+        const why = item?.querySelector('[data-why]');
+        if (why instanceof HTMLElement) why.hidden = false;
+        item?.classList.toggle('judged-right', verdict.items[i]);
+        item?.classList.toggle('judged-wrong', !verdict.items[i]);
+      });
+      fields.forEach((f, i) => f.setAttribute('aria-invalid', String(!verdict.items[i])));
+    });
+  });
+}
+
 async function main() {
   // Opened from disk: module workers and wasm cannot load; the page frame already shows how
   // to start a server instead.
@@ -348,6 +384,7 @@ async function main() {
     }
   }
   wireFigures();
+  wireExercises();
   setupTrainers(wasm);
   document.documentElement.dataset.ready = '1';
 }
