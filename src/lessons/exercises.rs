@@ -207,7 +207,7 @@ pub fn check(number: usize, answers: &[String]) -> Result<Check> {
     let ex = all.get(&number).ok_or_else(|| {
         let names: Vec<String> = all.keys().map(ToString::to_string).collect();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        Error::unknown("exercise", &number.to_string(), &names)
+        Error::unknown("exercise", number.to_string(), &names)
     })?;
     if ex.options > 0 {
         let mut marked = Vec::new();
