@@ -107,6 +107,12 @@ forEachBrowser((env) => {
             await tab.setSlider(s.id, target);
             const after = await tab.canvas(fig.canvas);
             assert(after.hash !== before.hash, `${fig.name}: moving ${s.id} did not change the figure`);
+            // The text alternative follows the slider: it names the value now shown.
+            const [label, shown] = await tab.eval(
+              ([c, i]) => [document.querySelector(c)?.getAttribute('aria-label') ?? '', document.querySelector(`output[for="${i.slice(1)}"]`)?.textContent ?? ''],
+              [fig.canvas, s.id],
+            );
+            assert(shown && label.includes(`= ${shown}`), `${fig.name}: aria-label «${label}» does not name ${s.id} = ${shown}`);
           }
           const s = fig.sliders[0];
           const steps = Math.round((s.max - s.min) / s.step);

@@ -259,6 +259,19 @@ function readParams(figure) {
   return { params, refused };
 }
 
+/**
+ * The canvas's text alternative names the settings it is drawn at (each slider's label and
+ * shown value), so a screen reader hears what changed.
+ * @param {HTMLElement} figure @param {HTMLCanvasElement} canvas
+ */
+function describe(figure, canvas) {
+  canvas.dataset.label ??= canvas.getAttribute('aria-label') ?? '';
+  const settings = [...figure.querySelectorAll(/** @type {'input'} */ ('input[data-param]'))].map(
+    (i) => `${i.dataset.label || i.dataset.param} = ${figure.querySelector(`output[for="${i.id}"]`)?.textContent ?? i.value}`,
+  );
+  canvas.setAttribute('aria-label', `${canvas.dataset.label}; при ${settings.join(', ')}`);
+}
+
 /** @param {HTMLElement} figure */
 function redraw(figure) {
   if (panicked) return;
@@ -273,6 +286,7 @@ function redraw(figure) {
     const result = spec.draw(canvas.id, read.params);
     (timings[name] ??= []).push(performance.now() - t0);
     spec.after?.(figure, result);
+    describe(figure, canvas);
     figureError(figure, read.refused.join(' ') || null, false);
   } catch (e) {
     if (!panicked) figureError(figure, `Не удалось построить рисунок: ${messageOf(e)}`);
