@@ -146,6 +146,54 @@ forEachBrowser((env) => {
     t.diagnostic(notes.join('; '));
   });
 
+  it('every figure round-trips through the URL: its link reopens the same settings and the same picture', { timeout: 180_000 }, async (t) => {
+    let count = 0;
+    for (const lesson of LESSONS) {
+      const moved = await env.withTab(lesson.file, null, async (tab) => {
+        await tab.waitReady();
+        /** @type {{ id: string, url: string, value: string, canvas: string }[]} */
+        const sliders = await tab.eval(() =>
+          [...document.querySelectorAll('figure.live[data-figure] input[data-param][data-url]')].map((el) => {
+            const i = /** @type {HTMLInputElement} */ (el);
+            return { id: '#' + i.id, url: i.dataset.url ?? '', value: i.value, canvas: '#' + i.closest('figure')?.querySelector('canvas')?.id };
+          }),
+        );
+        if (!sliders.length) return null;
+        for (const s of sliders) {
+          const input = await tab.eval((id) => {
+            const i = /** @type {HTMLInputElement} */ (document.querySelector(id));
+            return { min: +i.min, max: +i.max, step: +i.step, value: +i.value };
+          }, s.id);
+          const target = input.value + input.step <= input.max ? input.value + input.step : input.value - input.step;
+          await tab.setSlider(s.id, Number(target.toFixed(6)));
+        }
+        const values = await tab.eval((ids) => ids.map((id) => /** @type {HTMLInputElement} */ (document.querySelector(id)).value), sliders.map((s) => s.id));
+        await tab.waitFor(
+          ([urls, vals]) => urls.every((u, i) => new URL(location.href).searchParams.get(u) === vals[i]),
+          [sliders.map((s) => s.url), values],
+          5000,
+        );
+        const canvases = [...new Set(sliders.map((s) => s.canvas))];
+        const hashes = [];
+        for (const c of canvases) hashes.push((await tab.canvas(c)).hash);
+        return { url: tab.url(), ids: sliders.map((s) => s.id), values, canvases, hashes };
+      });
+      if (!moved) continue;
+      const link = moved.url.slice(moved.url.indexOf(lesson.file));
+      await env.withTab(link, null, async (tab) => {
+        await tab.waitReady();
+        const values = await tab.eval((ids) => ids.map((id) => /** @type {HTMLInputElement} */ (document.querySelector(id)).value), moved.ids);
+        assert(JSON.stringify(values) === JSON.stringify(moved.values), `${link}: sliders ${values} instead of ${moved.values}`);
+        for (let i = 0; i < moved.canvases.length; i++) {
+          const hash = (await tab.canvas(moved.canvases[i])).hash;
+          assert(hash === moved.hashes[i], `${link}: ${moved.canvases[i]} differs from the figure the link was taken from`);
+        }
+      });
+      count += moved.ids.length;
+    }
+    t.diagnostic(`${count} sliders round-tripped`);
+  });
+
   it('out-of-range URL values show a message; settings in the URL are restored; keyboard works', async () => {
     const cases = [
       ['lesson-03.html?g=500', '#figure-baselines'],

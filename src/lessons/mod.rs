@@ -4,7 +4,7 @@
 //!
 //! | module        | lesson                                   | figure              |
 //! |---------------|------------------------------------------|---------------------|
-//! | [`score`]     | 1, the log-derivative trick              | —                   |
+//! | [`score`]     | 1, the log-derivative trick              | `plots::score`      |
 //! | [`returns`]   | 2, reward-to-go and discounting          | —                   |
 //! | [`baselines`] | 3, baselines from a constant to RLOO     | `plots::baselines`  |
 //! | [`gae`]       | 4, GAE and the two masks                 | `plots::gae`        |

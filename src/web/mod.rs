@@ -100,6 +100,25 @@ pub fn draw_tokens(canvas_id: &str, clip_epsilon: f64) -> Result<JsValue, JsErro
     )
 }
 
+/// Redraws the score-function figure (lesson 1): logits `z0..z2`, chosen `action` (0–2), reward
+/// offset `offset` and sample size `sample_size`; returns its numbers.
+#[wasm_bindgen]
+pub fn draw_score(
+    canvas_id: &str,
+    z0: f64,
+    z1: f64,
+    z2: f64,
+    action: f64,
+    offset: f64,
+    sample_size: f64,
+) -> Result<JsValue, JsError> {
+    let figure = whole_number("action", action).and_then(|a| {
+        let n = whole_number("sample_size", sample_size)?;
+        lessons::score::figure([z0, z1, z2], a, offset, n)
+    });
+    show(canvas_id, figure, plots::score::draw)
+}
+
 /// Every worked example of the lessons (the page fills `data-worked` elements from it).
 #[wasm_bindgen]
 pub fn worked_examples() -> Result<JsValue, JsError> {

@@ -128,6 +128,10 @@ function numberTable(rows, digits, rowLabels, colLabels) {
  * @type {Record<string, Figure>}
  */
 const FIGURES = {
+  score: {
+    draw: (canvasId, p) => wasm.draw_score(canvasId, p.z0, p.z1, p.z2, p.action, p.c, p.n),
+    after: (figure, s) => fillNumbers(figure, s),
+  },
   clipping: {
     draw: (canvasId, p) => wasm.draw_clipping(canvasId, p.eps),
     after: (figure, rows) => fillClippingTable(figure, rows),
@@ -194,6 +198,17 @@ function fillTokenReductions(figure, t) {
       t.reductions.map(([name]) => name),
     ),
   );
+}
+/**
+ * Fills each `[data-value=PATH]` of the figure with the figure's number at that dotted path
+ * (lists as the text writes them: semicolons, decimal commas).
+ * @param {HTMLElement} figure @param {unknown} numbers
+ */
+function fillNumbers(figure, numbers) {
+  figure.querySelectorAll(/** @type {'span'} */ ('[data-value]')).forEach((el) => {
+    const v = lookup(numbers, el.dataset.value ?? '');
+    if (v !== undefined) el.textContent = formatValue(v, Number(el.dataset.digits ?? 3));
+  });
 }
 /** @param {HTMLElement} root @param {string} role @param {string} text */
 function setText(root, role, text) {
