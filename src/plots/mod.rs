@@ -9,6 +9,7 @@ pub mod clipping;
 pub mod gae;
 pub mod learning_curve;
 pub mod ppo_diagnostics;
+pub mod returns;
 pub mod score;
 pub mod sequence_curves;
 pub mod theme;

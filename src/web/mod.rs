@@ -119,6 +119,22 @@ pub fn draw_score(
     show(canvas_id, figure, plots::score::draw)
 }
 
+/// Redraws the returns figure (lesson 2): rewards `r0..r2`, discount `gamma` and the chain's
+/// step `step` (0–2); returns the worked example at these settings and the chain's estimators.
+#[wasm_bindgen]
+pub fn draw_returns(
+    canvas_id: &str,
+    r0: f64,
+    r1: f64,
+    r2: f64,
+    gamma: f64,
+    step: f64,
+) -> Result<JsValue, JsError> {
+    let figure =
+        whole_number("step", step).and_then(|t| lessons::returns::figure([r0, r1, r2], gamma, t));
+    show(canvas_id, figure, plots::returns::draw)
+}
+
 /// Every worked example of the lessons (the page fills `data-worked` elements from it).
 #[wasm_bindgen]
 pub fn worked_examples() -> Result<JsValue, JsError> {

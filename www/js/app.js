@@ -128,6 +128,10 @@ function numberTable(rows, digits, rowLabels, colLabels) {
  * @type {Record<string, Figure>}
  */
 const FIGURES = {
+  returns: {
+    draw: (canvasId, p) => wasm.draw_returns(canvasId, p.r0, p.r1, p.r2, p.gamma, p.t),
+    after: (figure, r) => fillNumbers(figure, r),
+  },
   score: {
     draw: (canvasId, p) => wasm.draw_score(canvasId, p.z0, p.z1, p.z2, p.action, p.c, p.n),
     after: (figure, s) => fillNumbers(figure, s),
@@ -207,6 +211,17 @@ function fillTokenReductions(figure, t) {
 function fillNumbers(figure, numbers) {
   figure.querySelectorAll(/** @type {'span'} */ ('[data-value]')).forEach((el) => {
     const v = lookup(numbers, el.dataset.value ?? '');
+    if (v !== undefined) el.textContent = formatValue(v, Number(el.dataset.digits ?? 3));
+  });
+}
+/**
+ * The lesson text's numbers that follow a figure's controls: `[data-follows="NAME.PATH"]`
+ * anywhere on the page takes the figure's number at PATH.
+ * @param {string} name @param {unknown} numbers
+ */
+function follow(name, numbers) {
+  document.querySelectorAll(/** @type {'span'} */ (`[data-follows^="${name}."]`)).forEach((el) => {
+    const v = lookup(numbers, (el.dataset.follows ?? '').slice(name.length + 1));
     if (v !== undefined) el.textContent = formatValue(v, Number(el.dataset.digits ?? 3));
   });
 }
@@ -301,6 +316,7 @@ function redraw(figure) {
     const result = spec.draw(canvas.id, read.params);
     (timings[name] ??= []).push(performance.now() - t0);
     spec.after?.(figure, result);
+    follow(name, result);
     describe(figure, canvas);
     figureError(figure, read.refused.join(' ') || null, false);
   } catch (e) {
