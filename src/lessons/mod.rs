@@ -6,7 +6,7 @@
 //! |---------------|------------------------------------------|---------------------|
 //! | [`score`]     | 1, the log-derivative trick              | `plots::score`      |
 //! | [`returns`]   | 2, reward-to-go and discounting          | —                   |
-//! | [`baselines`] | 3, baselines from a constant to RLOO     | `plots::baselines`  |
+//! | [`baselines`] | 3, baselines from a constant to RLOO     | `plots::baselines`, `plots::bstar` |
 //! | [`gae`]       | 4, GAE and the two masks                 | `plots::gae`        |
 //! | [`clipping`]  | 5, the PPO ratio and clipping            | `plots::clipping`   |
 //! | [`tokens`]    | 7, shift, mask and reduction of tokens   | `plots::tokens`     |

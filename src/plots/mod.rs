@@ -4,6 +4,7 @@
 //! lesson (`lessons::NAME::figure`) or by a trainer (`train`). Nothing here imports `lessons`.
 
 pub mod baselines;
+pub mod bstar;
 pub mod cartpole;
 pub mod clipping;
 pub mod gae;

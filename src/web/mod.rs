@@ -135,6 +135,14 @@ pub fn draw_returns(
     show(canvas_id, figure, plots::returns::draw)
 }
 
+/// Redraws the optimal-baseline figure (lesson 3): probability `p0` of action 0 and action
+/// values `q0`, `q1`; returns V, b* and the variances.
+#[wasm_bindgen]
+pub fn draw_bstar(canvas_id: &str, p0: f64, q0: f64, q1: f64) -> Result<JsValue, JsError> {
+    let figure = lessons::baselines::bstar_figure(p0, [q0, q1]);
+    show(canvas_id, figure, plots::bstar::draw)
+}
+
 /// Every worked example of the lessons (the page fills `data-worked` elements from it).
 #[wasm_bindgen]
 pub fn worked_examples() -> Result<JsValue, JsError> {

@@ -132,6 +132,10 @@ const FIGURES = {
     draw: (canvasId, p) => wasm.draw_returns(canvasId, p.r0, p.r1, p.r2, p.gamma, p.t),
     after: (figure, r) => fillNumbers(figure, r),
   },
+  bstar: {
+    draw: (canvasId, p) => wasm.draw_bstar(canvasId, p.p0, p.q0, p.q1),
+    after: (figure, b) => fillNumbers(figure, b),
+  },
   score: {
     draw: (canvasId, p) => wasm.draw_score(canvasId, p.z0, p.z1, p.z2, p.action, p.c, p.n),
     after: (figure, s) => fillNumbers(figure, s),
