@@ -90,7 +90,7 @@ forEachBrowser((env) => {
           /** @type {HTMLElement[]} */ ([...document.querySelectorAll('figure.live[data-figure]')]).map((f) => ({
             name: f.dataset.figure ?? '',
             canvas: '#' + f.querySelector('canvas')?.id,
-            sliders: /** @type {HTMLInputElement[]} */ ([...f.querySelectorAll('input[data-param]')]).map((i) => ({
+            sliders: /** @type {HTMLInputElement[]} */ ([...f.querySelectorAll('input[type=range][data-param]')]).map((i) => ({
               id: '#' + i.id,
               min: +i.min,
               max: +i.max,
@@ -151,15 +151,19 @@ forEachBrowser((env) => {
     for (const lesson of LESSONS) {
       const moved = await env.withTab(lesson.file, null, async (tab) => {
         await tab.waitReady();
-        /** @type {{ id: string, url: string, value: string, canvas: string }[]} */
+        /** @type {{ id: string, url: string, type: string, canvas: string }[]} */
         const sliders = await tab.eval(() =>
           [...document.querySelectorAll('figure.live[data-figure] input[data-param][data-url]')].map((el) => {
             const i = /** @type {HTMLInputElement} */ (el);
-            return { id: '#' + i.id, url: i.dataset.url ?? '', value: i.value, canvas: '#' + i.closest('figure')?.querySelector('canvas')?.id };
+            return { id: '#' + i.id, url: i.dataset.url ?? '', type: i.type, canvas: '#' + i.closest('figure')?.querySelector('canvas')?.id };
           }),
         );
         if (!sliders.length) return null;
         for (const s of sliders) {
+          if (s.type === 'checkbox') {
+            await tab.click(s.id);
+            continue;
+          }
           const input = await tab.eval((id) => {
             const i = /** @type {HTMLInputElement} */ (document.querySelector(id));
             return { min: +i.min, max: +i.max, step: +i.step, value: +i.value };
@@ -167,7 +171,10 @@ forEachBrowser((env) => {
           const target = input.value + input.step <= input.max ? input.value + input.step : input.value - input.step;
           await tab.setSlider(s.id, Number(target.toFixed(6)));
         }
-        const values = await tab.eval((ids) => ids.map((id) => /** @type {HTMLInputElement} */ (document.querySelector(id)).value), sliders.map((s) => s.id));
+        const values = await tab.eval((ids) => ids.map((id) => {
+            const i = /** @type {HTMLInputElement} */ (document.querySelector(id));
+            return i.type === 'checkbox' ? (i.checked ? '1' : '0') : i.value;
+          }), sliders.map((s) => s.id));
         await tab.waitFor(
           ([urls, vals]) => urls.every((u, i) => new URL(location.href).searchParams.get(u) === vals[i]),
           [sliders.map((s) => s.url), values],
@@ -182,7 +189,10 @@ forEachBrowser((env) => {
       const link = moved.url.slice(moved.url.indexOf(lesson.file));
       await env.withTab(link, null, async (tab) => {
         await tab.waitReady();
-        const values = await tab.eval((ids) => ids.map((id) => /** @type {HTMLInputElement} */ (document.querySelector(id)).value), moved.ids);
+        const values = await tab.eval((ids) => ids.map((id) => {
+            const i = /** @type {HTMLInputElement} */ (document.querySelector(id));
+            return i.type === 'checkbox' ? (i.checked ? '1' : '0') : i.value;
+          }), moved.ids);
         assert(JSON.stringify(values) === JSON.stringify(moved.values), `${link}: sliders ${values} instead of ${moved.values}`);
         for (let i = 0; i < moved.canvases.length; i++) {
           const hash = (await tab.canvas(moved.canvases[i])).hash;
@@ -207,6 +217,20 @@ forEachBrowser((env) => {
     });
   });
 
+  it('lesson 4: the «forgot the trace cut» switch redraws the figure and names itself in the text alternative', async () => {
+    await env.withTab('lesson-04.html', null, async (tab) => {
+      await tab.waitReady();
+      const before = await tab.canvas('#canvas-gae');
+      await tab.click('#gae-forgot');
+      const after = await tab.canvas('#canvas-gae');
+      assert(after.hash !== before.hash, 'the switch did not change the figure');
+      const label = await tab.eval(() => document.querySelector('#canvas-gae')?.getAttribute('aria-label') ?? '');
+      assert(label.includes('«забыт trace_cut» = да'), `aria-label «${label}»`);
+      await tab.click('#gae-forgot');
+      assert((await tab.canvas('#canvas-gae')).hash === before.hash, 'switching back did not restore the figure');
+    });
+  });
+
   it('out-of-range URL values show a message; settings in the URL are restored; keyboard works', async () => {
     const cases = [
       ['lesson-03.html?g=500', '#figure-baselines'],
@@ -214,6 +238,7 @@ forEachBrowser((env) => {
       ['lesson-04.html?lambda=abc', '#figure-gae'],
       ['lesson-05.html?eps=0', '#figure-clipping'],
       ['lesson-07.html?teps=-1', '#figure-tokens'],
+      ['lesson-04.html?forgot=2', '#figure-gae'],
     ];
     for (const [path, fig] of cases) {
       await env.withTab(path, null, async (tab) => {
@@ -262,7 +287,7 @@ forEachBrowser((env) => {
             records.forEach((r) => r.addedNodes.forEach((n) => nodes.push(n.nodeName))),
           );
           observer.observe(document.body, { childList: true });
-          for (const input of /** @type {HTMLInputElement[]} */ ([...document.querySelectorAll('figure.live input[data-param]')])) {
+          for (const input of /** @type {HTMLInputElement[]} */ ([...document.querySelectorAll('figure.live input[type=range][data-param]')])) {
             input.stepUp();
             input.dispatchEvent(new Event('input', { bubbles: true }));
           }

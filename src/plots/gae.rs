@@ -41,6 +41,9 @@ pub struct Data {
     pub episodes: Vec<Range<usize>>,
     /// Episode boundaries inside the buffer: x between the two records, and how it ended.
     pub ends: Vec<(f64, EpisodeEnd)>,
+    /// The two-mask series was computed without the trace cut at the truncation (the legend
+    /// says so).
+    pub forgot_trace_cut: bool,
 }
 
 fn range_of<'a>(series: impl IntoIterator<Item = &'a [f64]>) -> (f64, f64) {
@@ -114,7 +117,14 @@ pub fn draw<DB: DrawingBackend>(
         theme,
         (0.06, 0.58),
         &[
-            (BLUE, "Â: terminated + trace_cut"),
+            (
+                BLUE,
+                if a.forgot_trace_cut {
+                    "Â: без trace_cut на усечении"
+                } else {
+                    "Â: terminated + trace_cut"
+                },
+            ),
             (RED, "Â: один флаг done"),
             (GREY, "δ: две маски"),
         ],

@@ -76,9 +76,21 @@ pub fn draw_clipping(canvas_id: &str, clip_epsilon: f64) -> Result<JsValue, JsEr
 /// Redraws the GAE figure for discount `gamma` and trace decay `lambda`; returns the analysis.
 #[wasm_bindgen]
 pub fn draw_gae(canvas_id: &str, gamma: f64, lambda: f64) -> Result<JsValue, JsError> {
+    draw_gae_with(canvas_id, gamma, lambda, false)
+}
+
+/// The GAE figure with the "forgot the trace cut" switch (`forgot_trace_cut`: the two-mask
+/// series without `trace_cut` at the truncation).
+#[wasm_bindgen]
+pub fn draw_gae_with(
+    canvas_id: &str,
+    gamma: f64,
+    lambda: f64,
+    forgot_trace_cut: bool,
+) -> Result<JsValue, JsError> {
     show(
         canvas_id,
-        lessons::gae::figure(gamma, lambda),
+        lessons::gae::figure(gamma, lambda, forgot_trace_cut),
         plots::gae::draw,
     )
 }

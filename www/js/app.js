@@ -145,7 +145,7 @@ const FIGURES = {
     after: (figure, rows) => fillClippingTable(figure, rows),
   },
   gae: {
-    draw: (canvasId, p) => wasm.draw_gae(canvasId, p.gamma, p.lambda),
+    draw: (canvasId, p) => wasm.draw_gae_with(canvasId, p.gamma, p.lambda, p.forgot_cut === 1),
   },
   baselines: {
     draw: (canvasId, p) => wasm.draw_baselines(canvasId, p.group_size),
@@ -284,6 +284,11 @@ function readParams(figure) {
   /** @type {string[]} */
   const refused = [];
   for (const input of figure.querySelectorAll(/** @type {'input'} */ ('input[data-param]'))) {
+    if (input.type === 'checkbox') {
+      params[input.dataset.param ?? ''] = input.checked ? 1 : 0;
+      if (input.dataset.refused) refused.push(input.dataset.refused);
+      continue;
+    }
     const value = Number(input.value);
     params[input.dataset.param ?? ''] = value;
     if (input.dataset.refused) refused.push(input.dataset.refused);
@@ -301,7 +306,8 @@ function readParams(figure) {
 function describe(figure, canvas) {
   canvas.dataset.label ??= canvas.getAttribute('aria-label') ?? '';
   const settings = [...figure.querySelectorAll(/** @type {'input'} */ ('input[data-param]'))].map(
-    (i) => `${i.dataset.label || i.dataset.param} = ${figure.querySelector(`output[for="${i.id}"]`)?.textContent ?? i.value}`,
+    (i) =>
+      `${i.dataset.label || i.dataset.param} = ${i.type === 'checkbox' ? formatNumber(i.checked) : (figure.querySelector(`output[for="${i.id}"]`)?.textContent ?? i.value)}`,
   );
   canvas.setAttribute('aria-label', `${canvas.dataset.label}; при ${settings.join(', ')}`);
 }
@@ -336,7 +342,7 @@ function saveToUrl() {
     const q = new URLSearchParams(location.search);
     document
       .querySelectorAll(/** @type {'input'} */ ('input[data-param][data-url]'))
-      .forEach((input) => q.set(input.dataset.url ?? '', input.value));
+      .forEach((input) => q.set(input.dataset.url ?? '', input.type === 'checkbox' ? (input.checked ? '1' : '0') : input.value));
     history.replaceState(null, '', `${location.pathname}?${q}${location.hash}`);
   }, 250);
 }
@@ -352,7 +358,14 @@ function wireFigures() {
       // A value from a shared link is checked as given, not silently rounded by the slider;
       // a refused one leaves the slider (and so the figure and the URL) at its default.
       const shared = input.dataset.url ? q.get(input.dataset.url) : null;
-      if (shared !== null) {
+      if (shared !== null && input.type === 'checkbox') {
+        // A switch takes exactly 0 or 1 from a link.
+        if (shared === '0' || shared === '1') input.checked = shared === '1';
+        else
+          input.dataset.refused =
+            `Значение ${input.dataset.label || input.dataset.param} = ${quote(shared)} из адреса страницы вне допустимого диапазона: ` +
+            `переключатель принимает 0 или 1. Рисунок построен для ${formatNumber(input.checked)}.`;
+      } else if (shared !== null) {
         const why = refusal(input, shared);
         if (why) input.dataset.refused = why;
         else input.value = shared;
