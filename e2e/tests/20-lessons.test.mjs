@@ -231,6 +231,28 @@ forEachBrowser((env) => {
     });
   });
 
+  it('lesson 7: the EOS and off-by-one switches and the prompt length move the mask and the reductions', async () => {
+    await env.withTab('lesson-07.html', null, async (tab) => {
+      await tab.waitReady();
+      const state = async () => ({
+        hash: (await tab.canvas('#canvas-tokens')).hash,
+        table: (await tab.text('#figure-tokens [data-role=token-reductions]')) ?? '',
+      });
+      const start = await state();
+      for (const [act, what] of [
+        [() => tab.click('#tokens-eos'), 'EOS switch'],
+        [() => tab.click('#tokens-shift'), 'off-by-one switch'],
+        [() => tab.setSlider('#tokens-prompt', 4), 'prompt length'],
+      ]) {
+        const before = await state();
+        await /** @type {() => Promise<unknown>} */ (act)();
+        const after = await state();
+        assert(after.hash !== before.hash && after.table !== before.table, `${what}: the figure or the reductions did not change`);
+      }
+      assert(start.table.length > 0, 'no reductions table');
+    });
+  });
+
   it('out-of-range URL values show a message; settings in the URL are restored; keyboard works', async () => {
     const cases = [
       ['lesson-03.html?g=500', '#figure-baselines'],

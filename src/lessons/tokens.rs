@@ -66,12 +66,59 @@ pub fn token_example() -> TokenExample {
     }
 }
 
+/// What the token figure's switches change in the example.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TokenOptions {
+    /// The first row's prompt length (BOS included).
+    pub first_prompt_length: usize,
+    /// Whether the generated EOS is in the mask (the right choice).
+    pub include_eos: bool,
+    /// The deliberate bug: the mask built in token coordinates (column k ↔ input_ids[k])
+    /// instead of label coordinates (column k ↔ input_ids[k + 1]).
+    pub off_by_one: bool,
+}
+
+impl Default for TokenOptions {
+    fn default() -> Self {
+        TokenOptions {
+            first_prompt_length: 3,
+            include_eos: true,
+            off_by_one: false,
+        }
+    }
+}
+
 /// The token example at clip range `clip_epsilon`.
 pub fn tokens(clip_epsilon: f64) -> Result<Tokens> {
-    let ex = token_example();
+    tokens_with(clip_epsilon, TokenOptions::default())
+}
+
+/// The token example at clip range `clip_epsilon` with the figure's switches `opts`.
+pub fn tokens_with(clip_epsilon: f64, opts: TokenOptions) -> Result<Tokens> {
+    let mut ex = token_example();
+    let t = ex.input_ids[0].len();
+    if !(1..t).contains(&opts.first_prompt_length) {
+        let rule = crate::error::Rule::between(1.0, (t - 1) as f64);
+        return Err(crate::Error::range(
+            "prompt_length",
+            rule,
+            opts.first_prompt_length,
+        ));
+    }
+    ex.prompt_lengths[0] = opts.first_prompt_length;
     let ids = rl::array2("input_ids", &ex.input_ids)?;
     let lengths = aview1(&ex.prompt_lengths);
-    let mask = rl::response_token_mask(ids.view(), lengths, TOKEN_PAD, TOKEN_EOS, true)?;
+    let mut mask =
+        rl::response_token_mask(ids.view(), lengths, TOKEN_PAD, TOKEN_EOS, opts.include_eos)?;
+    if opts.off_by_one {
+        // Column k takes what belongs to column k − 1: every kept label moves one to the right.
+        for mut row in mask.rows_mut() {
+            for k in (1..row.len()).rev() {
+                row[k] = row[k - 1];
+            }
+            row[0] = 0.0;
+        }
+    }
     let mask_without_eos =
         rl::response_token_mask(ids.view(), lengths, TOKEN_PAD, TOKEN_EOS, false)?;
     let new = rl::array2("new_log_probs", &ex.new_log_probs)?;
@@ -152,9 +199,10 @@ fn label_kinds(row: &[i64], prompt_length: usize) -> Vec<TokenKind> {
         .collect()
 }
 
-/// The figure at ε: the example's numbers and, per label position, what the plot draws.
-pub fn figure(clip_epsilon: f64) -> Result<Figure<Tokens, Data>> {
-    let tk = tokens(clip_epsilon)?;
+/// The figure at ε with the switches `opts`: the example's numbers and, per label position,
+/// what the plot draws.
+pub fn figure(clip_epsilon: f64, opts: TokenOptions) -> Result<Figure<Tokens, Data>> {
+    let tk = tokens_with(clip_epsilon, opts)?;
     let data = Data {
         clip_epsilon,
         // Column k predicts the label input_ids[b][k + 1] (the causal shift).
@@ -181,7 +229,7 @@ mod tests {
     #[test]
     fn draws_and_changes_with_epsilon() {
         let draw = |eps| {
-            let f = figure(eps)?;
+            let f = figure(eps, TokenOptions::default())?;
             plots::to_svg(760, 340, |a| {
                 plots::tokens::draw(a, &f.data, &Theme::default())
             })
@@ -194,7 +242,7 @@ mod tests {
 
     #[test]
     fn the_figure_names_tokens_and_indices_in_the_texts_typography() {
-        let f = figure(0.2).unwrap();
+        let f = figure(0.2, TokenOptions::default()).unwrap();
         use TokenKind::*;
         assert_eq!(
             f.data.labels[0],
@@ -217,5 +265,36 @@ mod tests {
             [10.0, 11.0, 20.0, 21.0, 2.0, 0.0]
         );
         assert_eq!(f.numbers.first_row_alignment[1], f.numbers.mask[0]);
+    }
+
+    #[test]
+    fn the_switches_move_the_mask() {
+        let at = |opts| figure(0.2, opts).unwrap().numbers;
+        let right = at(TokenOptions::default());
+        let no_eos = at(TokenOptions {
+            include_eos: false,
+            ..TokenOptions::default()
+        });
+        assert_eq!(right.mask[0], [0.0, 0.0, 1.0, 1.0, 1.0, 0.0]);
+        assert_eq!(no_eos.mask[0], [0.0, 0.0, 1.0, 1.0, 0.0, 0.0]);
+        let shifted = at(TokenOptions {
+            off_by_one: true,
+            ..TokenOptions::default()
+        });
+        // The bug keeps the PAD label and drops the first answer token.
+        assert_eq!(shifted.mask[0], [0.0, 0.0, 0.0, 1.0, 1.0, 1.0]);
+        assert!(shifted.token_mean.is_finite() && shifted.token_mean != right.token_mean);
+        let longer = at(TokenOptions {
+            first_prompt_length: 4,
+            ..TokenOptions::default()
+        });
+        assert_eq!(longer.mask[0], [0.0, 0.0, 0.0, 1.0, 1.0, 0.0]);
+        for bad in [0, 7] {
+            let opts = TokenOptions {
+                first_prompt_length: bad,
+                ..TokenOptions::default()
+            };
+            assert!(figure(0.2, opts).is_err(), "{bad}");
+        }
     }
 }

@@ -107,9 +107,30 @@ pub fn draw_baselines(canvas_id: &str, group_size: f64) -> Result<JsValue, JsErr
 pub fn draw_tokens(canvas_id: &str, clip_epsilon: f64) -> Result<JsValue, JsError> {
     show(
         canvas_id,
-        lessons::tokens::figure(clip_epsilon),
+        lessons::tokens::figure(clip_epsilon, lessons::tokens::TokenOptions::default()),
         plots::tokens::draw,
     )
+}
+
+/// The token figure with its switches: the first row's `prompt_length` (BOS included),
+/// `include_eos` in the mask, and the deliberate `off_by_one` mask.
+#[wasm_bindgen]
+pub fn draw_tokens_with(
+    canvas_id: &str,
+    clip_epsilon: f64,
+    prompt_length: f64,
+    include_eos: bool,
+    off_by_one: bool,
+) -> Result<JsValue, JsError> {
+    let figure = whole_number("prompt_length", prompt_length).and_then(|first_prompt_length| {
+        let opts = lessons::tokens::TokenOptions {
+            first_prompt_length,
+            include_eos,
+            off_by_one,
+        };
+        lessons::tokens::figure(clip_epsilon, opts)
+    });
+    show(canvas_id, figure, plots::tokens::draw)
 }
 
 /// Redraws the score-function figure (lesson 1): logits `z0..z2`, chosen `action` (0–2), reward

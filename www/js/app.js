@@ -151,7 +151,7 @@ const FIGURES = {
     draw: (canvasId, p) => wasm.draw_baselines(canvasId, p.group_size),
   },
   tokens: {
-    draw: (canvasId, p) => wasm.draw_tokens(canvasId, p.eps),
+    draw: (canvasId, p) => wasm.draw_tokens_with(canvasId, p.eps, p.prompt, p.eos === 1, p.shift === 1),
     after: (figure, t) => fillTokenReductions(figure, t),
   },
 };
