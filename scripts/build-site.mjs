@@ -97,6 +97,36 @@ function pager(i) {
 }
 
 /** Every page: its output name and finished HTML. */
+/**
+ * The text of `pub fn NAME` in the Rust file `file` (relative to the repository), with its doc
+ * comment: from the comment's first line to the function's closing brace at column 0.
+ * @param {string} file @param {string} name
+ */
+export function rustFunction(file, name) {
+  const path = join(ROOT, file);
+  if (!existsSync(path)) throw new BuildError(`source ${file} does not exist`);
+  const lines = readFileSync(path, 'utf8').split('\n');
+  const start = lines.findIndex((l) => l.startsWith(`pub fn ${name}(`) || l.startsWith(`pub fn ${name}<`));
+  if (start < 0) throw new BuildError(`${file} has no pub fn ${name}`);
+  let first = start;
+  while (first > 0 && lines[first - 1].startsWith('///')) first--;
+  const end = lines.findIndex((l, i) => i > start && l === '}');
+  if (end < 0) throw new BuildError(`${file}: pub fn ${name} has no closing brace at column 0`);
+  return lines.slice(first, end + 1).join('\n');
+}
+
+/**
+ * Fills every `<pre class="source" data-source="FILE#NAME"></pre>` with that function's source,
+ * taken when the site is built so the lesson shows the code the book runs.
+ * @param {string} html
+ */
+export function embedSources(html) {
+  return html.replace(/<pre class="source" data-source="([^"#]+)#([A-Za-z0-9_]+)"><\/pre>/g, (_, file, name) => {
+    const code = escapeHtml(rustFunction(file, name));
+    return `<pre class="source" data-source="${file}#${name}"><code>${code}</code></pre>`;
+  });
+}
+
 export function pages(src = SRC) {
   const files = ['index.html', ...LESSONS.map((l) => l.file)];
   const present = readdirSync(join(src, 'pages')).filter((f) => f.endsWith('.html'));
@@ -106,7 +136,7 @@ export function pages(src = SRC) {
   const body = (file) => {
     const path = join(src, 'pages', file);
     if (!existsSync(path)) throw new BuildError(`www/book.mjs lists ${file}, but www/pages/${file} does not exist`);
-    return renderMath(readFileSync(path, 'utf8'), `www/pages/${file}`);
+    return embedSources(renderMath(readFileSync(path, 'utf8'), `www/pages/${file}`));
   };
   return [
     { file: 'index.html', html: frame({ title: BOOK_TITLE, heading: BOOK_TITLE, body: body('index.html'), after: toc() }) },

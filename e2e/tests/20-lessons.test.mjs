@@ -90,7 +90,7 @@ forEachBrowser((env) => {
           /** @type {HTMLElement[]} */ ([...document.querySelectorAll('figure.live[data-figure]')]).map((f) => ({
             name: f.dataset.figure ?? '',
             canvas: '#' + f.querySelector('canvas')?.id,
-            sliders: /** @type {HTMLInputElement[]} */ ([...f.querySelectorAll('input[data-param]')]).map((i) => ({
+            sliders: /** @type {HTMLInputElement[]} */ ([...f.querySelectorAll('input[type=range][data-param]')]).map((i) => ({
               id: '#' + i.id,
               min: +i.min,
               max: +i.max,
@@ -107,6 +107,12 @@ forEachBrowser((env) => {
             await tab.setSlider(s.id, target);
             const after = await tab.canvas(fig.canvas);
             assert(after.hash !== before.hash, `${fig.name}: moving ${s.id} did not change the figure`);
+            // The text alternative follows the slider: it names the value now shown.
+            const [label, shown] = await tab.eval(
+              ([c, i]) => [document.querySelector(c)?.getAttribute('aria-label') ?? '', document.querySelector(`output[for="${i.slice(1)}"]`)?.textContent ?? ''],
+              [fig.canvas, s.id],
+            );
+            assert(shown && label.includes(`= ${shown}`), `${fig.name}: aria-label «${label}» does not name ${s.id} = ${shown}`);
           }
           const s = fig.sliders[0];
           const steps = Math.round((s.max - s.min) / s.step);
@@ -140,6 +146,113 @@ forEachBrowser((env) => {
     t.diagnostic(notes.join('; '));
   });
 
+  it('every figure round-trips through the URL: its link reopens the same settings and the same picture', { timeout: 180_000 }, async (t) => {
+    let count = 0;
+    for (const lesson of LESSONS) {
+      const moved = await env.withTab(lesson.file, null, async (tab) => {
+        await tab.waitReady();
+        /** @type {{ id: string, url: string, type: string, canvas: string }[]} */
+        const sliders = await tab.eval(() =>
+          [...document.querySelectorAll('figure.live[data-figure] input[data-param][data-url]')].map((el) => {
+            const i = /** @type {HTMLInputElement} */ (el);
+            return { id: '#' + i.id, url: i.dataset.url ?? '', type: i.type, canvas: '#' + i.closest('figure')?.querySelector('canvas')?.id };
+          }),
+        );
+        if (!sliders.length) return null;
+        for (const s of sliders) {
+          if (s.type === 'checkbox') {
+            await tab.click(s.id);
+            continue;
+          }
+          const input = await tab.eval((id) => {
+            const i = /** @type {HTMLInputElement} */ (document.querySelector(id));
+            return { min: +i.min, max: +i.max, step: +i.step, value: +i.value };
+          }, s.id);
+          const target = input.value + input.step <= input.max ? input.value + input.step : input.value - input.step;
+          await tab.setSlider(s.id, Number(target.toFixed(6)));
+        }
+        const values = await tab.eval((ids) => ids.map((id) => {
+            const i = /** @type {HTMLInputElement} */ (document.querySelector(id));
+            return i.type === 'checkbox' ? (i.checked ? '1' : '0') : i.value;
+          }), sliders.map((s) => s.id));
+        await tab.waitFor(
+          ([urls, vals]) => urls.every((u, i) => new URL(location.href).searchParams.get(u) === vals[i]),
+          [sliders.map((s) => s.url), values],
+          5000,
+        );
+        const canvases = [...new Set(sliders.map((s) => s.canvas))];
+        const hashes = [];
+        for (const c of canvases) hashes.push((await tab.canvas(c)).hash);
+        return { url: tab.url(), ids: sliders.map((s) => s.id), values, canvases, hashes };
+      });
+      if (!moved) continue;
+      const link = moved.url.slice(moved.url.indexOf(lesson.file));
+      await env.withTab(link, null, async (tab) => {
+        await tab.waitReady();
+        const values = await tab.eval((ids) => ids.map((id) => {
+            const i = /** @type {HTMLInputElement} */ (document.querySelector(id));
+            return i.type === 'checkbox' ? (i.checked ? '1' : '0') : i.value;
+          }), moved.ids);
+        assert(JSON.stringify(values) === JSON.stringify(moved.values), `${link}: sliders ${values} instead of ${moved.values}`);
+        for (let i = 0; i < moved.canvases.length; i++) {
+          const hash = (await tab.canvas(moved.canvases[i])).hash;
+          assert(hash === moved.hashes[i], `${link}: ${moved.canvases[i]} differs from the figure the link was taken from`);
+        }
+      });
+      count += moved.ids.length;
+    }
+    t.diagnostic(`${count} sliders round-tripped`);
+  });
+
+  it('lesson 2: the worked example in the text follows the figure\'s sliders', async () => {
+    await env.withTab('lesson-02.html', null, async (tab) => {
+      await tab.waitReady();
+      const g = '[data-follows="returns.reward_to_go"]';
+      assert((await tab.text(g)) === '[1,5; 1; 2]', `G at the defaults: ${await tab.text(g)}`);
+      await tab.setSlider('#returns-gamma', 1);
+      assert((await tab.text(g)) === '[3; 2; 2]', `G at γ = 1: ${await tab.text(g)}`);
+      assert((await tab.text('[data-follows="returns.gamma"]')) === '1', 'γ in the text did not follow');
+      await tab.setSlider('#returns-r0', -1);
+      assert((await tab.text('[data-follows="returns.weights"]')) === '[1; 2; 2]', `weights: ${await tab.text('[data-follows="returns.weights"]')}`);
+    });
+  });
+
+  it('lesson 4: the «forgot the trace cut» switch redraws the figure and names itself in the text alternative', async () => {
+    await env.withTab('lesson-04.html', null, async (tab) => {
+      await tab.waitReady();
+      const before = await tab.canvas('#canvas-gae');
+      await tab.click('#gae-forgot');
+      const after = await tab.canvas('#canvas-gae');
+      assert(after.hash !== before.hash, 'the switch did not change the figure');
+      const label = await tab.eval(() => document.querySelector('#canvas-gae')?.getAttribute('aria-label') ?? '');
+      assert(label.includes('«забыт trace_cut» = да'), `aria-label «${label}»`);
+      await tab.click('#gae-forgot');
+      assert((await tab.canvas('#canvas-gae')).hash === before.hash, 'switching back did not restore the figure');
+    });
+  });
+
+  it('lesson 7: the EOS and off-by-one switches and the prompt length move the mask and the reductions', async () => {
+    await env.withTab('lesson-07.html', null, async (tab) => {
+      await tab.waitReady();
+      const state = async () => ({
+        hash: (await tab.canvas('#canvas-tokens')).hash,
+        table: (await tab.text('#figure-tokens [data-role=token-reductions]')) ?? '',
+      });
+      const start = await state();
+      for (const [act, what] of [
+        [() => tab.click('#tokens-eos'), 'EOS switch'],
+        [() => tab.click('#tokens-shift'), 'off-by-one switch'],
+        [() => tab.setSlider('#tokens-prompt', 4), 'prompt length'],
+      ]) {
+        const before = await state();
+        await /** @type {() => Promise<unknown>} */ (act)();
+        const after = await state();
+        assert(after.hash !== before.hash && after.table !== before.table, `${what}: the figure or the reductions did not change`);
+      }
+      assert(start.table.length > 0, 'no reductions table');
+    });
+  });
+
   it('out-of-range URL values show a message; settings in the URL are restored; keyboard works', async () => {
     const cases = [
       ['lesson-03.html?g=500', '#figure-baselines'],
@@ -147,6 +260,7 @@ forEachBrowser((env) => {
       ['lesson-04.html?lambda=abc', '#figure-gae'],
       ['lesson-05.html?eps=0', '#figure-clipping'],
       ['lesson-07.html?teps=-1', '#figure-tokens'],
+      ['lesson-04.html?forgot=2', '#figure-gae'],
     ];
     for (const [path, fig] of cases) {
       await env.withTab(path, null, async (tab) => {
@@ -195,7 +309,7 @@ forEachBrowser((env) => {
             records.forEach((r) => r.addedNodes.forEach((n) => nodes.push(n.nodeName))),
           );
           observer.observe(document.body, { childList: true });
-          for (const input of /** @type {HTMLInputElement[]} */ ([...document.querySelectorAll('figure.live input[data-param]')])) {
+          for (const input of /** @type {HTMLInputElement[]} */ ([...document.querySelectorAll('figure.live input[type=range][data-param]')])) {
             input.stepUp();
             input.dispatchEvent(new Event('input', { bubbles: true }));
           }

@@ -229,3 +229,125 @@ mod tests {
         assert!(svg.contains("RLOO") && svg.contains("G = 8"));
     }
 }
+
+/// Points of the figure's variance parabola.
+const PARABOLA_POINTS: usize = 121;
+
+/// What the optimal-baseline figure shows (returned to the page).
+#[derive(Debug, Clone, Serialize)]
+pub struct BStarFigure {
+    pub probs: Vec<f64>,
+    pub q: Vec<f64>,
+    pub grad_norm_sq: Vec<f64>,
+    pub value: f64,
+    pub b_star: f64,
+    /// Total variance of one sample's estimate (q_A − b)·s_A at b = 0, V and b*.
+    pub variance_at_zero: f64,
+    pub variance_at_value: f64,
+    pub variance_at_b_star: f64,
+    /// Each action's weight in V (p_a) and in b* (p_a‖s_a‖² / Σ).
+    pub weights_value: Vec<f64>,
+    pub weights_b_star: Vec<f64>,
+}
+
+/// The optimal-baseline figure for two actions with probability `p0` of action 0 (0 < p0 < 1)
+/// and action values `q`: the variance Σ_a p_a (q_a − b)² ‖s_a‖² − ‖g‖² as a function of b.
+pub fn bstar_figure(
+    p0: f64,
+    q: [f64; 2],
+) -> Result<Figure<BStarFigure, crate::plots::bstar::Data>> {
+    use crate::error::{self as checks, Bound, Rule};
+    checks::check_finite_scalar("p0", p0)?;
+    let open = Rule::Interval {
+        min: Some(Bound::open(0.0)),
+        max: Some(Bound::open(1.0)),
+    };
+    checks::check_rule("p0", p0, open)?;
+    checks::check_finite("q", &q)?;
+    for &x in &q {
+        checks::check_rule("q", x, Rule::between(-100.0, 100.0))?;
+    }
+    let logits = [math::ln(p0 / (1.0 - p0)), 0.0];
+    let (grad_norm_sq, value, b_star) = optimal_baseline(&logits, &q)?;
+    let probs = rl::stable_softmax(&logits)?;
+    let scores: Vec<Vec<f64>> = (0..2)
+        .map(|a| rl::grad_log_softmax(&logits, a))
+        .collect::<Result<_>>()?;
+    // g = Σ_a p_a q_a s_a: the exact gradient, which no baseline changes.
+    let g: Vec<f64> = (0..2)
+        .map(|j| (0..2).map(|a| probs[a] * q[a] * scores[a][j]).sum())
+        .collect();
+    let g_sq: f64 = g.iter().map(|x| x * x).sum();
+    let variance = |b: f64| -> f64 {
+        (0..2)
+            .map(|a| probs[a] * (q[a] - b) * (q[a] - b) * grad_norm_sq[a])
+            .sum::<f64>()
+            - g_sq
+    };
+    let (lo, hi) = (q[0].min(q[1]) - 1.5, q[0].max(q[1]) + 1.5);
+    let curve = (0..PARABOLA_POINTS)
+        .map(|i| {
+            let b = lo + (hi - lo) * i as f64 / (PARABOLA_POINTS - 1) as f64;
+            (b, variance(b))
+        })
+        .collect();
+    let den: f64 = (0..2).map(|a| probs[a] * grad_norm_sq[a]).sum();
+    let weights_b_star: Vec<f64> = (0..2).map(|a| probs[a] * grad_norm_sq[a] / den).collect();
+    let data = crate::plots::bstar::Data {
+        curve,
+        value,
+        b_star,
+        variance_at_value: variance(value),
+        variance_at_b_star: variance(b_star),
+        weights_value: probs.clone(),
+        weights_b_star: weights_b_star.clone(),
+    };
+    Ok(Figure {
+        numbers: BStarFigure {
+            variance_at_zero: variance(0.0),
+            variance_at_value: variance(value),
+            variance_at_b_star: variance(b_star),
+            weights_value: probs.clone(),
+            weights_b_star,
+            probs,
+            q: q.to_vec(),
+            grad_norm_sq,
+            value,
+            b_star,
+        },
+        data,
+    })
+}
+
+#[cfg(test)]
+mod bstar_figure_tests {
+    use super::*;
+    use crate::plots::{self, Theme};
+
+    #[test]
+    fn b_star_minimises_the_parabola_and_weights_the_rare_action_more() {
+        let f = bstar_figure(0.8, [1.0, 3.0]).unwrap().numbers;
+        let w = bstar().unwrap();
+        assert!((f.b_star - w.b_star).abs() < 1e-12 && (f.value - w.value).abs() < 1e-12);
+        assert!(f.variance_at_b_star < f.variance_at_value);
+        assert!(f.variance_at_value < f.variance_at_zero);
+        assert!(f.weights_b_star[1] > f.weights_value[1]);
+        let data = bstar_figure(0.8, [1.0, 3.0]).unwrap().data;
+        let min = data.curve.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+        assert!(min >= f.variance_at_b_star - 1e-12 && f.variance_at_b_star >= -1e-12);
+    }
+
+    #[test]
+    fn bad_settings_are_errors_and_the_figure_draws() {
+        for p in [0.0, 1.0, f64::NAN] {
+            assert!(bstar_figure(p, [1.0, 3.0]).is_err(), "{p}");
+        }
+        assert!(bstar_figure(0.5, [f64::INFINITY, 0.0]).is_err());
+        let f = bstar_figure(0.8, [1.0, 3.0]).unwrap();
+        let svg = plots::to_svg(760, 320, |a| {
+            plots::bstar::draw(a, &f.data, &Theme::default())
+        })
+        .unwrap();
+        assert!(svg.contains("b*") && svg.contains("опорный уровень b"));
+    }
+}

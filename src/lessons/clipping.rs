@@ -105,6 +105,9 @@ pub struct Ppo {
     pub active_clip_fraction: f64,
     pub approx_kl: f64,
     pub mean_log_ratio: f64,
+    /// mean(r − 1): zero for these rows, which makes the naive −mean(ln r) and the non-negative
+    /// estimate the same number here.
+    pub mean_ratio_minus_one: f64,
     pub kl_terms: Vec<f64>,
 }
 
@@ -125,6 +128,7 @@ pub fn ppo() -> Result<Ppo> {
         active_clip_fraction: rows.diagnostics.active_clip_fraction,
         approx_kl: rows.diagnostics.approx_kl_nonnegative,
         mean_log_ratio: rows.diagnostics.mean_log_ratio,
+        mean_ratio_minus_one: rows.ratio.iter().map(|r| r - 1.0).sum::<f64>() / 4.0,
         kl_terms,
         unclipped: rows.terms.unclipped,
         clipped: rows.terms.clipped,

@@ -115,8 +115,18 @@ pub fn analyse_trajectory(tr: &GaeTrajectory, gamma: f64, lambda: f64) -> Result
 }
 
 /// The figure at (γ, λ): the analysis for the page and the buffer's series for the plot.
-pub fn figure(gamma: f64, lambda: f64) -> Result<Figure<GaeAnalysis, Data>> {
-    let tr = trajectory();
+/// `forgot_trace_cut` draws the two-mask series as a bug would: `trace_cut` only at the
+/// terminal, so at the truncation the next episode's advantage leaks back (the bootstrap
+/// itself stays right: `terminated` is false there).
+pub fn figure(
+    gamma: f64,
+    lambda: f64,
+    forgot_trace_cut: bool,
+) -> Result<Figure<GaeAnalysis, Data>> {
+    let mut tr = trajectory();
+    if forgot_trace_cut {
+        tr.trace_cuts = tr.terminated.clone();
+    }
     let a = analyse_trajectory(&tr, gamma, lambda)?;
     let n = tr.rewards.len();
     // Episodes end where `done` says so; the buffer's edge closes the last one.
@@ -151,6 +161,7 @@ pub fn figure(gamma: f64, lambda: f64) -> Result<Figure<GaeAnalysis, Data>> {
         weights: a.weights.clone(),
         episodes,
         ends,
+        forgot_trace_cut,
     };
     Ok(Figure { numbers: a, data })
 }
@@ -242,7 +253,7 @@ mod tests {
         let a = analyse(0.7, 0.0).unwrap();
         assert_eq!(a.advantages, a.deltas);
         assert!(analyse(1.2, 0.5).unwrap_err().to_string().contains("gamma"));
-        let f = figure(0.9, 0.95).unwrap();
+        let f = figure(0.9, 0.95, false).unwrap();
         let svg = plots::to_svg(800, 420, |area| {
             plots::gae::draw(area, &f.data, &Theme::default())
         })
@@ -252,11 +263,52 @@ mod tests {
 
     #[test]
     fn the_figure_splits_the_buffer_into_its_three_episodes() {
-        let d = figure(0.9, 0.95).unwrap().data;
+        let d = figure(0.9, 0.95, false).unwrap().data;
         assert_eq!(d.episodes, vec![0..4, 4..9, 9..12]);
         assert_eq!(
             d.ends,
             vec![(3.5, EpisodeEnd::Terminated), (8.5, EpisodeEnd::Truncated)]
         );
+    }
+
+    #[test]
+    fn the_figure_marks_the_buffer_end_and_names_v_and_delta() {
+        use crate::plots::{self, Theme};
+        let f = figure(0.9, 0.95, false).unwrap();
+        let svg = plots::to_svg(760, 520, |a| {
+            plots::gae::draw(a, &f.data, &Theme::default())
+        })
+        .unwrap();
+        for text in [
+            "конец буфера",
+            "δ: две маски",
+            "один флаг done",
+            "\nV\n",
+            "4,0",
+        ] {
+            assert!(svg.contains(text), "{text}");
+        }
+        assert!(!svg.contains("A_t") && !svg.contains("один done"));
+    }
+
+    #[test]
+    fn forgetting_the_trace_cut_leaks_the_next_episode_back() {
+        let (right, bug) = (
+            figure(0.9, 0.95, false).unwrap(),
+            figure(0.9, 0.95, true).unwrap(),
+        );
+        let (a, b) = (&right.numbers.advantages, &bug.numbers.advantages);
+        // After the truncation (t ≥ 9) nothing changes; at t = 8 and before, the episode's
+        // advantages take γλ·A_9 and its echo.
+        assert_eq!(a[9..], b[9..]);
+        assert!((b[8] - a[8] - 0.9 * 0.95 * a[9]).abs() < 1e-12);
+        assert!(b[5] != a[5]);
+        // The terminal at t = 3 still cuts: the first episode is untouched.
+        assert_eq!(a[..4], b[..4]);
+        let svg = plots::to_svg(760, 520, |s| {
+            plots::gae::draw(s, &bug.data, &Theme::default())
+        })
+        .unwrap();
+        assert!(svg.contains("без trace_cut на усечении"));
     }
 }

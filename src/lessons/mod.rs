@@ -4,13 +4,15 @@
 //!
 //! | module        | lesson                                   | figure              |
 //! |---------------|------------------------------------------|---------------------|
-//! | [`score`]     | 1, the log-derivative trick              | —                   |
+//! | [`score`]     | 1, the log-derivative trick              | `plots::score`      |
 //! | [`returns`]   | 2, reward-to-go and discounting          | —                   |
-//! | [`baselines`] | 3, baselines from a constant to RLOO     | `plots::baselines`  |
+//! | [`baselines`] | 3, baselines from a constant to RLOO     | `plots::baselines`, `plots::bstar` |
 //! | [`gae`]       | 4, GAE and the two masks                 | `plots::gae`        |
 //! | [`clipping`]  | 5, the PPO ratio and clipping            | `plots::clipping`   |
 //! | [`tokens`]    | 7, shift, mask and reduction of tokens   | `plots::tokens`     |
 //! | [`verifier`]  | 8, the sequence task's verifier          | —                   |
+//! | [`exercises`] | 9, the checkable exercises               | —                   |
+//! | [`trainers`]  | 6 and 8, the profiles' settings quoted   | —                   |
 //!
 //! A lesson with a figure has `figure(…) -> Result<Figure<Numbers, plots::NAME::Data>>`: the
 //! numbers the page shows beside the figure and everything the plot draws, computed here
@@ -19,10 +21,12 @@
 
 pub mod baselines;
 pub mod clipping;
+pub mod exercises;
 pub mod gae;
 pub mod returns;
 pub mod score;
 pub mod tokens;
+pub mod trainers;
 pub mod verifier;
 
 use crate::Result;
@@ -50,6 +54,11 @@ pub struct WorkedExamples {
     pub ppo: clipping::Ppo,
     pub tokens: tokens::Tokens,
     pub verifier: verifier::Verifier,
+    /// The trainers' profile settings lessons 6 and 8 quote.
+    pub trainers: trainers::Trainers,
+    /// Lesson 9's checkable exercises by number (tolerances, options, given inputs); string
+    /// keys, since a JS object's keys are strings.
+    pub exercises: std::collections::BTreeMap<String, exercises::Exercise>,
 }
 
 /// Computes every worked example.
@@ -65,6 +74,11 @@ pub fn worked_examples() -> Result<WorkedExamples> {
         ppo: clipping::ppo()?,
         tokens: tokens::tokens(0.2)?,
         verifier: verifier::verifier(),
+        trainers: trainers::trainers(),
+        exercises: exercises::exercises()?
+            .into_iter()
+            .map(|(n, e)| (n.to_string(), e))
+            .collect(),
     })
 }
 

@@ -3,7 +3,7 @@
 //! and Monte Carlo points at G — and the Monte Carlo means against the exact gradient and
 //! (G−1)/G · exact. The simulation runs in the lesson (`lessons::baselines`), not here.
 
-use super::theme::{swatch_legend, Theme, BLUE, GREEN, GREY, INK, RED};
+use super::theme::{decimal, swatch_legend, Theme, BLUE, GREEN, GREY, INK, RED};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -52,9 +52,9 @@ pub fn draw<DB: DrawingBackend>(
         .x_labels(6)
         .y_labels(6)
         .x_desc("размер группы G")
-        .y_desc("std по группам")
+        .y_desc("ст. откл. по группам")
         .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{y:.2}"))
+        .y_label_formatter(&|y| decimal(*y, 2))
         .draw()?;
     let styles = [(BLUE, 0usize), (RED, 1), (GREEN, 2)];
     for (color, k) in styles {
@@ -80,7 +80,11 @@ pub fn draw<DB: DrawingBackend>(
         &left,
         theme,
         (0.62, 0.12),
-        &[(BLUE, "без базы"), (RED, "среднее группы"), (GREEN, "RLOO")],
+        &[
+            (BLUE, "без опорного уровня"),
+            (RED, "среднее той же группы"),
+            (GREEN, "RLOO"),
+        ],
     )?;
 
     // Right: the means at G with ±2 standard errors, against exact and (G−1)/G · exact.
@@ -104,12 +108,12 @@ pub fn draw<DB: DrawingBackend>(
         .y_labels(6)
         .y_desc("среднее по группам")
         .x_label_formatter(&|x: &f64| match x.round() as i64 {
-            0 => "без базы".into(),
+            0 => "без опорного уровня".into(),
             1 => "среднее".into(),
             2 => "RLOO".into(),
             _ => String::new(),
         })
-        .y_label_formatter(&|y| format!("{y:.3}"))
+        .y_label_formatter(&|y| decimal(*y, 3))
         .draw()?;
     let exact = d.exact;
     chart.draw_series(LineSeries::new(

@@ -3,7 +3,7 @@
 //! shaded and the lesson's worked rows marked. The curves and rows come from the lesson
 //! (`lessons::clipping`).
 
-use super::theme::{Theme, BLUE, GREY, INK, RED};
+use super::theme::{decimal, Theme, BLUE, GREY, INK, RED};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -86,8 +86,8 @@ fn draw_panel<DB: DrawingBackend>(
         .y_labels(5)
         .x_desc("отношение вероятностей r")
         .y_desc("вклад в цель")
-        .x_label_formatter(&|x| format!("{x:.1}"))
-        .y_label_formatter(&|y| format!("{y:.1}"))
+        .x_label_formatter(&|x| decimal(*x, 1))
+        .y_label_formatter(&|y| decimal(*y, 1))
         .draw()?;
 
     // The flat region, where the minimum picks the clipped term and the gradient is zero.

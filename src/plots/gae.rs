@@ -2,10 +2,11 @@
 //! (top), value targets (bottom left) and the weights (γλ)^k (bottom right). The buffer and its
 //! analysis come from the lesson (`lessons::gae`).
 
-use super::theme::{swatch_legend, Theme, BLUE, GREY, RED};
+use super::theme::{decimal, swatch_legend, Theme, BLUE, GREY, RED};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::ops::Range;
 
 /// How an episode inside the buffer ends (the figure labels the boundary).
@@ -40,6 +41,9 @@ pub struct Data {
     pub episodes: Vec<Range<usize>>,
     /// Episode boundaries inside the buffer: x between the two records, and how it ended.
     pub ends: Vec<(f64, EpisodeEnd)>,
+    /// The two-mask series was computed without the trace cut at the truncation (the legend
+    /// says so).
+    pub forgot_trace_cut: bool,
 }
 
 fn range_of<'a>(series: impl IntoIterator<Item = &'a [f64]>) -> (f64, f64) {
@@ -65,7 +69,9 @@ pub fn draw<DB: DrawingBackend>(
     let (top, bottom) = area.split_vertically(area.dim_in_pixel().1 / 2);
     let (left, right) = bottom.split_horizontally(bottom.dim_in_pixel().0 * 3 / 5);
     let ts = &a.steps;
-    let x_range = -0.5..(ts.len() as f64 - 0.5);
+    let x_range = -0.5..(ts.len() as f64 + 0.5);
+    // The buffer ends after its last record: the rollout boundary, where the trace is cut too.
+    let buffer_end = ts.len() as f64 - 0.5;
 
     // Top: δ_t and A_t, two masks against one done flag.
     let (lo, hi) = range_of([
@@ -76,12 +82,12 @@ pub fn draw<DB: DrawingBackend>(
     let mut chart = theme
         .chart(
             &top,
-            "Преимущества A_t: две маски против одного done",
+            "Преимущества Â: две маски против одного флага done",
             36.0,
             40.0,
         )
         .build_cartesian_2d(x_range.clone(), lo..hi)?;
-    mesh(&mut chart, theme, "шаг t", "A_t")?;
+    mesh(&mut chart, theme, "шаг t", "преимущество Â")?;
     for &(t, end) in &a.ends {
         let label = match end {
             EpisodeEnd::Terminated => "завершение",
@@ -89,6 +95,7 @@ pub fn draw<DB: DrawingBackend>(
         };
         boundary(&mut chart, t, lo, hi, label, theme)?;
     }
+    boundary(&mut chart, buffer_end, lo, hi, "конец буфера", theme)?;
     chart.draw_series(
         ts.iter()
             .zip(&a.deltas)
@@ -110,9 +117,16 @@ pub fn draw<DB: DrawingBackend>(
         theme,
         (0.06, 0.58),
         &[
-            (BLUE, "terminated + trace_cut"),
-            (RED, "один done"),
-            (GREY, "δ_t"),
+            (
+                BLUE,
+                if a.forgot_trace_cut {
+                    "Â: без trace_cut на усечении"
+                } else {
+                    "Â: terminated + trace_cut"
+                },
+            ),
+            (RED, "Â: один флаг done"),
+            (GREY, "δ: две маски"),
         ],
     )?;
 
@@ -123,12 +137,13 @@ pub fn draw<DB: DrawingBackend>(
         &a.values[..],
     ]);
     let mut chart = theme
-        .chart(&left, "Цели ценности A_t + V_t", 36.0, 40.0)
+        .chart(&left, "Цели критика Â + V", 36.0, 40.0)
         .build_cartesian_2d(x_range.clone(), lo..hi)?;
     mesh(&mut chart, theme, "шаг t", "цель")?;
     for &(t, _) in &a.ends {
         boundary(&mut chart, t, lo, hi, "", theme)?;
     }
+    boundary(&mut chart, buffer_end, lo, hi, "", theme)?;
     chart.draw_series(
         ts.iter()
             .zip(&a.values)
@@ -151,6 +166,12 @@ pub fn draw<DB: DrawingBackend>(
         BLUE,
         false,
         theme,
+    )?;
+    swatch_legend(
+        &left,
+        theme,
+        (0.14, 0.12),
+        &[(BLUE, "две маски"), (RED, "один флаг done"), (GREY, "V")],
     )?;
 
     // Bottom right: the weights (γλ)^k.
@@ -186,7 +207,7 @@ fn mesh<DB: DrawingBackend>(
         .x_desc(x)
         .y_desc(y)
         .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{y:.1}"))
+        .y_label_formatter(&|y| decimal(*y, 1))
         .draw()?;
     Ok(())
 }
@@ -207,10 +228,19 @@ fn boundary<DB: DrawingBackend>(
         style,
     ))?;
     if !label.is_empty() {
+        // Low in the panel, where the curves are not; the buffer's end is the last line, so its
+        // label goes to the left of it.
+        let last = (t - chart.x_range().end).abs() < 1.5;
+        let (x, h) = if last {
+            (t - 0.1, HPos::Right)
+        } else {
+            (t + 0.1, HPos::Left)
+        };
+        let font = theme.font(11.0).color(&GREY).pos(Pos::new(h, VPos::Top));
         chart.draw_series(std::iter::once(Text::new(
             label.to_string(),
-            (t + 0.1, hi),
-            theme.font(11.0).color(&GREY),
+            (x, lo + 0.1 * (hi - lo)),
+            font,
         )))?;
     }
     Ok(())

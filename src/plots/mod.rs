@@ -4,11 +4,14 @@
 //! lesson (`lessons::NAME::figure`) or by a trainer (`train`). Nothing here imports `lessons`.
 
 pub mod baselines;
+pub mod bstar;
 pub mod cartpole;
 pub mod clipping;
 pub mod gae;
 pub mod learning_curve;
 pub mod ppo_diagnostics;
+pub mod returns;
+pub mod score;
 pub mod sequence_curves;
 pub mod theme;
 pub mod tokens;

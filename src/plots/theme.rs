@@ -247,3 +247,19 @@ pub(crate) fn swatch_legend<DB: DrawingBackend>(
     }
     Ok(())
 }
+
+/// `x` with `digits` decimals in the text's typography: a decimal comma and a real minus
+/// (axis ticks and labels on the canvas read like the lesson around them).
+pub fn decimal(x: f64, digits: usize) -> String {
+    let text = format!("{x:.digits$}");
+    let text = if text
+        .trim_start_matches('-')
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
+        text.trim_start_matches('-').to_string()
+    } else {
+        text
+    };
+    text.replace('.', ",").replace('-', "−")
+}

@@ -2,18 +2,49 @@
 //! response mask keeps, the token ratios against the clip band, and the clipped terms. The
 //! batch and its terms come from the lesson (`lessons::tokens`).
 
-use super::theme::{swatch_legend, Theme, BLUE, GREY, INK, RED};
+use super::theme::{decimal, Theme, BLUE, GREY, INK, NARROW_CSS_PX, RED};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// What a label position holds (the figure names it under its column).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenKind {
+    /// A prompt token: given, not chosen.
+    Prompt,
+    /// A generated response token.
+    Response,
+    /// The generated EOS: the decision to stop, an action of the policy.
+    Eos,
+    /// Padding.
+    Pad,
+    /// A non-pad token after the first EOS.
+    AfterEos,
+}
+
+impl TokenKind {
+    /// The column's name: full on a wide canvas, short on a narrow one.
+    fn name(self, narrow: bool) -> &'static str {
+        match (self, narrow) {
+            (TokenKind::Prompt, false) => "запрос",
+            (TokenKind::Prompt, true) => "зап.",
+            (TokenKind::Response, false) => "ответ",
+            (TokenKind::Response, true) => "отв.",
+            (TokenKind::Eos, _) => "EOS",
+            (TokenKind::Pad, _) => "PAD",
+            (TokenKind::AfterEos, _) => "после",
+        }
+    }
+}
 
 /// Everything the figure draws; every grid is `[B, T−1]`, one column per label position.
 #[derive(Debug, Clone)]
 pub struct Data {
     /// The clip range ε: the band [1 − ε, 1 + ε].
     pub clip_epsilon: f64,
-    /// The label token of each position (written under its column).
-    pub labels: Vec<Vec<i64>>,
+    /// What the label of each position is (written under its column with its index k).
+    pub labels: Vec<Vec<TokenKind>>,
     /// 1 where the label is a response token.
     pub mask: Vec<Vec<f64>>,
     /// Token probability ratios (exactly 1 off the mask).
@@ -48,7 +79,18 @@ pub fn draw<DB: DrawingBackend>(
     }
     let x_max = x_of(tk.mask.len() - 1, t - 1, t) + 0.7;
     area.fill(&WHITE)?;
-    let (top, bottom) = area.split_vertically(area.dim_in_pixel().1 / 2);
+    let narrow = f64::from(area.dim_in_pixel().0) / theme.scale < NARROW_CSS_PX;
+    // One colour code for both panels: blue inside the band, red outside, grey off the mask.
+    let legend = [
+        (BLUE, "в маске, r внутри 1 ± ε"),
+        (RED, "в маске, r вне 1 ± ε"),
+        (GREY, "вне маски (r = 1)"),
+    ];
+    let strip_h = theme.px(if narrow { 46.0 } else { 18.0 });
+    let (charts, strip) = area.split_vertically(area.dim_in_pixel().1 - strip_h);
+    let (top, bottom) = charts.split_vertically(charts.dim_in_pixel().1 / 2);
+    flow_legend(&strip, theme, &legend, narrow)?;
+    let outside = |ratio: f64| ratio < 1.0 - clip_epsilon || ratio > 1.0 + clip_epsilon;
 
     let mut chart = theme
         .chart(
@@ -57,14 +99,20 @@ pub fn draw<DB: DrawingBackend>(
             26.0,
             40.0,
         )
-        .build_cartesian_2d(-0.7..x_max, 0.5..1.5)?;
+        .build_cartesian_2d(-0.7..x_max, 0.35..1.5)?;
     theme
         .mesh(&mut chart.configure_mesh())
         .disable_x_mesh()
         .x_labels(0)
         .y_labels(5)
         .y_desc("r")
-        .y_label_formatter(&|y| format!("{y:.1}"))
+        .y_label_formatter(&|y| {
+            if *y < 0.55 {
+                String::new()
+            } else {
+                decimal(*y, 1)
+            }
+        })
         .draw()?;
     let band = [(-0.7, 1.0 - clip_epsilon), (x_max, 1.0 + clip_epsilon)];
     chart.draw_series(std::iter::once(Rectangle::new(
@@ -77,8 +125,7 @@ pub fn draw<DB: DrawingBackend>(
             let label = tk.labels[b][k];
             let ratio = tk.ratio[b][k];
             if m == 1.0 {
-                let outside = ratio < 1.0 - clip_epsilon || ratio > 1.0 + clip_epsilon;
-                let color = if outside { RED } else { BLUE };
+                let color = if outside(ratio) { RED } else { BLUE };
                 chart.draw_series(std::iter::once(Rectangle::new(
                     [(x - 0.35, 1.0), (x + 0.35, ratio.clamp(0.5, 1.5))],
                     color.mix(0.8).filled(),
@@ -91,23 +138,24 @@ pub fn draw<DB: DrawingBackend>(
                     GREY.stroke_width(theme.px(1.5)),
                 )))?;
             }
+            let centred = |size: f64| {
+                theme
+                    .font(size)
+                    .color(&INK)
+                    .pos(Pos::new(HPos::Center, VPos::Top))
+            };
             chart.draw_series(std::iter::once(Text::new(
-                format!("{label}"),
-                (x - 0.25, 0.58),
-                theme.font(11.0).color(&INK),
+                label.name(narrow).to_string(),
+                (x, 0.66),
+                centred(if narrow { 9.0 } else { 11.0 }),
+            )))?;
+            chart.draw_series(std::iter::once(Text::new(
+                format!("k = {k}"),
+                (x, 0.52),
+                centred(if narrow { 8.0 } else { 10.0 }).color(&GREY),
             )))?;
         }
     }
-    swatch_legend(
-        &top,
-        theme,
-        (0.70, 0.13),
-        &[
-            (BLUE, "в маске, внутри 1 ± ε"),
-            (RED, "в маске, вне 1 ± ε"),
-            (GREY, "вне маски (r = 1)"),
-        ],
-    )?;
 
     // Bottom: unclipped r·A (outline) and the pessimistic term (filled) per kept label.
     let mut chart = theme
@@ -124,18 +172,18 @@ pub fn draw<DB: DrawingBackend>(
         .x_labels(0)
         .y_labels(5)
         .y_desc("член цели")
-        .y_label_formatter(&|y| format!("{y:.1}"))
+        .y_label_formatter(&|y| decimal(*y, 1))
         .draw()?;
     chart.draw_series(LineSeries::new(
         [(-0.7, 0.0), (x_max, 0.0)],
         GREY.stroke_width(theme.px(1.0)),
     ))?;
     for (b, row) in tk.mask.iter().enumerate() {
-        let color = if tk.advantages[b] > 0.0 { BLUE } else { RED };
         for (k, &m) in row.iter().enumerate() {
             if m != 1.0 {
                 continue;
             }
+            let color = if outside(tk.ratio[b][k]) { RED } else { BLUE };
             let x = x_of(b, k, t);
             chart.draw_series(std::iter::once(Rectangle::new(
                 [(x - 0.35, 0.0), (x + 0.35, tk.pessimistic[b][k])],
@@ -146,13 +194,49 @@ pub fn draw<DB: DrawingBackend>(
                 color.stroke_width(theme.px(1.5)),
             )))?;
         }
-        let mid = x_of(b, t / 2, t) - 1.0;
-        let caption = format!("строка {}: A = {}", b + 1, tk.advantages[b]).replace('-', "−");
+        // Over the row's first columns (its prompt: no bars there).
+        let mid = x_of(b, 0, t) - 0.4;
+        let caption = format!("ответ {}: A = {}", b + 1, decimal(tk.advantages[b], 1));
         chart.draw_series(std::iter::once(Text::new(
             caption,
             (mid, 2.0),
             theme.font(11.0).color(&INK),
         )))?;
+    }
+    Ok(())
+}
+
+/// The legend in its own strip under the panels: one row on a wide canvas, stacked on a narrow
+/// one (it never covers a title or the data).
+fn flow_legend<DB: DrawingBackend>(
+    strip: &DrawingArea<DB, Shift>,
+    theme: Theme,
+    entries: &[(RGBColor, &str)],
+    narrow: bool,
+) -> Result<()> {
+    let mut x = theme.ipx(44.0);
+    for (i, (color, label)) in entries.iter().enumerate() {
+        let y = if narrow {
+            theme.ipx(15.0 * i as f64)
+        } else {
+            0
+        };
+        let x0 = if narrow { theme.ipx(44.0) } else { x };
+        strip.draw(&Rectangle::new(
+            [
+                (x0, y + theme.ipx(4.0)),
+                (x0 + theme.ipx(14.0), y + theme.ipx(10.0)),
+            ],
+            color.mix(0.8).filled(),
+        ))?;
+        let font = theme.font(11.0).color(&INK);
+        strip.draw(&Text::new(
+            label.to_string(),
+            (x0 + theme.ipx(20.0), y),
+            font.clone(),
+        ))?;
+        let (w, _) = strip.estimate_text_size(label, &font)?;
+        x = x0 + theme.ipx(20.0) + w as i32 + theme.ipx(24.0);
     }
     Ok(())
 }

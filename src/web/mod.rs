@@ -76,9 +76,21 @@ pub fn draw_clipping(canvas_id: &str, clip_epsilon: f64) -> Result<JsValue, JsEr
 /// Redraws the GAE figure for discount `gamma` and trace decay `lambda`; returns the analysis.
 #[wasm_bindgen]
 pub fn draw_gae(canvas_id: &str, gamma: f64, lambda: f64) -> Result<JsValue, JsError> {
+    draw_gae_with(canvas_id, gamma, lambda, false)
+}
+
+/// The GAE figure with the "forgot the trace cut" switch (`forgot_trace_cut`: the two-mask
+/// series without `trace_cut` at the truncation).
+#[wasm_bindgen]
+pub fn draw_gae_with(
+    canvas_id: &str,
+    gamma: f64,
+    lambda: f64,
+    forgot_trace_cut: bool,
+) -> Result<JsValue, JsError> {
     show(
         canvas_id,
-        lessons::gae::figure(gamma, lambda),
+        lessons::gae::figure(gamma, lambda, forgot_trace_cut),
         plots::gae::draw,
     )
 }
@@ -95,15 +107,89 @@ pub fn draw_baselines(canvas_id: &str, group_size: f64) -> Result<JsValue, JsErr
 pub fn draw_tokens(canvas_id: &str, clip_epsilon: f64) -> Result<JsValue, JsError> {
     show(
         canvas_id,
-        lessons::tokens::figure(clip_epsilon),
+        lessons::tokens::figure(clip_epsilon, lessons::tokens::TokenOptions::default()),
         plots::tokens::draw,
     )
+}
+
+/// The token figure with its switches: the first row's `prompt_length` (BOS included),
+/// `include_eos` in the mask, and the deliberate `off_by_one` mask.
+#[wasm_bindgen]
+pub fn draw_tokens_with(
+    canvas_id: &str,
+    clip_epsilon: f64,
+    prompt_length: f64,
+    include_eos: bool,
+    off_by_one: bool,
+) -> Result<JsValue, JsError> {
+    let figure = whole_number("prompt_length", prompt_length).and_then(|first_prompt_length| {
+        let opts = lessons::tokens::TokenOptions {
+            first_prompt_length,
+            include_eos,
+            off_by_one,
+        };
+        lessons::tokens::figure(clip_epsilon, opts)
+    });
+    show(canvas_id, figure, plots::tokens::draw)
+}
+
+/// Redraws the score-function figure (lesson 1): logits `z0..z2`, chosen `action` (0–2), reward
+/// offset `offset` and sample size `sample_size`; returns its numbers.
+#[wasm_bindgen]
+pub fn draw_score(
+    canvas_id: &str,
+    z0: f64,
+    z1: f64,
+    z2: f64,
+    action: f64,
+    offset: f64,
+    sample_size: f64,
+) -> Result<JsValue, JsError> {
+    let figure = whole_number("action", action).and_then(|a| {
+        let n = whole_number("sample_size", sample_size)?;
+        lessons::score::figure([z0, z1, z2], a, offset, n)
+    });
+    show(canvas_id, figure, plots::score::draw)
+}
+
+/// Redraws the returns figure (lesson 2): rewards `r0..r2`, discount `gamma` and the chain's
+/// step `step` (0–2); returns the worked example at these settings and the chain's estimators.
+#[wasm_bindgen]
+pub fn draw_returns(
+    canvas_id: &str,
+    r0: f64,
+    r1: f64,
+    r2: f64,
+    gamma: f64,
+    step: f64,
+) -> Result<JsValue, JsError> {
+    let figure =
+        whole_number("step", step).and_then(|t| lessons::returns::figure([r0, r1, r2], gamma, t));
+    show(canvas_id, figure, plots::returns::draw)
+}
+
+/// Redraws the optimal-baseline figure (lesson 3): probability `p0` of action 0 and action
+/// values `q0`, `q1`; returns V, b* and the variances.
+#[wasm_bindgen]
+pub fn draw_bstar(canvas_id: &str, p0: f64, q0: f64, q1: f64) -> Result<JsValue, JsError> {
+    let figure = lessons::baselines::bstar_figure(p0, [q0, q1]);
+    show(canvas_id, figure, plots::bstar::draw)
 }
 
 /// Every worked example of the lessons (the page fills `data-worked` elements from it).
 #[wasm_bindgen]
 pub fn worked_examples() -> Result<JsValue, JsError> {
     to_js(&lessons::worked_examples().map_err(js_error)?)
+}
+
+/// Checks the reader's answer to exercise `number` of lesson 9: the marked options' numbers
+/// or the fields' texts in order; returns { correct, message (Russian), items }.
+#[wasm_bindgen]
+pub fn check_exercise(number: f64, answers: Vec<String>) -> Result<JsValue, JsError> {
+    let check = whole_number("exercise", number)
+        .and_then(|n| lessons::exercises::check(n, &answers))
+        .map_err(js_error)?;
+    to_js(&check)
 }
 
 /// The four worked rows alone (no drawing), for the lesson text.

@@ -128,18 +128,30 @@ function numberTable(rows, digits, rowLabels, colLabels) {
  * @type {Record<string, Figure>}
  */
 const FIGURES = {
+  returns: {
+    draw: (canvasId, p) => wasm.draw_returns(canvasId, p.r0, p.r1, p.r2, p.gamma, p.t),
+    after: (figure, r) => fillNumbers(figure, r),
+  },
+  bstar: {
+    draw: (canvasId, p) => wasm.draw_bstar(canvasId, p.p0, p.q0, p.q1),
+    after: (figure, b) => fillNumbers(figure, b),
+  },
+  score: {
+    draw: (canvasId, p) => wasm.draw_score(canvasId, p.z0, p.z1, p.z2, p.action, p.c, p.n),
+    after: (figure, s) => fillNumbers(figure, s),
+  },
   clipping: {
     draw: (canvasId, p) => wasm.draw_clipping(canvasId, p.eps),
     after: (figure, rows) => fillClippingTable(figure, rows),
   },
   gae: {
-    draw: (canvasId, p) => wasm.draw_gae(canvasId, p.gamma, p.lambda),
+    draw: (canvasId, p) => wasm.draw_gae_with(canvasId, p.gamma, p.lambda, p.forgot_cut === 1),
   },
   baselines: {
     draw: (canvasId, p) => wasm.draw_baselines(canvasId, p.group_size),
   },
   tokens: {
-    draw: (canvasId, p) => wasm.draw_tokens(canvasId, p.eps),
+    draw: (canvasId, p) => wasm.draw_tokens_with(canvasId, p.eps, p.prompt, p.eos === 1, p.shift === 1),
     after: (figure, t) => fillTokenReductions(figure, t),
   },
 };
@@ -194,6 +206,28 @@ function fillTokenReductions(figure, t) {
       t.reductions.map(([name]) => name),
     ),
   );
+}
+/**
+ * Fills each `[data-value=PATH]` of the figure with the figure's number at that dotted path
+ * (lists as the text writes them: semicolons, decimal commas).
+ * @param {HTMLElement} figure @param {unknown} numbers
+ */
+function fillNumbers(figure, numbers) {
+  figure.querySelectorAll(/** @type {'span'} */ ('[data-value]')).forEach((el) => {
+    const v = lookup(numbers, el.dataset.value ?? '');
+    if (v !== undefined) el.textContent = formatValue(v, Number(el.dataset.digits ?? 3));
+  });
+}
+/**
+ * The lesson text's numbers that follow a figure's controls: `[data-follows="NAME.PATH"]`
+ * anywhere on the page takes the figure's number at PATH.
+ * @param {string} name @param {unknown} numbers
+ */
+function follow(name, numbers) {
+  document.querySelectorAll(/** @type {'span'} */ (`[data-follows^="${name}."]`)).forEach((el) => {
+    const v = lookup(numbers, (el.dataset.follows ?? '').slice(name.length + 1));
+    if (v !== undefined) el.textContent = formatValue(v, Number(el.dataset.digits ?? 3));
+  });
 }
 /** @param {HTMLElement} root @param {string} role @param {string} text */
 function setText(root, role, text) {
@@ -250,6 +284,11 @@ function readParams(figure) {
   /** @type {string[]} */
   const refused = [];
   for (const input of figure.querySelectorAll(/** @type {'input'} */ ('input[data-param]'))) {
+    if (input.type === 'checkbox') {
+      params[input.dataset.param ?? ''] = input.checked ? 1 : 0;
+      if (input.dataset.refused) refused.push(input.dataset.refused);
+      continue;
+    }
     const value = Number(input.value);
     params[input.dataset.param ?? ''] = value;
     if (input.dataset.refused) refused.push(input.dataset.refused);
@@ -257,6 +296,20 @@ function readParams(figure) {
     if (out) out.textContent = Number(input.step) >= 1 ? String(value) : value.toFixed(2).replace('.', ',');
   }
   return { params, refused };
+}
+
+/**
+ * The canvas's text alternative names the settings it is drawn at (each slider's label and
+ * shown value), so a screen reader hears what changed.
+ * @param {HTMLElement} figure @param {HTMLCanvasElement} canvas
+ */
+function describe(figure, canvas) {
+  canvas.dataset.label ??= canvas.getAttribute('aria-label') ?? '';
+  const settings = [...figure.querySelectorAll(/** @type {'input'} */ ('input[data-param]'))].map(
+    (i) =>
+      `${i.dataset.label || i.dataset.param} = ${i.type === 'checkbox' ? formatNumber(i.checked) : (figure.querySelector(`output[for="${i.id}"]`)?.textContent ?? i.value)}`,
+  );
+  canvas.setAttribute('aria-label', `${canvas.dataset.label}; при ${settings.join(', ')}`);
 }
 
 /** @param {HTMLElement} figure */
@@ -273,6 +326,8 @@ function redraw(figure) {
     const result = spec.draw(canvas.id, read.params);
     (timings[name] ??= []).push(performance.now() - t0);
     spec.after?.(figure, result);
+    follow(name, result);
+    describe(figure, canvas);
     figureError(figure, read.refused.join(' ') || null, false);
   } catch (e) {
     if (!panicked) figureError(figure, `Не удалось построить рисунок: ${messageOf(e)}`);
@@ -287,7 +342,7 @@ function saveToUrl() {
     const q = new URLSearchParams(location.search);
     document
       .querySelectorAll(/** @type {'input'} */ ('input[data-param][data-url]'))
-      .forEach((input) => q.set(input.dataset.url ?? '', input.value));
+      .forEach((input) => q.set(input.dataset.url ?? '', input.type === 'checkbox' ? (input.checked ? '1' : '0') : input.value));
     history.replaceState(null, '', `${location.pathname}?${q}${location.hash}`);
   }, 250);
 }
@@ -303,7 +358,14 @@ function wireFigures() {
       // A value from a shared link is checked as given, not silently rounded by the slider;
       // a refused one leaves the slider (and so the figure and the URL) at its default.
       const shared = input.dataset.url ? q.get(input.dataset.url) : null;
-      if (shared !== null) {
+      if (shared !== null && input.type === 'checkbox') {
+        // A switch takes exactly 0 or 1 from a link.
+        if (shared === '0' || shared === '1') input.checked = shared === '1';
+        else
+          input.dataset.refused =
+            `Значение ${input.dataset.label || input.dataset.param} = ${quote(shared)} из адреса страницы вне допустимого диапазона: ` +
+            `переключатель принимает 0 или 1. Рисунок построен для ${formatNumber(input.checked)}.`;
+      } else if (shared !== null) {
         const why = refusal(input, shared);
         if (why) input.dataset.refused = why;
         else input.value = shared;
@@ -328,6 +390,42 @@ function wireFigures() {
   });
 }
 
+// ---------- lesson 9's exercises: the core checks every answer ----------
+/** @typedef {{ correct: boolean, message: string, items: boolean[] }} Verdict */
+function wireExercises() {
+  document.querySelectorAll(/** @type {'form'} */ ('form[data-exercise]')).forEach((form) => {
+    const feedback = form.querySelector('[data-feedback]');
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      if (!(feedback instanceof HTMLElement) || panicked) return;
+      const options = [...form.querySelectorAll(/** @type {'input'} */ ('input[name=option]'))];
+      const fields = [...form.querySelectorAll(/** @type {'input'} */ ('input[type=text]'))];
+      const answers = options.length ? options.filter((o) => o.checked).map((o) => o.value) : fields.map((f) => f.value);
+      /** @type {Verdict} */
+      let verdict;
+      try {
+        verdict = wasm.check_exercise(Number(form.dataset.exercise), answers);
+      } catch (e) {
+        feedback.textContent = `Не удалось проверить ответ: ${messageOf(e)}`;
+        feedback.className = 'feedback wrong';
+        return;
+      }
+      feedback.textContent = verdict.message;
+      feedback.className = `feedback ${verdict.correct ? 'right' : 'wrong'}`;
+      form.dataset.checked = verdict.correct ? 'right' : 'wrong';
+      // Choice: every option's explanation, marked by whether the reader judged it right.
+      options.forEach((o, i) => {
+        const item = o.closest('li');
+        const why = item?.querySelector('[data-why]');
+        if (why instanceof HTMLElement) why.hidden = false;
+        item?.classList.toggle('judged-right', verdict.items[i]);
+        item?.classList.toggle('judged-wrong', !verdict.items[i]);
+      });
+      fields.forEach((f, i) => f.setAttribute('aria-invalid', String(!verdict.items[i])));
+    });
+  });
+}
+
 async function main() {
   // Opened from disk: module workers and wasm cannot load; the page frame already shows how
   // to start a server instead.
@@ -348,6 +446,7 @@ async function main() {
     }
   }
   wireFigures();
+  wireExercises();
   setupTrainers(wasm);
   document.documentElement.dataset.ready = '1';
 }

@@ -1,0 +1,89 @@
+// @ts-check
+// Lesson 9: every exercise form is checked by the core — a right answer says so, a wrong one
+// says which fields or options are wrong, text that is not a number gets a message; the code
+// exercises show the project's Rust function taken from src/rl/ at build time.
+import { it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { forEachBrowser, assert } from '../harness.mjs';
+
+/** A number as a Russian reader types it. @param {number} x */
+const typed = (x) => x.toFixed(4).replace('.', ',').replace('-', '−');
+
+forEachBrowser((env) => {
+  it('lesson 9: every exercise form answers right and wrong answers in Russian', { timeout: 120_000 }, async (t) => {
+    await env.withTab('lesson-09.html', null, async (tab) => {
+      await tab.waitReady();
+      /** @type {Record<string, { correct_options: number[], options: number, expected: number[] }>} */
+      const spec = await tab.eval(() => window.pgbookWasm.worked_examples().exercises);
+      const forms = await tab.eval(() => [...document.querySelectorAll('form[data-exercise]')].map((f) => /** @type {HTMLElement} */ (f).dataset.exercise ?? ''));
+      assert(forms.length === 14, `${forms.length} exercise forms`);
+      for (const n of ['1', '6', ...Array.from({ length: 12 }, (_, i) => String(11 + i))]) assert(forms.includes(n), `no form for exercise ${n}`);
+      for (const n of forms) {
+        const ex = spec[n];
+        const form = `form[data-exercise="${n}"]`;
+        const submit = () => tab.click(`${form} button[type=submit]`);
+        const feedback = () => tab.text(`${form} [data-feedback]`);
+        if (ex.options > 0) {
+          const setMarks = (/** @type {number[]} */ marks) =>
+            tab.eval(
+              ([f, m]) =>
+                document.querySelectorAll(`${f} input[name=option]`).forEach((o) => {
+                  /** @type {HTMLInputElement} */ (o).checked = /** @type {number[]} */ (m).includes(Number(/** @type {HTMLInputElement} */ (o).value));
+                }),
+              [form, marks],
+            );
+          const wrong = [...ex.correct_options.slice(1), ...[1, 2, 3, 4, 5].filter((k) => !ex.correct_options.includes(k)).slice(0, 1)];
+          await setMarks(wrong);
+          await submit();
+          const no = await feedback();
+          assert(no?.startsWith('Неверно'), `exercise ${n}, wrong marks: «${no}»`);
+          const whys = await tab.eval((f) => [...document.querySelectorAll(`${f} [data-why]`)].filter((w) => !(/** @type {HTMLElement} */ (w).hidden)).length, form);
+          assert(whys === ex.options, `exercise ${n}: ${whys} of ${ex.options} explanations shown`);
+          await setMarks(ex.correct_options);
+          await submit();
+          const yes = await feedback();
+          assert(yes?.startsWith('Верно'), `exercise ${n}, right marks: «${yes}»`);
+          continue;
+        }
+        const fill = async (/** @type {string[]} */ values) => {
+          for (let i = 0; i < values.length; i++) await tab.fill(`${form} input[name=v${i}]`, values[i]);
+        };
+        const fields = await tab.count(`${form} input[type=text]`);
+        assert(fields === ex.expected.length, `exercise ${n}: ${fields} fields for ${ex.expected.length} values`);
+        await fill(ex.expected.map((x, i) => typed(i === 0 ? x + 0.1 : x)));
+        await submit();
+        const no = await feedback();
+        assert(no?.startsWith('Неверно') && no.includes('поля 1'), `exercise ${n}, wrong first field: «${no}»`);
+        const invalid = await tab.eval((f) => document.querySelector(`${f} input[name=v0]`)?.getAttribute('aria-invalid'), form);
+        assert(invalid === 'true', `exercise ${n}: the wrong field is not marked`);
+        await fill(['abc']);
+        await submit();
+        const junk = await feedback();
+        assert(junk?.startsWith('Не число'), `exercise ${n}, not a number: «${junk}»`);
+        await fill(ex.expected.map(typed));
+        await submit();
+        const yes = await feedback();
+        assert(yes?.startsWith('Верно'), `exercise ${n}, right answer: «${yes}»`);
+        const tolerance = await tab.text(`${form} [data-worked="exercises.${n}.tolerance"]`);
+        assert(tolerance === '0,005', `exercise ${n}: tolerance shown as «${tolerance}»`);
+      }
+      t.diagnostic(`${forms.length} exercises checked right and wrong`);
+    });
+  });
+
+  it('lesson 9: the code exercises show the functions of src/rl/ as built', async () => {
+    await env.withTab('lesson-09.html', null, async (tab) => {
+      await tab.waitReady();
+      /** @type {{ source: string, code: string }[]} */
+      const blocks = await tab.eval(() =>
+        [...document.querySelectorAll('pre.source')].map((p) => ({ source: /** @type {HTMLElement} */ (p).dataset.source ?? '', code: p.textContent ?? '' })),
+      );
+      assert(blocks.length >= 6, `${blocks.length} source blocks`);
+      for (const { source, code } of blocks) {
+        const [file, name] = source.split('#');
+        const text = readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
+        assert(code.includes(`pub fn ${name}`) && text.includes(code.trim().split('\n').slice(-3).join('\n')), `${source}: not the file's function`);
+      }
+    });
+  });
+});

@@ -1,0 +1,379 @@
+//! Lesson 9: the checkable exercises. Each has its right answer computed here (by the same
+//! `rl` functions the lessons use) and a check of the reader's answer that says, in Russian,
+//! whether it is right. Choice exercises compare the set of marked options; numeric and code
+//! exercises compare numbers within a stated tolerance. The reader's text is parsed here (a
+//! decimal comma, a real minus), never trusted as a number by the page.
+
+use crate::error::{Error, Rule};
+use crate::{lessons, rl, Result};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Absolute tolerance of every numeric answer (three decimals are enough).
+pub const TOLERANCE: f64 = 0.005;
+
+/// One exercise's right answer and what the page shows of it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Exercise {
+    /// Choice: the right options (1-based); empty for a numeric exercise.
+    pub correct_options: Vec<usize>,
+    /// How many options a choice exercise has.
+    pub options: usize,
+    /// Numeric: the values the fields must hold, in the fields' order (as open as the
+    /// solution behind «Показать решение»).
+    pub expected: Vec<f64>,
+    /// Numeric: the tolerance the page states.
+    pub tolerance: f64,
+    /// Inputs a code exercise gives the reader (shown on the page), by name.
+    pub given: BTreeMap<&'static str, Vec<f64>>,
+}
+
+fn choice(options: usize, correct: &[usize]) -> Exercise {
+    Exercise {
+        correct_options: correct.to_vec(),
+        options,
+        expected: Vec::new(),
+        tolerance: 0.0,
+        given: BTreeMap::new(),
+    }
+}
+
+fn numbers(expected: Vec<f64>, given: &[(&'static str, Vec<f64>)]) -> Exercise {
+    Exercise {
+        correct_options: Vec::new(),
+        options: 0,
+        expected,
+        tolerance: TOLERANCE,
+        given: given.iter().cloned().collect(),
+    }
+}
+
+fn bits(xs: &[bool]) -> Vec<f64> {
+    xs.iter().map(|&b| f64::from(u8::from(b))).collect()
+}
+
+/// Every checkable exercise, by number.
+pub fn exercises() -> Result<BTreeMap<usize, Exercise>> {
+    let score = lessons::score::score()?;
+    let returns = lessons::returns::returns()?;
+    let bstar = lessons::baselines::bstar()?;
+    let rloo = lessons::baselines::rloo()?;
+    let gae = lessons::gae::worked()?;
+    let ppo = lessons::clipping::ppo()?;
+    let tokens = lessons::tokens::tokens(0.2)?;
+    let mut all = BTreeMap::new();
+    all.insert(1, choice(5, &[2, 4]));
+    all.insert(6, choice(5, &[1, 2, 3]));
+    let probs_grad = [score.probs.clone(), score.grad.clone()].concat();
+    all.insert(11, numbers(probs_grad, &[]));
+    all.insert(
+        12,
+        numbers([returns.reward_to_go, returns.weights].concat(), &[]),
+    );
+    let mut b = vec![bstar.value];
+    b.extend(&bstar.grad_norm_sq);
+    b.push(bstar.b_star);
+    all.insert(13, numbers(b, &[]));
+    let mut r = vec![rloo.group_mean];
+    r.extend(&rloo.rloo);
+    all.insert(14, numbers(r, &[]));
+    let a = &gae.analysis;
+    all.insert(
+        15,
+        numbers(
+            [
+                a.deltas.clone(),
+                a.advantages.clone(),
+                a.value_targets.clone(),
+            ]
+            .concat(),
+            &[],
+        ),
+    );
+    let mut p = ppo.pessimistic.clone();
+    p.push(ppo.mean_objective);
+    p.push(ppo.approx_kl);
+    all.insert(16, numbers(p, &[]));
+
+    // Code exercises: the project's function on small given inputs.
+    let (logits, action) = (vec![2.0, 0.0], 0usize);
+    all.insert(
+        17,
+        numbers(
+            rl::grad_log_softmax(&logits, action)?,
+            &[("logits", logits), ("action", vec![action as f64])],
+        ),
+    );
+    let (rewards, gamma) = (vec![0.0, 1.0, 1.0], 0.9);
+    all.insert(
+        18,
+        numbers(
+            rl::reward_to_go(&rewards, gamma)?,
+            &[("rewards", rewards), ("gamma", vec![gamma])],
+        ),
+    );
+    let group = vec![1.0, 0.0, 0.0, 1.0];
+    let z = rl::group_zscore_advantages(ndarray::aview1(&group), 1e-8)?;
+    all.insert(19, numbers(z.to_vec(), &[("rewards", group)]));
+    // Exercise 15's two records without the trace cut at record 0: record 1's δ leaks back.
+    let tr = &gae.trajectory;
+    let leak = [false, true];
+    let leaked = rl::gae_advantages(
+        &tr.rewards,
+        &tr.values,
+        &tr.next_values,
+        &tr.terminated,
+        &leak,
+        0.9,
+        1.0,
+    )?;
+    all.insert(
+        20,
+        numbers(
+            leaked,
+            &[
+                ("rewards", tr.rewards.clone()),
+                ("values", tr.values.clone()),
+                ("next_values", tr.next_values.clone()),
+                ("terminated", bits(&tr.terminated)),
+                ("trace_cuts", bits(&leak)),
+                ("gamma_lambda", vec![0.9, 1.0]),
+            ],
+        ),
+    );
+    // The four rows at ε = 0.5: the ratios sit on the band's edges, inside it.
+    let edge = lessons::clipping::four_rows(0.5)?;
+    all.insert(
+        21,
+        numbers(
+            vec![
+                edge.diagnostics.ratio_outside_fraction,
+                edge.diagnostics.active_clip_fraction,
+                edge.mean_objective,
+            ],
+            &[
+                ("ratio", edge.ratio.to_vec()),
+                ("advantage", edge.advantage.to_vec()),
+                ("clip_epsilon", vec![0.5]),
+            ],
+        ),
+    );
+    all.insert(
+        22,
+        numbers(
+            tokens.mask[1].clone(),
+            &[
+                (
+                    "input_ids",
+                    tokens.input_ids[1].iter().map(|&x| x as f64).collect(),
+                ),
+                ("prompt_length", vec![tokens.prompt_lengths[1] as f64]),
+            ],
+        ),
+    );
+    Ok(all)
+}
+
+/// The verdict on one answer.
+#[derive(Debug, Clone, Serialize)]
+pub struct Check {
+    pub correct: bool,
+    /// What the page says (Russian).
+    pub message: String,
+    /// Numeric: whether each field is right; choice: whether each option was judged right.
+    pub items: Vec<bool>,
+}
+
+/// A number as a reader types it: decimal comma or point, a hyphen or a real minus.
+pub fn parse_answer(text: &str) -> Option<f64> {
+    let t = text.trim().replace(',', ".").replace('−', "-");
+    let ok = !t.is_empty()
+        && t.chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E'));
+    t.parse::<f64>().ok().filter(|x| ok && x.is_finite())
+}
+
+fn list(xs: &[usize]) -> String {
+    xs.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Checks exercise `number`: `answers` are the marked options' numbers (choice) or the fields'
+/// texts in order (numeric).
+pub fn check(number: usize, answers: &[String]) -> Result<Check> {
+    let all = exercises()?;
+    let ex = all.get(&number).ok_or_else(|| {
+        let names: Vec<String> = all.keys().map(ToString::to_string).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        Error::unknown("exercise", number.to_string(), &names)
+    })?;
+    if ex.options > 0 {
+        let mut marked = Vec::new();
+        for a in answers {
+            match a.trim().parse::<usize>() {
+                Ok(k) if (1..=ex.options).contains(&k) => marked.push(k),
+                _ => {
+                    let rule = Rule::WholeNumber {
+                        min: 1,
+                        max: ex.options as u64,
+                    };
+                    return Err(Error::range("option", rule, a.as_str()));
+                }
+            }
+        }
+        let items: Vec<bool> = (1..=ex.options)
+            .map(|k| marked.contains(&k) == ex.correct_options.contains(&k))
+            .collect();
+        let wrongly: Vec<usize> = marked
+            .iter()
+            .copied()
+            .filter(|k| !ex.correct_options.contains(k))
+            .collect();
+        let missed: Vec<usize> = ex
+            .correct_options
+            .iter()
+            .copied()
+            .filter(|k| !marked.contains(k))
+            .collect();
+        let correct = wrongly.is_empty() && missed.is_empty();
+        let message = if correct {
+            "Верно: отмечены ровно верные утверждения. Почему каждое верно или неверно — под ним."
+                .to_string()
+        } else if marked.is_empty() {
+            "Ничего не отмечено: отметьте утверждения, которые считаете верными.".to_string()
+        } else {
+            let mut parts = Vec::new();
+            if !wrongly.is_empty() {
+                parts.push(format!("неверные отмечены: {}", list(&wrongly)));
+            }
+            if !missed.is_empty() {
+                parts.push(format!("не отмечено верных: {}", missed.len()));
+            }
+            format!(
+                "Неверно: {}. Пояснения к отмеченным неверно — под ними.",
+                parts.join("; ")
+            )
+        };
+        return Ok(Check {
+            correct,
+            message,
+            items,
+        });
+    }
+    if answers.len() != ex.expected.len() {
+        return Err(Error::shape(
+            "answers",
+            vec![ex.expected.len()],
+            vec![answers.len()],
+        ));
+    }
+    let mut items = Vec::with_capacity(answers.len());
+    let (mut empty, mut unreadable) = (Vec::new(), Vec::new());
+    for (i, (a, e)) in answers.iter().zip(&ex.expected).enumerate() {
+        if a.trim().is_empty() {
+            empty.push(i + 1);
+            items.push(false);
+            continue;
+        }
+        match parse_answer(a) {
+            Some(x) => items.push((x - e).abs() <= ex.tolerance),
+            None => {
+                unreadable.push(i + 1);
+                items.push(false);
+            }
+        }
+    }
+    let tol = crate::plots::theme::decimal(ex.tolerance, 3);
+    let wrong: Vec<usize> = (1..=items.len()).filter(|&i| !items[i - 1]).collect();
+    let correct = wrong.is_empty();
+    let message = if correct {
+        format!("Верно: все значения совпадают с вычисленными с точностью ±{tol}.")
+    } else if !unreadable.is_empty() {
+        format!(
+            "Не число в полях {}: пишите десятичную дробь, например −0,25.",
+            list(&unreadable)
+        )
+    } else if empty.len() == items.len() {
+        "Поля пусты: впишите свои значения.".to_string()
+    } else {
+        format!(
+            "Неверно: не совпадают поля {} (допуск ±{tol}){}.",
+            list(&wrong),
+            if empty.is_empty() {
+                String::new()
+            } else {
+                format!("; пусты поля {}", list(&empty))
+            }
+        )
+    };
+    Ok(Check {
+        correct,
+        message,
+        items,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(xs: &[f64]) -> Vec<String> {
+        xs.iter()
+            .map(|x| format!("{x:.4}").replace('.', ",").replace('-', "−"))
+            .collect()
+    }
+
+    #[test]
+    fn right_and_wrong_answers() {
+        let all = exercises().unwrap();
+        for (n, ex) in &all {
+            if ex.options > 0 {
+                let right: Vec<String> = ex.correct_options.iter().map(|k| k.to_string()).collect();
+                assert!(check(*n, &right).unwrap().correct, "{n}");
+                assert!(!check(*n, &["1".into()]).unwrap().correct, "{n}");
+                assert!(!check(*n, &[]).unwrap().correct);
+            } else {
+                let right = texts(&ex.expected);
+                assert!(check(*n, &right).unwrap().correct, "{n}: {right:?}");
+                let mut wrong = ex.expected.clone();
+                wrong[0] += 0.1;
+                let c = check(*n, &texts(&wrong)).unwrap();
+                assert!(!c.correct && !c.items[0], "{n}");
+                assert!(c.message.contains("поля 1"), "{}", c.message);
+            }
+        }
+        assert_eq!(all.keys().filter(|&&n| (11..=22).contains(&n)).count(), 12);
+    }
+
+    #[test]
+    fn the_readers_text_is_parsed_not_trusted() {
+        assert_eq!(parse_answer(" −0,25 "), Some(-0.25));
+        assert_eq!(parse_answer("1.5"), Some(1.5));
+        for bad in ["", "abc", "1,2,3", "NaN", "inf", "0x10"] {
+            assert_eq!(parse_answer(bad), None, "{bad}");
+        }
+        let c = check(
+            14,
+            &["x".into(), "".into(), "".into(), "".into(), "".into()],
+        )
+        .unwrap();
+        assert!(!c.correct && c.message.contains("Не число в полях 1"));
+        assert!(check(99, &[]).is_err());
+        assert!(check(11, &["1".into()]).is_err());
+        assert!(check(1, &["7".into()]).is_err());
+    }
+
+    #[test]
+    fn code_exercises_have_their_expected_values() {
+        let all = exercises().unwrap();
+        // e_0 − softmax(2, 0); G for rewards (0, 1, 1) at γ = 0.9; the leak 8 + 0.9·100.
+        let e = |n: usize| all[&n].expected.clone();
+        assert!((e(17)[0] + e(17)[1]).abs() < 1e-15);
+        assert!((e(18)[0] - 0.9 * 1.9).abs() < 1e-12);
+        assert!((e(20)[0] - 98.0).abs() < 1e-12, "{:?}", e(20));
+        assert_eq!(e(21)[..2], [0.0, 0.0]);
+        assert_eq!(e(22), vec![0.0, 1.0, 1.0, 0.0, 0.0, 0.0]);
+    }
+}

@@ -1,0 +1,106 @@
+//! Lessons 6 and 8: the trainers' actual settings, quoted by the text. Read from the trainers'
+//! schemas (their profiles' defaults), so the lesson never states a setting the code does not use.
+
+use crate::train::cartpole::SOLVED_THRESHOLD;
+use crate::train::ppo::{PpoConfig, PpoProfile};
+use crate::train::sequence::{SequenceConfig, SequenceProfile};
+use crate::train::settings::{Profile, Settings};
+use serde::Serialize;
+
+/// One PPO profile as the lesson describes it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PpoProfileFacts {
+    /// Every setting of the profile (the schema's defaults).
+    pub config: PpoConfig,
+    /// The seeds the profile trains.
+    pub seeds: Vec<u64>,
+    pub seed_count: usize,
+    /// N × T transitions per rollout.
+    pub batch_size: usize,
+    /// Optimiser steps per update: epochs × ⌈N·T / minibatch⌉ (without an early KL stop).
+    pub minibatch_steps: usize,
+    /// Transitions of one seed's run.
+    pub env_steps_per_seed: u64,
+    /// Transitions of all seeds together: what the progress line counts to.
+    pub env_steps_all_seeds: u64,
+    /// Whether an entropy bonus is used (ent_coef > 0).
+    pub entropy_bonus: bool,
+}
+
+/// One sequence-task profile as the lesson describes it.
+#[derive(Debug, Clone, Serialize)]
+pub struct SequenceProfileFacts {
+    pub config: SequenceConfig,
+    pub seeds: Vec<u64>,
+}
+
+/// The trainers' settings the lessons quote.
+#[derive(Debug, Clone, Serialize)]
+pub struct Trainers {
+    pub ppo_smoke: PpoProfileFacts,
+    pub ppo_full: PpoProfileFacts,
+    pub sequence_full: SequenceProfileFacts,
+    /// CartPole's "solved" level of an evaluation mean («стабильно ≥ …»).
+    pub solved_threshold: f64,
+}
+
+fn ppo(profile: PpoProfile) -> PpoProfileFacts {
+    let config = PpoConfig::for_profile(profile);
+    let seeds = profile.seeds().to_vec();
+    let batch_size = config.batch_size();
+    let per_epoch = batch_size.div_ceil(config.minibatch_size.max(1));
+    let env_steps_per_seed = config.total_env_steps();
+    PpoProfileFacts {
+        seed_count: seeds.len(),
+        batch_size,
+        minibatch_steps: config.update_epochs * per_epoch,
+        env_steps_per_seed,
+        env_steps_all_seeds: env_steps_per_seed * seeds.len() as u64,
+        entropy_bonus: config.ent_coef > 0.0,
+        seeds,
+        config,
+    }
+}
+
+/// The settings of the profiles the lessons run.
+pub fn trainers() -> Trainers {
+    Trainers {
+        ppo_smoke: ppo(PpoProfile::Smoke),
+        ppo_full: ppo(PpoProfile::Full),
+        sequence_full: SequenceProfileFacts {
+            config: SequenceConfig::for_profile(SequenceProfile::Full),
+            seeds: SequenceProfile::Full.seeds().to_vec(),
+        },
+        solved_threshold: SOLVED_THRESHOLD,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_quoted_settings_are_the_profiles() {
+        let t = trainers();
+        assert_eq!(t.ppo_full.config, PpoConfig::full());
+        assert_eq!(t.ppo_full.seeds, PpoProfile::Full.seeds());
+        assert_eq!(
+            t.ppo_full.env_steps_all_seeds,
+            t.ppo_full.env_steps_per_seed * t.ppo_full.seed_count as u64
+        );
+        let json = serde_json::to_value(&t).unwrap();
+        // The paths lesson 6 quotes.
+        for path in [
+            "ent_coef",
+            "clip_vloss",
+            "clip_coef",
+            "anneal_clip",
+            "update_epochs",
+        ] {
+            assert!(!json["ppo_full"]["config"][path].is_null(), "{path}");
+        }
+        for path in ["group_size", "ppo_epochs", "iterations", "max_response_len"] {
+            assert!(json["sequence_full"]["config"][path].is_number(), "{path}");
+        }
+    }
+}
