@@ -175,3 +175,149 @@ mod tests {
         assert!(svg(f64::NAN).is_err());
     }
 }
+
+/// The drift example: one state, three actions (logits start at 0), a batch of four samples.
+pub const DRIFT_ACTIONS: [usize; 4] = [0, 0, 1, 2];
+pub const DRIFT_ADVANTAGES: [f64; 4] = [1.0, 1.0, -1.0, -0.5];
+/// Adam's step and moments of the drift example (PPO's usual optimiser).
+pub const DRIFT_LR: f64 = 0.1;
+const DRIFT_BETAS: (f64, f64) = (0.9, 0.999);
+/// Most optimiser steps the figure takes.
+pub const DRIFT_MAX_STEPS: usize = 60;
+
+/// The drift example at ε over `steps` full-batch Adam steps on the clipped objective.
+#[derive(Debug, Clone, Serialize)]
+pub struct Drift {
+    pub clip_epsilon: f64,
+    pub steps: usize,
+    /// Each action's ratio π(a)/π_old(a) after each step (index 0: before any step).
+    pub ratios: Vec<[f64; 3]>,
+    /// The clipped batch objective after each step.
+    pub clipped_objective: Vec<f64>,
+    /// The unclipped surrogate mean r·A after each step.
+    pub surrogate: Vec<f64>,
+    /// The first step after which every sample's clipped term is flat (gradient zero).
+    pub flat_from: Option<usize>,
+    /// The largest |r − 1| reached, against ε.
+    pub max_deviation: f64,
+    /// What the page says about `flat_from` (Russian).
+    pub flat_note: String,
+    /// The batch: each sample's action and advantage.
+    pub actions: Vec<usize>,
+    pub advantages: Vec<f64>,
+}
+
+/// Full-batch Adam on min(r·A, clip(r)·A): once every term is clipped the gradient is zero, but
+/// Adam's momentum keeps moving the logits — the ratios drift past 1 ± ε while the clipped
+/// objective stays flat. Clipping removes the incentive, not the step.
+pub fn drift(clip_epsilon: f64, steps: usize) -> Result<Figure<Drift, crate::plots::drift::Data>> {
+    crate::error::check_clip_epsilon(clip_epsilon)?;
+    if !(1..=DRIFT_MAX_STEPS).contains(&steps) {
+        let rule = crate::error::Rule::between(1.0, DRIFT_MAX_STEPS as f64);
+        return Err(crate::Error::range("steps", rule, steps));
+    }
+    let old = rl::stable_softmax(&[0.0; 3])?;
+    let mut z = [0.0f64; 3];
+    let (mut m, mut v) = ([0.0f64; 3], [0.0f64; 3]);
+    let n = DRIFT_ACTIONS.len() as f64;
+    let (mut ratios, mut clipped, mut surrogate) = (Vec::new(), Vec::new(), Vec::new());
+    let mut flat_from = None;
+    for step in 0..=steps {
+        let pi = rl::stable_softmax(&z)?;
+        let r: [f64; 3] = [0, 1, 2].map(|a| pi[a] / old[a]);
+        ratios.push(r);
+        let (mut obj, mut sur, mut grad, mut active) = (0.0, 0.0, [0.0f64; 3], 0);
+        for (&a, &adv) in DRIFT_ACTIONS.iter().zip(&DRIFT_ADVANTAGES) {
+            let term = rl::clipped_objective(r[a], adv, clip_epsilon);
+            obj += term / n;
+            sur += r[a] * adv / n;
+            // The term is flat (zero gradient) past the band on the favourable side.
+            let flat = (adv > 0.0 && r[a] > 1.0 + clip_epsilon)
+                || (adv < 0.0 && r[a] < 1.0 - clip_epsilon);
+            if flat {
+                active += 1;
+                continue;
+            }
+            // d r_a / d z_j = r_a (1[j = a] − π_j).
+            for j in 0..3 {
+                grad[j] += adv * r[a] * (f64::from(u8::from(j == a)) - pi[j]) / n;
+            }
+        }
+        clipped.push(obj);
+        surrogate.push(sur);
+        if active == DRIFT_ACTIONS.len() && flat_from.is_none() {
+            flat_from = Some(step);
+        }
+        if step == steps {
+            break;
+        }
+        // Adam ascent step (bias-corrected).
+        let t = (step + 1) as f64;
+        let (b1, b2) = DRIFT_BETAS;
+        let (c1, c2) = (1.0 - math::pow(b1, t), 1.0 - math::pow(b2, t));
+        for j in 0..3 {
+            m[j] = b1 * m[j] + (1.0 - b1) * grad[j];
+            v[j] = b2 * v[j] + (1.0 - b2) * grad[j] * grad[j];
+            z[j] += DRIFT_LR * (m[j] / c1) / ((v[j] / c2).sqrt() + 1e-8);
+        }
+    }
+    let max_deviation = ratios
+        .iter()
+        .flat_map(|r| r.iter().map(|x| (x - 1.0).abs()))
+        .fold(0.0, f64::max);
+    let data = crate::plots::drift::Data {
+        clip_epsilon,
+        ratios: ratios.clone(),
+        clipped_objective: clipped.clone(),
+        surrogate: surrogate.clone(),
+        flat_from,
+    };
+    Ok(Figure {
+        numbers: Drift {
+            clip_epsilon,
+            steps,
+            ratios,
+            clipped_objective: clipped,
+            surrogate,
+            flat_from,
+            max_deviation,
+            flat_note: match flat_from {
+                Some(t) => {
+                    format!("Все члены цели плоские (их градиент равен нулю) начиная с шага {t}")
+                }
+                None => "За эти шаги градиент обнулился не у всех членов цели".to_string(),
+            },
+            actions: DRIFT_ACTIONS.to_vec(),
+            advantages: DRIFT_ADVANTAGES.to_vec(),
+        },
+        data,
+    })
+}
+
+#[cfg(test)]
+mod drift_tests {
+    use super::*;
+    use crate::plots::{self, Theme};
+
+    #[test]
+    fn the_ratios_drift_past_the_band_while_the_clipped_objective_is_flat() {
+        let d = drift(0.2, 40).unwrap().numbers;
+        let flat = d.flat_from.expect("every term becomes flat");
+        let after = &d.clipped_objective[flat..];
+        // Flat from there on (the objective no longer moves by more than rounding) ...
+        let span = after.iter().fold(f64::NEG_INFINITY, |a, &b| a.max(b))
+            - after.iter().fold(f64::INFINITY, |a, &b| a.min(b));
+        // ... while the ratios keep moving past 1 ± ε on momentum.
+        let r0 = (d.ratios[flat][0], d.ratios.last().unwrap()[0]);
+        assert!(r0.1 > r0.0 && r0.1 > 1.2, "{r0:?}, flat from {flat}");
+        assert!(span < 0.05, "objective moved by {span}");
+        assert!(d.max_deviation > 0.2);
+        assert!(drift(0.2, 0).is_err() && drift(1.5, 10).is_err());
+        let f = drift(0.2, 40).unwrap();
+        let svg = plots::to_svg(760, 420, |a| {
+            plots::drift::draw(a, &f.data, &Theme::default())
+        })
+        .unwrap();
+        assert!(svg.contains("клиппированная цель"));
+    }
+}

@@ -8,7 +8,7 @@
 //! | [`returns`]   | 2, reward-to-go and discounting          | —                   |
 //! | [`baselines`] | 3, baselines from a constant to RLOO     | `plots::baselines`, `plots::bstar` |
 //! | [`gae`]       | 4, GAE and the two masks                 | `plots::gae`        |
-//! | [`clipping`]  | 5, the PPO ratio and clipping            | `plots::clipping`   |
+//! | [`clipping`]  | 5, the PPO ratio and clipping            | `plots::clipping`, `plots::drift` |
 //! | [`tokens`]    | 7, shift, mask and reduction of tokens   | `plots::tokens`     |
 //! | [`verifier`]  | 8, the sequence task's verifier          | —                   |
 //! | [`exercises`] | 9, the checkable exercises               | —                   |

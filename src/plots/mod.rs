@@ -7,6 +7,7 @@ pub mod baselines;
 pub mod bstar;
 pub mod cartpole;
 pub mod clipping;
+pub mod drift;
 pub mod gae;
 pub mod learning_curve;
 pub mod ppo_diagnostics;

@@ -176,6 +176,15 @@ pub fn draw_bstar(canvas_id: &str, p0: f64, q0: f64, q1: f64) -> Result<JsValue,
     show(canvas_id, figure, plots::bstar::draw)
 }
 
+/// Redraws the drift figure (lesson 5): full-batch Adam on the clipped objective at clip range
+/// `clip_epsilon` for `steps` steps; returns the ratios and objectives per step.
+#[wasm_bindgen]
+pub fn draw_drift(canvas_id: &str, clip_epsilon: f64, steps: f64) -> Result<JsValue, JsError> {
+    let figure =
+        whole_number("steps", steps).and_then(|n| lessons::clipping::drift(clip_epsilon, n));
+    show(canvas_id, figure, plots::drift::draw)
+}
+
 /// Every worked example of the lessons (the page fills `data-worked` elements from it).
 #[wasm_bindgen]
 pub fn worked_examples() -> Result<JsValue, JsError> {

@@ -136,6 +136,10 @@ const FIGURES = {
     draw: (canvasId, p) => wasm.draw_bstar(canvasId, p.p0, p.q0, p.q1),
     after: (figure, b) => fillNumbers(figure, b),
   },
+  drift: {
+    draw: (canvasId, p) => wasm.draw_drift(canvasId, p.eps, p.steps),
+    after: (figure, d) => fillNumbers(figure, d),
+  },
   score: {
     draw: (canvasId, p) => wasm.draw_score(canvasId, p.z0, p.z1, p.z2, p.action, p.c, p.n),
     after: (figure, s) => fillNumbers(figure, s),
