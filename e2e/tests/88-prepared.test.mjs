@@ -31,8 +31,11 @@ forEachBrowser((env) => {
           const own = ['lesson-02.html', 'lesson-03.html', 'lesson-06.html', 'lesson-08.html'].includes(file);
           assert(own ? b.button : b.link !== null, `${file} ${b.id}: no way to run it`);
           if (b.link) {
+            // A link starts the run on its trainer's page: every configuration, or the one.
             const url = new URL(b.link);
-            assert(url.pathname.endsWith('/lesson-06.html') && url.searchParams.getAll('cfg').length === b.configs, `${file}: link ${b.link}`);
+            const page = { ppo: '/lesson-06.html', reinforce: '/lesson-03.html', sequence: '/lesson-08.html' }[url.searchParams.get('run') ?? ''];
+            const configs = url.searchParams.getAll('cfg').length || Number(url.searchParams.has('profile'));
+            assert(page !== undefined && url.pathname.endsWith(page) && configs >= 1 && configs <= b.configs, `${file}: link ${b.link}`);
           }
           seen.push(`${file}#${b.id} (${b.configs})`);
         }

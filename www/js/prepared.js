@@ -24,77 +24,119 @@ function normalised(wasm, kind, configs, seeds) {
   });
 }
 
+/** A trainer's name as the lessons write it. @param {string} kind */
+const trainerName = (kind) => (kind === 'sequence' ? 'последовательностная политика' : kind.toUpperCase());
+
 /**
+ * The lessons' prepared comparisons. `data-prepared` names the trainer, or one trainer per
+ * configuration (`ppo|reinforce`): such a block joins each trainer's run of its own
+ * configurations on the same seeds (each runs on its trainer's panel).
  * @param {Wasm} wasm
  * @param {Record<string, { schema: any, root: HTMLElement, loadComparison: (configs: Config[], seeds: string) => void }>} panels this page's trainer panels
  */
 export function setupPrepared(wasm, panels) {
   for (const box of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-prepared]'))) {
-    const kind = box.dataset.prepared ?? '';
+    const kinds = (box.dataset.prepared ?? '').split('|');
     const seeds = box.dataset.seeds ?? '';
     const configs = (box.dataset.cfg ?? '').split('|').map(parseConfig);
     const result = /** @type {HTMLElement | null} */ (box.querySelector('[data-prepared-result]'));
-    let schema;
-    let keys;
+    /** @type {Map<string, { schema: any, configs: Config[], keys: string[] }>} each trainer's part, in order */
+    const groups = new Map();
     try {
-      schema = wasm.trainer_schema(kind);
-      keys = normalised(wasm, kind, configs, seeds);
+      if (kinds.length > 1 && kinds.length !== configs.length) {
+        throw new Error(`${kinds.length} обучений на ${configs.length} конфигураций`);
+      }
+      configs.forEach((c, k) => {
+        const kind = kinds.length === 1 ? kinds[0] : kinds[k];
+        const g = groups.get(kind) ?? { schema: wasm.trainer_schema(kind), configs: [], keys: [] };
+        g.configs.push(c);
+        groups.set(kind, g);
+      });
+      for (const [kind, g] of groups) g.keys = normalised(wasm, kind, g.configs, seeds);
     } catch (e) {
       // A lesson's own mistake: say it where the comparison would be.
       if (result) result.textContent = `Подготовленное сравнение не распознано: ${e instanceof Error ? e.message : String(e)}`;
       continue;
     }
-    const q = new URLSearchParams({ run: kind, [schema.page.seeds_param]: seeds });
-    for (const c of configs) q.append('cfg', configText(c));
-    const panel = panels[kind];
-    const action = document.createElement(panel ? 'button' : 'a');
-    action.className = 'prepared-run';
-    action.textContent = `Запустить это сравнение (${configs.length} конфигурации × ${seeds.split(',').length} начальных значений)`;
-    if (action instanceof HTMLAnchorElement) action.href = `${schema.page.file}?${q}#trainer-${kind}`;
-    else {
-      action.setAttribute('type', 'button');
-      action.addEventListener('click', () => panel.loadComparison(configs, seeds));
-    }
+    const joined = groups.size > 1;
     // The configurations in words, from the schema: the lesson names none of their values.
     const list = document.createElement('ul');
     list.className = 'prepared-configs';
-    configs.forEach((c, k) => {
-      const item = document.createElement('li');
-      const diff = describeSet(schema.fields, c.profile, c.set);
-      const base = configs[0].profile;
-      const profiles =
-        k > 0 && c.profile !== base
-          ? ` (отличия профиля ${c.profile} от ${base}: ${describeProfiles(schema.fields, base, c.profile)})`
-          : '';
-      item.textContent = `${'ABCD'[k]}: профиль ${c.profile}${diff ? `; ${diff}` : ''}${profiles}`;
-      list.append(item);
-    });
+    let k = 0;
+    for (const [kind, g] of groups) {
+      const base = g.configs[0].profile;
+      for (const c of g.configs) {
+        const item = document.createElement('li');
+        const diff = describeSet(g.schema.fields, c.profile, c.set);
+        const profiles =
+          c.profile !== base ? ` (отличия профиля ${c.profile} от ${base}: ${describeProfiles(g.schema.fields, base, c.profile)})` : '';
+        const who = joined ? `${trainerName(kind)}, ` : '';
+        item.textContent = `${'ABCD'[k++]}: ${who}профиль ${c.profile}${diff ? `; ${diff}` : ''}${profiles}`;
+        list.append(item);
+      }
+    }
     const where = box.querySelector('[data-prepared-action]');
     where?.before(list);
-    where?.append(action);
+    for (const [kind, g] of groups) {
+      const q = new URLSearchParams({ run: kind, [g.schema.page.seeds_param]: seeds });
+      if (g.configs.length === 1) {
+        q.set('profile', g.configs[0].profile);
+        for (const [key, v] of g.configs[0].set) q.set(key, v);
+      } else for (const c of g.configs) q.append('cfg', configText(c));
+      const panel = panels[kind];
+      const action = document.createElement(panel ? 'button' : 'a');
+      action.className = 'prepared-run';
+      const size = `${g.configs.length > 1 ? `${g.configs.length} конфигурации × ` : ''}${seeds.split(',').length} начальных значений`;
+      action.textContent = joined ? `Запустить ${trainerName(kind)} (${size})` : `Запустить это сравнение (${size})`;
+      if (action instanceof HTMLAnchorElement) action.href = `${g.schema.page.file}?${q}#trainer-${kind}`;
+      else {
+        action.setAttribute('type', 'button');
+        action.addEventListener('click', () => panel.loadComparison(g.configs, seeds));
+      }
+      where?.append(action, ' ');
+    }
     if (!result) continue;
+    const want = seeds.replace(/\s/g, '');
     const fill = async () => {
-      let saved;
+      /** @type {import('./history.js').SavedRun[]} */
+      const runs = [];
       try {
-        saved = await listRuns(kind);
+        for (const [kind, g] of groups) {
+          const key = `${want}|${g.keys.join('|')}`;
+          const run = (await listRuns(kind)).find((r) => `${r.seeds.join(',')}|${r.checked.map((c) => configText(c)).join('|')}` === key);
+          if (run?.results) runs.push(run);
+        }
       } catch {
         result.textContent = 'Числа этого сравнения появятся здесь после его запуска, но хранилище браузера сейчас недоступно.';
         return;
       }
-      const want = `${seeds.replace(/\s/g, '')}|${keys.join('|')}`;
-      const run = saved.find((r) => `${r.seeds.join(',')}|${r.checked.map((c) => configText(c)).join('|')}` === want);
-      if (!run?.results) {
-        result.replaceChildren('Когда сравнение закончится, здесь появятся его числа — из вашего запуска, в этом браузере.');
+      if (runs.length < groups.size) {
+        const missing = [...groups.keys()].filter((kind) => !runs.some((r) => r.kind === kind)).map(trainerName);
+        result.replaceChildren(
+          joined
+            ? `Когда закончатся запуски всех обучений (ещё нет: ${missing.join(', ')}), здесь появятся их числа — из ваших запусков, в этом браузере.`
+            : 'Когда сравнение закончится, здесь появятся его числа — из вашего запуска, в этом браузере.',
+        );
         return;
       }
-      const names = scoreNamesOf(schema);
-      const date = new Date(run.saved_at).toLocaleString('ru-RU');
+      // One table over every trainer's configurations, lettered as the list above.
+      let c = 0;
+      const results = runs.flatMap((r) =>
+        (r.results ?? []).map((x) => ({
+          ...x,
+          config: c,
+          label: joined ? `${'ABCD'[c++]}: ${trainerName(r.kind)}, ${x.label || `профиль ${r.checked[0]?.profile}`}` : (c++, x.label),
+        })),
+      );
+      const times = runs.flatMap((r) => r.times);
+      const names = scoreNamesOf(groups.values().next().value?.schema);
+      const dates = runs.map((r) => new Date(r.saved_at).toLocaleString('ru-RU')).join(' и ');
       const intro = document.createElement('p');
-      intro.textContent = `Ваш запуск от ${date} (${formatNumber(run.seeds.length)} начальных значений на конфигурацию):`;
+      intro.textContent = `${runs.length > 1 ? 'Ваши запуски' : 'Ваш запуск'} от ${dates} (${formatNumber(runs[0].seeds.length)} начальных значений на конфигурацию):`;
       const text = document.createElement('p');
       text.className = 'comparison-text';
-      text.textContent = describeComparison(run.results, names);
-      const table = comparisonTable(run.results, names, run.times, `${box.id || kind}-prepared-results`);
+      text.textContent = describeComparison(results, names);
+      const table = comparisonTable(results, names, times, `${box.id || kinds[0]}-prepared-results`);
       const wrap = document.createElement('div');
       wrap.className = 'table-wrap';
       wrap.append(table);
@@ -102,7 +144,7 @@ export function setupPrepared(wasm, panels) {
     };
     fill();
     document.addEventListener('pgbook:saved', (e) => {
-      if (/** @type {CustomEvent} */ (e).detail === kind) fill();
+      if (groups.has(/** @type {CustomEvent} */ (e).detail)) fill();
     });
   }
 }
