@@ -191,7 +191,11 @@ fn trainer_settings_are_checked_before_a_worker_starts() {
     assert!(ok("token_mean").is_ok());
     assert!(ok("sum").is_err());
     assert!(web::check_run("sequence", "smoke", pairs(&[]), "-1").is_err());
-    assert!(web::check_run("reinforce", "smoke", pairs(&[]), "1").is_err());
+    assert!(web::check_run("reinforce", "smoke", pairs(&[]), "11, 37").is_ok());
+    let weight = |w| web::check_run("reinforce", "full", pairs(&[("weight", w)]), "11");
+    assert!(weight("whole_return").is_ok());
+    assert!(weight("everything").is_err());
+    assert!(web::check_run("warp", "smoke", pairs(&[]), "1").is_err());
 }
 
 #[wasm_bindgen_test]
