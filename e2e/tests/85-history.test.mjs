@@ -51,7 +51,10 @@ forEachBrowser((env) => {
       const reports = JSON.stringify(await tab.eval(() => window.pgbookRuns.ppo[0].reports));
       await tab.eval(() => location.reload());
       await tab.waitReady();
-      assert((await saved(tab)) === before + 1, 'the reload lost the history');
+      // The list fills from IndexedDB after the page is ready.
+      await tab
+        .waitFor((n) => document.querySelectorAll('#ppo-history li').length === n + 1, before, 10_000)
+        .catch(() => assert(false, 'the reload lost the history'));
       await historyButton(tab, 0, 'Показать');
       assert((await tab.status('#trainer-ppo')) === 'finished', 'a saved run is shown as finished');
       assert(JSON.stringify(await tab.eval(() => window.pgbookRuns.ppo[0].reports)) === reports, 'the saved run came back changed');
