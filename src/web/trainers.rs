@@ -3,6 +3,7 @@
 //! trainer ([`TrainerRun`]), and a panel's run history on the main thread ([`RunBoard`]).
 
 use super::{canvas, js_error, to_js};
+use crate::nn::Mlp;
 use crate::plots::{self, Theme};
 use crate::train::board::Board;
 use crate::train::cartpole::CartPoleReport;
@@ -127,49 +128,73 @@ trait PageExtras: Trainer {
     }
 }
 
+/// What a CartPole panel shows after a step: the greedy episode of `actor` after each
+/// evaluation (the same reset seed as the CLI's animation rule).
+fn cartpole_extra(actor: &Mlp, seed: u64, update: usize, evaluated: bool) -> Value {
+    if !evaluated {
+        return json!({});
+    }
+    let reset = cartpole::animation_seed(seed, update);
+    let episode: Vec<f64> = cartpole::greedy_episode(actor, reset)
+        .into_iter()
+        .flatten()
+        .collect();
+    json!({ "episode": episode, "update": update })
+}
+
+/// A CartPole trainer's policy file now.
+fn cartpole_policy<T: Trainer>(
+    trainer: &T,
+    actor: &Mlp,
+    updates: usize,
+    env_steps: u64,
+) -> Result<Option<String>> {
+    PolicyFile::of(trainer, actor, updates, env_steps)
+        .to_json()
+        .map(Some)
+}
+
 impl PageExtras for PpoTrainer {
     fn extra(&mut self, report: &Self::Report, _first: bool) -> Value {
-        if report.evaluation.is_none() {
-            return json!({});
-        }
-        let reset = cartpole::animation_seed(self.seed(), report.update);
-        let episode: Vec<f64> = self.greedy_episode(reset).into_iter().flatten().collect();
-        json!({ "episode": episode, "update": report.update })
+        cartpole_extra(
+            self.actor(),
+            self.seed(),
+            report.update,
+            report.evaluation.is_some(),
+        )
     }
     fn info(&self) -> Value {
         json!({ "evaluations": self.evaluations() })
     }
     fn policy(&self) -> Result<Option<String>> {
-        let file = PolicyFile::of(
+        cartpole_policy(
             self,
             self.actor(),
             self.updates_done(),
             self.summary().env_steps,
-        );
-        file.to_json().map(Some)
+        )
     }
 }
 
 impl PageExtras for ReinforceTrainer {
     fn extra(&mut self, report: &Self::Report, _first: bool) -> Value {
-        if report.evaluation.is_none() {
-            return json!({});
-        }
-        let reset = cartpole::animation_seed(self.seed(), report.update);
-        let episode: Vec<f64> = self.greedy_episode(reset).into_iter().flatten().collect();
-        json!({ "episode": episode, "update": report.update })
+        cartpole_extra(
+            self.policy(),
+            self.seed(),
+            report.update,
+            report.evaluation.is_some(),
+        )
     }
     fn info(&self) -> Value {
         json!({ "evaluations": self.evaluations() })
     }
     fn policy(&self) -> Result<Option<String>> {
-        let file = PolicyFile::of(
+        cartpole_policy(
             self,
             self.policy(),
             self.updates_done(),
             self.summary().env_steps,
-        );
-        file.to_json().map(Some)
+        )
     }
 }
 
