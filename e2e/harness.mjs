@@ -109,8 +109,16 @@ const local = (url) => {
  *   press: (selector: string, key: string) => Promise<void>,
  *   screenshotTo: (path: string, selector?: string) => Promise<void>,
  *   download: (selector: string) => Promise<Download>,
+ *   tasks: (<T>(during: () => Promise<T>) => Promise<{ result: T, tasks: MainThreadTask[] }>) | null,
  *   close: () => Promise<void>,
  * }} Driver
+ */
+
+/**
+ * One top-level task of the page's main thread: its wall time and the CPU time the thread got
+ * in it (ms). On a machine whose cores the trainers' workers fill, a task's wall time grows
+ * with the time the thread waited for a core; its CPU time is the page's own work.
+ * @typedef {{ wall: number, cpu: number }} MainThreadTask
  */
 
 /** One page in its own browser context (own storage, own service worker registrations). */
@@ -178,6 +186,17 @@ export class Tab {
   /** Clicks `selector` and returns the file it makes the browser download. @param {string} selector */
   download(selector) {
     return this.driver.download(selector);
+  }
+  /**
+   * Runs `during` while the browser traces the page's main thread, and returns its result with
+   * the main thread's top-level tasks; `tasks` is null in a browser without such a trace
+   * (Firefox over WebDriver BiDi).
+   * @template T @param {() => Promise<T>} during
+   * @returns {Promise<{ result: T, tasks: MainThreadTask[] | null }>}
+   */
+  async traceTasks(during) {
+    if (!this.driver.tasks) return { result: await during(), tasks: null };
+    return this.driver.tasks(during);
   }
   close() {
     return this.driver.close();
@@ -308,8 +327,48 @@ function chromiumDriver(context, page) {
       await download.saveAs(path);
       return { name: download.suggestedFilename(), text: readFileSync(path, 'utf8') };
     },
+    tasks: async (during) => {
+      /** @type {Buffer} */
+      let traced = Buffer.alloc(0);
+      const browser = context.browser();
+      assert(browser, 'a Chromium context without its browser');
+      await browser.startTracing(page, { categories: ['toplevel'] });
+      const result = await during().finally(() => browser.stopTracing().then((trace) => (traced = trace)));
+      return { result, tasks: mainThreadTasks(JSON.parse(traced.toString('utf8'))) };
+    },
     close: () => context.close(),
   };
+}
+
+/**
+ * The top-level tasks of the busiest renderer main thread in a Chromium trace (the page's:
+ * one tab is open at a time), nested tasks folded into the task that runs them.
+ * @param {any} trace @returns {MainThreadTask[]}
+ */
+function mainThreadTasks(trace) {
+  /** @type {any[]} */
+  const events = Array.isArray(trace) ? trace : trace.traceEvents;
+  const mains = new Set(
+    events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}/${e.tid}`),
+  );
+  /** @type {Map<string, any[]>} */
+  const byThread = new Map();
+  for (const e of events) {
+    const key = `${e.pid}/${e.tid}`;
+    if (e.ph !== 'X' || !mains.has(key)) continue;
+    byThread.set(key, [...(byThread.get(key) ?? []), e]);
+  }
+  const cpuOf = (/** @type {any[]} */ es) => es.reduce((sum, e) => sum + (e.tdur ?? 0), 0);
+  const busiest = [...byThread.values()].sort((a, b) => cpuOf(b) - cpuOf(a))[0] ?? [];
+  /** @type {MainThreadTask[]} */
+  const tasks = [];
+  let end = -Infinity;
+  for (const e of busiest.sort((a, b) => a.ts - b.ts || b.dur - a.dur)) {
+    if (e.ts < end) continue; // runs inside the task before it
+    end = e.ts + (e.dur ?? 0);
+    tasks.push({ wall: (e.dur ?? 0) / 1000, cpu: (e.tdur ?? 0) / 1000 });
+  }
+  return tasks;
 }
 
 /** @param {boolean} serviceWorkers */
@@ -397,6 +456,7 @@ function firefoxDriver(context, page) {
       await page.click(selector);
       return /** @type {Promise<Download>} */ (page.evaluate(() => /** @type {any} */ (window).pgbookDownload));
     },
+    tasks: null, // no trace of the main thread's tasks over WebDriver BiDi
     close: () => context.close(),
   };
 }
@@ -520,6 +580,21 @@ export const countWorkers = (tab) =>
       }
     };
   });
+
+/**
+ * What the main thread did during a run, for a test's log: from the trace where there is one,
+ * else the page's own long-task observer (app.js; none in Firefox).
+ * @param {MainThreadTask[] | null} tasks @param {number[]} longTasks
+ */
+export function taskLine(tasks, longTasks) {
+  if (!tasks) return `${longTasks.length} tasks over 50 ms reported by the page`;
+  const most = (/** @type {MainThreadTask[]} */ ts) => Math.max(0, ...ts.map((t) => t.cpu)).toFixed(1);
+  const slow = tasks.filter((t) => t.wall > 50);
+  return (
+    `${tasks.length} main-thread tasks, the most work in one ${most(tasks)} ms; ` +
+    `${slow.length} took over 50 ms of wall time (longest ${Math.max(0, ...slow.map((t) => t.wall)).toFixed(0)} ms, their work at most ${most(slow)} ms)`
+  );
+}
 
 /**
  * The redraw budget a figure must keep (p95 of its redraw times, ms), per browser. Chromium
