@@ -113,3 +113,54 @@ fn the_notebook_run_shows_the_shrinkage_clearly() {
     );
     assert_ne!(r, simulate_group_baseline_bias(8, 80_000, 2027).unwrap());
 }
+
+#[test]
+fn zscored_groups_agree_with_exact_enumeration_and_are_not_the_gradient() {
+    use pgbook::rl::{
+        group_zscore_advantages, simulate_group_zscore, stable_softmax, BANDIT_COMPONENT,
+        BANDIT_LOGITS, BANDIT_SUCCESS,
+    };
+    let p = stable_softmax(&BANDIT_LOGITS).unwrap();
+    let k = p.len();
+    // G = 3: every (action, reward) of every sample, weighted by its probability.
+    let g = 3;
+    let outcomes: Vec<(usize, f64, f64)> = (0..k)
+        .flat_map(|a| {
+            let s = BANDIT_SUCCESS[a];
+            [(a, 1.0, p[a] * s), (a, 0.0, p[a] * (1.0 - s))]
+        })
+        .collect();
+    let (mut mean, mut second) = (0.0, 0.0);
+    let n = outcomes.len();
+    for code in 0..n.pow(g as u32) {
+        let picks: Vec<&(usize, f64, f64)> = (0..g)
+            .map(|i| &outcomes[code / n.pow(i as u32) % n])
+            .collect();
+        let weight: f64 = picks.iter().map(|o| o.2).product();
+        let rewards: Vec<f64> = picks.iter().map(|o| o.1).collect();
+        let z = group_zscore_advantages(ndarray::aview1(&rewards), 1e-8).unwrap();
+        let estimate: f64 = picks
+            .iter()
+            .zip(z.iter())
+            .map(|(o, z)| z * (f64::from(u8::from(o.0 == BANDIT_COMPONENT)) - p[BANDIT_COMPONENT]))
+            .sum::<f64>()
+            / g as f64;
+        mean += weight * estimate;
+        second += weight * estimate * estimate;
+    }
+    let std = (second - mean * mean).sqrt();
+    let (mc_mean, mc_std) = simulate_group_zscore(g, GROUPS, 7, 1e-8).unwrap();
+    let se = std / (GROUPS as f64).sqrt();
+    assert!(
+        (mc_mean - mean).abs() < 4.0 * se,
+        "{mc_mean} vs exact {mean} ± {se}"
+    );
+    assert!((mc_std / std - 1.0).abs() < 0.05, "{mc_std} vs {std}");
+    // Its mean is not the gradient component (σ rescales each group).
+    let exact = bandit_exact_gradient()[BANDIT_COMPONENT];
+    assert!((mean - exact).abs() > 10.0 * se, "{mean} vs {exact}");
+    // The same refusals as the three estimators'.
+    assert!(simulate_group_zscore(1, 10, 7, 1e-8).is_err());
+    assert!(simulate_group_zscore(4, 0, 7, 1e-8).is_err());
+    assert!(simulate_group_zscore(4, 10, 7, -1.0).is_err());
+}

@@ -231,6 +231,128 @@ forEachBrowser((env) => {
     });
   });
 
+  it('lesson 4: per-record flags move the buffer\'s boundaries, say so in the numbers and travel in the link', async () => {
+    const flag = (/** @type {string} */ name, /** @type {number} */ t) => `#figure-gae input[data-flag="${name}"][data-record="${t}"]`;
+    const rowOf = (/** @type {import('../harness.mjs').Tab} */ tab, /** @type {number} */ t) =>
+      tab.eval((t) => [...(document.querySelectorAll('#figure-gae details.figure-numbers tbody tr')[t]?.children ?? [])].map((c) => c.textContent), t);
+    const moved = await env.withTab('lesson-04.html', null, async (tab) => {
+      await tab.waitReady();
+      await tab.eval(() => {
+        const d = document.querySelector('#figure-gae details.figure-numbers');
+        if (d instanceof HTMLDetailsElement) d.open = true;
+      });
+      const before = await tab.canvas('#canvas-gae');
+      const [, , , , , twoMasks, oneDone] = await rowOf(tab, 8);
+      assert(twoMasks !== oneDone, `at the truncation the conventions should differ: ${twoMasks} / ${oneDone}`);
+      // The truncation at t = 8 marked as a true terminal: both conventions agree there.
+      await tab.click(flag('terminated', 8));
+      const after = await tab.canvas('#canvas-gae');
+      assert(after.hash !== before.hash, 'the flag did not change the figure');
+      const row = await rowOf(tab, 8);
+      assert(row[1] === 'да' && row[5] === row[6], `row 8 after the flag: ${row}`);
+      // A cut in the middle of episode 2.
+      await tab.click(flag('trace_cut', 5));
+      const label = await tab.eval(() => document.querySelector('#canvas-gae')?.getAttribute('aria-label') ?? '');
+      assert(label.includes('terminated на шагах 3, 8') && label.includes('trace_cut на шагах 3, 5, 8, 11'), `aria-label «${label}»`);
+      await tab.waitFor(() => new URL(location.href).searchParams.get('cut') === '3-5-8', undefined, 5000);
+      assert(new URL(tab.url()).searchParams.get('term') === '3-8', `link: ${tab.url()}`);
+      return { url: tab.url(), hash: (await tab.canvas('#canvas-gae')).hash };
+    });
+    await env.withTab(moved.url.slice(moved.url.indexOf('lesson-04.html')), null, async (tab) => {
+      await tab.waitReady();
+      const on = await tab.eval(() => [...document.querySelectorAll('#figure-gae input[data-flag]:checked')].map((i) => `${/** @type {HTMLElement} */ (i).dataset.flag}${/** @type {HTMLElement} */ (i).dataset.record}`));
+      assert(JSON.stringify(on) === JSON.stringify(['terminated3', 'terminated8', 'trace_cut3', 'trace_cut5', 'trace_cut8', 'trace_cut11']), `flags from the link: ${on}`);
+      assert((await tab.canvas('#canvas-gae')).hash === moved.hash, 'the link drew another figure');
+    });
+    await env.withTab('lesson-04.html?cut=3-x', null, async (tab) => {
+      await tab.waitReady();
+      const message = (await tab.text('#figure-gae .figure-error')) ?? '';
+      assert(message.includes('trace_cut') && message.includes('«3-x»'), `message «${message}»`);
+      const on = await tab.eval(() => [...document.querySelectorAll('#figure-gae input[data-flag="trace_cut"]:checked')].length);
+      assert(on === 3, `a refused link keeps the buffer's own cuts: ${on}`);
+    });
+  });
+
+  it('every figure says what it shows in its text alternative and has a table of its key numbers on request', { timeout: 120_000 }, async (t) => {
+    /** @type {string[]} */
+    const seen = [];
+    for (const lesson of LESSONS) {
+      await env.withTab(lesson.file, null, async (tab) => {
+        await tab.waitReady();
+        const figures = await tab.eval(() => [...document.querySelectorAll('figure.live[data-figure]')].map((f) => f.id));
+        for (const id of figures) {
+          const read = () =>
+            tab.eval((id) => {
+              const figure = document.getElementById(id);
+              const details = figure?.querySelector('details.figure-numbers');
+              return {
+                open: details instanceof HTMLDetailsElement && details.open,
+                label: figure?.querySelector('canvas')?.getAttribute('aria-label') ?? '',
+                columns: [...(details?.querySelectorAll('thead th') ?? [])].length,
+                table: details?.querySelector('tbody')?.textContent ?? '',
+              };
+            }, id);
+          const closed = await read();
+          assert(!closed.open && closed.table === '', `${id}: the table is shown before it is asked for`);
+          assert(/\d,\d/.test(closed.label.split('. ').slice(1).join('. ')), `${id}: the text alternative says no number of what it shows: «${closed.label}»`);
+          await tab.click(`#${id} details.figure-numbers summary`);
+          // The table is filled on the details' toggle event, which follows the click.
+          await tab.waitFor((id) => document.querySelectorAll(`#${id} details.figure-numbers thead th`).length > 0, id, 5000);
+          const open = await read();
+          assert(open.open && open.columns >= 2 && /\d/.test(open.table), `${id}: no table of numbers (${open.columns} columns)`);
+          // The table and the sentence follow the first control.
+          const slider = await tab.eval((id) => {
+            const i = document.querySelector(`#${id} input[type=range][data-param]`);
+            return i instanceof HTMLInputElement ? { id: `#${i.id}`, value: +i.value, step: +i.step, max: +i.max } : null;
+          }, id);
+          if (slider) {
+            await tab.setSlider(slider.id, slider.value + slider.step * 3 <= slider.max ? slider.value + slider.step * 3 : slider.value - slider.step * 3);
+            const moved = await read();
+            assert(moved.table !== open.table && moved.label !== open.label, `${id}: the table or the sentence did not follow ${slider.id}`);
+          }
+          seen.push(id);
+        }
+      });
+    }
+    assert(seen.length >= 9, `only ${seen.length} figures`);
+    t.diagnostic(seen.join(', '));
+  });
+
+  it('lesson 3: the z-score switch adds the z-scored estimate on the same groups', async () => {
+    await env.withTab('lesson-03.html', null, async (tab) => {
+      await tab.waitReady();
+      const before = await tab.canvas('#canvas-baselines');
+      await tab.click('#baselines-z');
+      assert((await tab.canvas('#canvas-baselines')).hash !== before.hash, 'the switch did not change the figure');
+      await tab.click('#figure-baselines details.figure-numbers summary');
+      await tab.waitFor(() => document.querySelectorAll('#figure-baselines details.figure-numbers tbody tr').length > 0, undefined, 5000);
+      const table = (await tab.text('#figure-baselines details.figure-numbers tbody')) ?? '';
+      assert(table.includes('z-оценка'), `table: ${table}`);
+      const label = await tab.eval(() => document.querySelector('#canvas-baselines')?.getAttribute('aria-label') ?? '');
+      assert(label.includes('z-нормировкой'), `aria-label «${label}»`);
+    });
+  });
+
+  it('lesson 7: the sequence ratio e^{nδ} follows the length and δ, in the figure and in the text', async () => {
+    await env.withTab('lesson-07.html', null, async (tab) => {
+      await tab.waitReady();
+      const text = async () => ({
+        n: await tab.text('[data-follows="seqratio.length"]'),
+        log: await tab.text('[data-follows="seqratio.log_ratio"]'),
+        ratio: await tab.text('[data-follows="seqratio.ratio_text"]'),
+      });
+      const start = await text();
+      assert(start.n === '1000' && start.log === '10' && start.ratio === '22\u202F026', `at the defaults: ${JSON.stringify(start)}`);
+      const before = await tab.canvas('#canvas-seqratio');
+      await tab.setSlider('#seqratio-n', 50);
+      const short = await text();
+      assert(short.n === '50' && short.log === '0,5' && short.ratio === '1,649', `n = 50: ${JSON.stringify(short)}`);
+      assert((await tab.canvas('#canvas-seqratio')).hash !== before.hash, 'the figure did not follow n');
+      await tab.setSlider('#seqratio-delta', 0);
+      assert((await tab.text('#figure-seqratio [data-value="leaves_text"]'))?.includes('δ = 0'), 'δ = 0 leaves the band nowhere');
+    });
+  });
+
   it('lesson 7: the EOS and off-by-one switches and the prompt length move the mask and the reductions', async () => {
     await env.withTab('lesson-07.html', null, async (tab) => {
       await tab.waitReady();

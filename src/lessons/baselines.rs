@@ -2,6 +2,7 @@
 //! four under the three baselines, the notebook's baseline-bias experiment (G = 8, 80 000
 //! groups, seed 2026) and the figure's Monte Carlo at a chosen group size.
 
+use super::describe::{list, num, Description, Table};
 use super::Figure;
 use crate::plots::baselines::Data;
 use crate::rl::{self, BaselineBias};
@@ -152,6 +153,15 @@ pub struct BaselineFigure {
     pub monte_carlo: BaselineBias,
     /// Exact stds (plain, same-group, RLOO) at this G.
     pub exact_std: (f64, f64, f64),
+    /// The z-scored advantages on the same groups, when the figure shows them.
+    pub zscore: Option<ZScore>,
+}
+
+/// Mean and std over groups of the z-scored estimate.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct ZScore {
+    pub mean: f64,
+    pub std: f64,
 }
 
 /// Runs the Monte Carlo and the exact formulas at `group_size` (2 … [`MAX_GROUP`]).
@@ -169,13 +179,20 @@ pub fn compute(group_size: usize, groups: usize) -> Result<BaselineFigure> {
         groups,
         monte_carlo,
         exact_std: rl::bandit_exact_stds(group_size),
+        zscore: None,
     })
 }
 
 /// The figure at `group_size`: the Monte Carlo of [`figure_groups`] groups, the exact std
-/// curves over G = 2 … [`MAX_GROUP`] and the means with ±2 standard errors of that many groups.
-pub fn figure(group_size: usize) -> Result<Figure<BaselineFigure, Data>> {
-    let fig = compute(group_size, figure_groups(group_size))?;
+/// curves over G = 2 … [`MAX_GROUP`] and the means with ±2 standard errors of that many groups;
+/// `zscore` adds the z-scored advantages on the same groups.
+pub fn figure(group_size: usize, zscore: bool) -> Result<Figure<BaselineFigure, Data>> {
+    let mut fig = compute(group_size, figure_groups(group_size))?;
+    if zscore {
+        let (mean, std) =
+            rl::simulate_group_zscore(group_size, fig.groups, FIGURE_SEED, ZSCORE_EPS)?;
+        fig.zscore = Some(ZScore { mean, std });
+    }
     let mc = &fig.monte_carlo;
     let se = |std: f64| 2.0 * std / (fig.groups as f64).sqrt();
     let data = Data {
@@ -191,8 +208,80 @@ pub fn figure(group_size: usize) -> Result<Figure<BaselineFigure, Data>> {
         errors: [se(mc.plain_std), se(mc.same_group_std), se(mc.rloo_std)],
         exact: mc.exact,
         predicted_same_group: mc.predicted_same_group,
+        zscore: fig.zscore.map(|z| (z.mean, z.std, se(z.std))),
     };
-    Ok(Figure { numbers: fig, data })
+    let description = describe_groups(&fig);
+    Ok(Figure {
+        numbers: fig,
+        data,
+        description,
+    })
+}
+
+/// σ below which a group's z-scored advantages are zeros (all rewards equal).
+pub const ZSCORE_EPS: f64 = 1e-8;
+
+/// The group figure in words: each estimator's mean and spread at G against the exact values.
+fn describe_groups(f: &BaselineFigure) -> Description {
+    let mc = &f.monte_carlo;
+    let mut text = format!(
+        "При G = {} ({} групп): точный градиент {}; среднее оценки без опорного уровня {}, \
+         со средним той же группы {} (сжатие (G−1)/G даёт {}), RLOO {}. \
+         Разброс: {}, {} и {}.",
+        f.group_size,
+        f.groups,
+        num(mc.exact, 4),
+        num(mc.plain_mean, 4),
+        num(mc.same_group_mean, 4),
+        num(mc.predicted_same_group, 4),
+        num(mc.rloo_mean, 4),
+        num(mc.plain_std, 4),
+        num(mc.same_group_std, 4),
+        num(mc.rloo_std, 4),
+    );
+    let mut table = Table::new(&[
+        "оценка",
+        "среднее",
+        "ожидается",
+        "ст. откл. (Монте-Карло)",
+        "ст. откл. (точно)",
+    ])
+    .row([
+        "без опорного уровня".to_string(),
+        num(mc.plain_mean, 4),
+        num(mc.exact, 4),
+        num(mc.plain_std, 4),
+        num(f.exact_std.0, 4),
+    ])
+    .row([
+        "среднее той же группы".to_string(),
+        num(mc.same_group_mean, 4),
+        num(mc.predicted_same_group, 4),
+        num(mc.same_group_std, 4),
+        num(f.exact_std.1, 4),
+    ])
+    .row([
+        "RLOO".to_string(),
+        num(mc.rloo_mean, 4),
+        num(mc.exact, 4),
+        num(mc.rloo_std, 4),
+        num(f.exact_std.2, 4),
+    ]);
+    if let Some(z) = f.zscore {
+        text += &format!(
+            " С z-нормировкой среднее {} и разброс {}: это уже не оценка градиента, σ меняет масштаб каждой группы.",
+            num(z.mean, 4),
+            num(z.std, 4)
+        );
+        table = table.row([
+            "z-оценка".to_string(),
+            num(z.mean, 4),
+            "—".to_string(),
+            num(z.std, 4),
+            "—".to_string(),
+        ]);
+    }
+    Description { text, table }
 }
 
 #[cfg(test)]
@@ -221,7 +310,8 @@ mod tests {
             e.kind(),
             crate::error::ErrorKind::Range { rule, .. } if *rule == crate::error::Rule::between(2.0, 64.0)
         ));
-        let f = figure(8).unwrap();
+        let f = figure(8, false).unwrap();
+        super::super::describe::check_shape(&f.description);
         let svg = plots::to_svg(800, 420, |a| {
             plots::baselines::draw(a, &f.data, &Theme::default())
         })
@@ -302,21 +392,54 @@ pub fn bstar_figure(
         weights_value: probs.clone(),
         weights_b_star: weights_b_star.clone(),
     };
+    let numbers = BStarFigure {
+        variance_at_zero: variance(0.0),
+        variance_at_value: variance(value),
+        variance_at_b_star: variance(b_star),
+        weights_value: probs.clone(),
+        weights_b_star,
+        probs,
+        q: q.to_vec(),
+        grad_norm_sq,
+        value,
+        b_star,
+    };
+    let description = describe_bstar(&numbers);
     Ok(Figure {
-        numbers: BStarFigure {
-            variance_at_zero: variance(0.0),
-            variance_at_value: variance(value),
-            variance_at_b_star: variance(b_star),
-            weights_value: probs.clone(),
-            weights_b_star,
-            probs,
-            q: q.to_vec(),
-            grad_norm_sq,
-            value,
-            b_star,
-        },
+        numbers,
         data,
+        description,
     })
+}
+
+/// The optimal-baseline figure in words: V and b*, the variances and the actions' weights.
+fn describe_bstar(f: &BStarFigure) -> Description {
+    let text = format!(
+        "Два действия с вероятностями {} и ценностями q = {}: V = {}, b* = {}. \
+         Дисперсия одновыборочной оценки при b = 0 равна {}, при b = V — {}, при b = b* — {}. \
+         Вес действий в V {}, в b* {}: b* сильнее весит действие с большим ‖s_a‖².",
+        list(&f.probs, 3),
+        list(&f.q, 2),
+        num(f.value, 3),
+        num(f.b_star, 3),
+        num(f.variance_at_zero, 3),
+        num(f.variance_at_value, 3),
+        num(f.variance_at_b_star, 3),
+        list(&f.weights_value, 3),
+        list(&f.weights_b_star, 3),
+    );
+    let mut table = Table::new(&["действие", "π(a)", "q(a)", "‖s_a‖²", "вес в V", "вес в b*"]);
+    for a in 0..f.probs.len() {
+        table = table.row([
+            a.to_string(),
+            num(f.probs[a], 3),
+            num(f.q[a], 2),
+            num(f.grad_norm_sq[a], 3),
+            num(f.weights_value[a], 3),
+            num(f.weights_b_star[a], 3),
+        ]);
+    }
+    Description { text, table }
 }
 
 #[cfg(test)]

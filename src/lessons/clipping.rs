@@ -1,6 +1,7 @@
 //! Lesson 5: the PPO ratio and clipping. Four worked rows (r ∈ {1.5, 0.5}, A = ±1) and the
 //! per-sample objective min(r·A, clip(r, 1−ε, 1+ε)·A) against r for the figure.
 
+use super::describe::{list, num, yes_no, Description, Table};
 use super::Figure;
 use crate::plots::clipping::{Data, Marker, Panel};
 use crate::rl::{self, ClippedTerms, PpoDiagnostics};
@@ -85,10 +86,56 @@ pub fn figure(clip_epsilon: f64) -> Result<Figure<FourRows, Data>> {
         r_max: R_MAX,
         panels: vec![panel(1.0), panel(-1.0)],
     };
+    let description = describe_rows(&rows);
     Ok(Figure {
         numbers: rows,
         data,
+        description,
     })
+}
+
+/// The clipping figure in words: each row's terms and whether clipping zeroed its gradient.
+fn describe_rows(f: &FourRows) -> Description {
+    let flat: Vec<String> = (0..4)
+        .filter(|&i| f.active[i])
+        .map(|i| (i + 1).to_string())
+        .collect();
+    let text = format!(
+        "При ε = {}: отношения {}, преимущества {}; цель пакета {}. {}. \
+         Доля отношений вне [1 − ε; 1 + ε] {}, доля строк с активным клиппированием {}.",
+        num(f.clip_epsilon, 2),
+        list(&f.ratio, 2),
+        list(&f.advantage, 0),
+        num(f.mean_objective, 3),
+        if flat.is_empty() {
+            "Клиппирование не обнуляет градиент ни одной строки".to_string()
+        } else {
+            format!("Градиент равен нулю в строках {}", flat.join(", "))
+        },
+        num(f.diagnostics.ratio_outside_fraction, 2),
+        num(f.diagnostics.active_clip_fraction, 2),
+    );
+    let mut table = Table::new(&[
+        "строка",
+        "r",
+        "A",
+        "r·A",
+        "clip(r)·A",
+        "min",
+        "градиент обнулён",
+    ]);
+    for i in 0..4 {
+        table = table.row([
+            (i + 1).to_string(),
+            num(f.ratio[i], 2),
+            num(f.advantage[i], 0),
+            num(f.terms.unclipped[i], 3),
+            num(f.terms.clipped[i], 3),
+            num(f.terms.pessimistic[i], 3),
+            yes_no(f.active[i]).to_string(),
+        ]);
+    }
+    Description { text, table }
 }
 
 /// The worked example: the four rows at ε = 0.2 with their KL terms (r − 1) − ln r.
@@ -272,26 +319,57 @@ pub fn drift(clip_epsilon: f64, steps: usize) -> Result<Figure<Drift, crate::plo
         surrogate: surrogate.clone(),
         flat_from,
     };
-    Ok(Figure {
-        numbers: Drift {
-            clip_epsilon,
-            steps,
-            ratios,
-            clipped_objective: clipped,
-            surrogate,
-            flat_from,
-            max_deviation,
-            flat_note: match flat_from {
-                Some(t) => {
-                    format!("Все члены цели плоские (их градиент равен нулю) начиная с шага {t}")
-                }
-                None => "За эти шаги градиент обнулился не у всех членов цели".to_string(),
-            },
-            actions: DRIFT_ACTIONS.to_vec(),
-            advantages: DRIFT_ADVANTAGES.to_vec(),
+    let numbers = Drift {
+        clip_epsilon,
+        steps,
+        ratios,
+        clipped_objective: clipped,
+        surrogate,
+        flat_from,
+        max_deviation,
+        flat_note: match flat_from {
+            Some(t) => {
+                format!("Все члены цели плоские (их градиент равен нулю) начиная с шага {t}")
+            }
+            None => "За эти шаги градиент обнулился не у всех членов цели".to_string(),
         },
+        actions: DRIFT_ACTIONS.to_vec(),
+        advantages: DRIFT_ADVANTAGES.to_vec(),
+    };
+    let description = describe_drift(&numbers);
+    Ok(Figure {
+        numbers,
         data,
+        description,
     })
+}
+
+/// The drift figure in words: the last step's ratios against the band, and every step's numbers.
+fn describe_drift(f: &Drift) -> Description {
+    let last = f.ratios.last().copied().unwrap_or([1.0; 3]);
+    let text = format!(
+        "{} шагов Adam на клиппированной цели при ε = {}: отношения действий в конце {}, \
+         наибольшее отклонение |r − 1| = {} против ε. {}; клиппированная цель {}, неклиппированная {}.",
+        f.steps,
+        num(f.clip_epsilon, 2),
+        list(&last, 3),
+        num(f.max_deviation, 3),
+        f.flat_note,
+        num(f.clipped_objective.last().copied().unwrap_or(0.0), 3),
+        num(f.surrogate.last().copied().unwrap_or(0.0), 3),
+    );
+    let mut table = Table::new(&["шаг", "r(0)", "r(1)", "r(2)", "клиппированная цель", "r·A"]);
+    for (step, r) in f.ratios.iter().enumerate() {
+        table = table.row([
+            step.to_string(),
+            num(r[0], 3),
+            num(r[1], 3),
+            num(r[2], 3),
+            num(f.clipped_objective[step], 3),
+            num(f.surrogate[step], 3),
+        ]);
+    }
+    Description { text, table }
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! (t = 3), a time-limit truncation (t = 8) and the buffer's edge (t = 11); the worked example
 //! is a two-record buffer. Both compare `terminated` + `trace_cut` with a single `done` flag.
 
+use super::describe::{num, yes_no, Description, Table};
 use super::Figure;
 use crate::plots::gae::{Data, EpisodeEnd};
 use crate::{rl, Result};
@@ -114,19 +115,76 @@ pub fn analyse_trajectory(tr: &GaeTrajectory, gamma: f64, lambda: f64) -> Result
     })
 }
 
-/// The figure at (γ, λ): the analysis for the page and the buffer's series for the plot.
-/// `forgot_trace_cut` draws the two-mask series as a bug would: `trace_cut` only at the
-/// terminal, so at the truncation the next episode's advantage leaks back (the bootstrap
-/// itself stays right: `terminated` is false there).
-pub fn figure(
-    gamma: f64,
-    lambda: f64,
-    forgot_trace_cut: bool,
-) -> Result<Figure<GaeAnalysis, Data>> {
-    let mut tr = trajectory();
-    if forgot_trace_cut {
-        tr.trace_cuts = tr.terminated.clone();
+/// The reader's flags on the figure's buffer: which records are true terminals and where the
+/// GAE trace is cut, as bit masks over the records (bit t = record t).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Flags {
+    pub terminated: u32,
+    pub trace_cut: u32,
+    /// The bug of the lesson: `trace_cut` only where `terminated` is set, so the recursion
+    /// runs on across a truncation.
+    pub forgot_trace_cut: bool,
+}
+
+/// Records of the figure's buffer.
+pub const RECORDS: usize = 12;
+
+impl Default for Flags {
+    /// The buffer as it is: a terminal at t = 3, cuts at t = 3, 8 and at the buffer's edge.
+    fn default() -> Self {
+        let tr = trajectory();
+        Flags {
+            terminated: bits(&tr.terminated),
+            trace_cut: bits(&tr.trace_cuts),
+            forgot_trace_cut: false,
+        }
     }
+}
+
+fn bits(flags: &[bool]) -> u32 {
+    flags
+        .iter()
+        .enumerate()
+        .filter(|(_, &f)| f)
+        .fold(0, |acc, (t, _)| acc | 1 << t)
+}
+
+/// The figure's buffer with the reader's flags. The buffer's last record always cuts the trace
+/// (nothing follows it); one `done` flag is set wherever either mask is.
+fn flagged_trajectory(flags: Flags) -> Result<GaeTrajectory> {
+    for (name, mask) in [
+        ("terminated", flags.terminated),
+        ("trace_cut", flags.trace_cut),
+    ] {
+        if mask >> RECORDS != 0 {
+            let rule = crate::error::Rule::WholeNumber {
+                min: 0,
+                max: (1 << RECORDS) - 1,
+            };
+            return Err(crate::Error::range(name, rule, mask));
+        }
+    }
+    let mut tr = trajectory();
+    let on = |mask: u32, t: usize| mask >> t & 1 == 1;
+    tr.terminated = (0..RECORDS).map(|t| on(flags.terminated, t)).collect();
+    tr.trace_cuts = (0..RECORDS)
+        .map(|t| t + 1 == RECORDS || on(flags.trace_cut, t))
+        .collect();
+    if flags.forgot_trace_cut {
+        tr.trace_cuts = (0..RECORDS)
+            .map(|t| t + 1 == RECORDS || tr.terminated[t])
+            .collect();
+    }
+    tr.done = (0..RECORDS)
+        .map(|t| tr.terminated[t] || tr.trace_cuts[t])
+        .collect();
+    Ok(tr)
+}
+
+/// The figure at (γ, λ) with the reader's `flags`: the analysis for the page and the
+/// buffer's series for the plot.
+pub fn figure(gamma: f64, lambda: f64, flags: Flags) -> Result<Figure<GaeAnalysis, Data>> {
+    let tr = flagged_trajectory(flags)?;
     let a = analyse_trajectory(&tr, gamma, lambda)?;
     let n = tr.rewards.len();
     // Episodes end where `done` says so; the buffer's edge closes the last one.
@@ -150,6 +208,7 @@ pub fn figure(
             (t as f64 + 0.5, kind)
         })
         .collect();
+    let description = describe(&tr, &a, flags);
     let data = Data {
         steps: (0..n).map(|t| t as f64).collect(),
         deltas: a.deltas.clone(),
@@ -161,9 +220,77 @@ pub fn figure(
         weights: a.weights.clone(),
         episodes,
         ends,
-        forgot_trace_cut,
+        forgot_trace_cut: flags.forgot_trace_cut,
     };
-    Ok(Figure { numbers: a, data })
+    Ok(Figure {
+        numbers: a,
+        data,
+        description,
+    })
+}
+
+/// The figure in words: where the two conventions disagree, and every record's numbers.
+fn describe(tr: &GaeTrajectory, a: &GaeAnalysis, flags: Flags) -> Description {
+    let differ: Vec<String> = (0..tr.rewards.len())
+        .filter(|&t| (a.advantages[t] - a.single_done_advantages[t]).abs() > 5e-4)
+        .map(|t| t.to_string())
+        .collect();
+    let where_ = |mask: &[bool]| {
+        let ts: Vec<String> = (0..mask.len())
+            .filter(|&t| mask[t])
+            .map(|t| t.to_string())
+            .collect();
+        if ts.is_empty() {
+            "нигде".to_string()
+        } else {
+            format!("на шагах {}", ts.join(", "))
+        }
+    };
+    let mut text = format!(
+        "Преимущества GAE при γ = {}, λ = {}: terminated {}, trace_cut {}. ",
+        num(a.gamma, 2),
+        num(a.lambda, 2),
+        where_(&tr.terminated),
+        where_(&tr.trace_cuts),
+    );
+    if differ.is_empty() {
+        text += "Две маски и один флаг done дают одинаковые преимущества.";
+    } else {
+        text += &format!(
+            "Две маски и один флаг done расходятся на шагах {}; наибольшая разница {}.",
+            differ.join(", "),
+            num(
+                (0..tr.rewards.len())
+                    .map(|t| (a.advantages[t] - a.single_done_advantages[t]).abs())
+                    .fold(0.0, f64::max),
+                3
+            )
+        );
+    }
+    if flags.forgot_trace_cut {
+        text += " Trace_cut забыт на усечениях: преимущество следующего эпизода утекает назад.";
+    }
+    let mut table = Table::new(&[
+        "t",
+        "terminated",
+        "trace_cut",
+        "V_t",
+        "δ_t",
+        "Â_t (две маски)",
+        "Â_t (один done)",
+    ]);
+    for t in 0..tr.rewards.len() {
+        table = table.row([
+            t.to_string(),
+            yes_no(tr.terminated[t]).to_string(),
+            yes_no(tr.trace_cuts[t]).to_string(),
+            num(tr.values[t], 2),
+            num(a.deltas[t], 3),
+            num(a.advantages[t], 3),
+            num(a.single_done_advantages[t], 3),
+        ]);
+    }
+    Description { text, table }
 }
 
 /// The worked example: two records, with two masks and with a single `done` (both flattened
@@ -253,7 +380,7 @@ mod tests {
         let a = analyse(0.7, 0.0).unwrap();
         assert_eq!(a.advantages, a.deltas);
         assert!(analyse(1.2, 0.5).unwrap_err().to_string().contains("gamma"));
-        let f = figure(0.9, 0.95, false).unwrap();
+        let f = figure(0.9, 0.95, Flags::default()).unwrap();
         let svg = plots::to_svg(800, 420, |area| {
             plots::gae::draw(area, &f.data, &Theme::default())
         })
@@ -263,7 +390,7 @@ mod tests {
 
     #[test]
     fn the_figure_splits_the_buffer_into_its_three_episodes() {
-        let d = figure(0.9, 0.95, false).unwrap().data;
+        let d = figure(0.9, 0.95, Flags::default()).unwrap().data;
         assert_eq!(d.episodes, vec![0..4, 4..9, 9..12]);
         assert_eq!(
             d.ends,
@@ -274,7 +401,7 @@ mod tests {
     #[test]
     fn the_figure_marks_the_buffer_end_and_names_v_and_delta() {
         use crate::plots::{self, Theme};
-        let f = figure(0.9, 0.95, false).unwrap();
+        let f = figure(0.9, 0.95, Flags::default()).unwrap();
         let svg = plots::to_svg(760, 520, |a| {
             plots::gae::draw(a, &f.data, &Theme::default())
         })
@@ -294,8 +421,16 @@ mod tests {
     #[test]
     fn forgetting_the_trace_cut_leaks_the_next_episode_back() {
         let (right, bug) = (
-            figure(0.9, 0.95, false).unwrap(),
-            figure(0.9, 0.95, true).unwrap(),
+            figure(0.9, 0.95, Flags::default()).unwrap(),
+            figure(
+                0.9,
+                0.95,
+                Flags {
+                    forgot_trace_cut: true,
+                    ..Flags::default()
+                },
+            )
+            .unwrap(),
         );
         let (a, b) = (&right.numbers.advantages, &bug.numbers.advantages);
         // After the truncation (t ≥ 9) nothing changes; at t = 8 and before, the episode's
@@ -310,5 +445,62 @@ mod tests {
         })
         .unwrap();
         assert!(svg.contains("без trace_cut на усечении"));
+    }
+
+    #[test]
+    fn the_readers_flags_move_the_boundaries() {
+        let plain = figure(0.9, 0.95, Flags::default()).unwrap();
+        super::super::describe::check_shape(&plain.description);
+        assert_eq!(plain.description.table.rows.len(), RECORDS);
+        assert!(
+            plain.description.text.contains("расходятся на шагах"),
+            "{}",
+            plain.description.text
+        );
+        // The default flags are the buffer's own.
+        assert_eq!(
+            plain.numbers.advantages,
+            analyse(0.9, 0.95).unwrap().advantages
+        );
+        // Marking the truncation at t = 8 as a terminal: both conventions agree there.
+        let flags = Flags {
+            terminated: 1 << 3 | 1 << 8,
+            ..Flags::default()
+        };
+        let f = figure(0.9, 0.95, flags).unwrap();
+        assert_eq!(f.numbers.advantages[8], f.numbers.single_done_advantages[8]);
+        assert_eq!(f.data.ends[1], (8.5, EpisodeEnd::Terminated));
+        // A cut in the middle of episode 2 splits it: t = 5 no longer sees t = 6's δ.
+        let flags = Flags {
+            trace_cut: Flags::default().trace_cut | 1 << 5,
+            ..Flags::default()
+        };
+        let f = figure(0.9, 0.95, flags).unwrap();
+        assert_eq!(f.data.episodes, vec![0..4, 4..6, 6..9, 9..12]);
+        let d = &f.numbers.deltas;
+        assert!((f.numbers.advantages[5] - d[5]).abs() < 1e-12);
+        // No flags at all: one episode over the whole buffer, the last record still cuts.
+        let f = figure(
+            0.9,
+            0.95,
+            Flags {
+                terminated: 0,
+                trace_cut: 0,
+                forgot_trace_cut: false,
+            },
+        )
+        .unwrap();
+        assert_eq!(f.data.episodes, vec![0..12]);
+        // Bits beyond the buffer are refused with the setting's name.
+        let e = figure(
+            0.9,
+            0.95,
+            Flags {
+                terminated: 1 << 12,
+                ..Flags::default()
+            },
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("terminated"), "{e}");
     }
 }

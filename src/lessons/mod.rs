@@ -13,14 +13,17 @@
 //! | [`verifier`]  | 8, the sequence task's verifier          | —                   |
 //! | [`exercises`] | 9, the checkable exercises               | —                   |
 //! | [`trainers`]  | 6 and 8, the profiles' settings quoted   | —                   |
+//! | [`describe`]  | every figure in words (text and table)    | —                   |
 //!
 //! A lesson with a figure has `figure(…) -> Result<Figure<Numbers, plots::NAME::Data>>`: the
 //! numbers the page shows beside the figure and everything the plot draws, computed here
-//! (`plots` draws and computes nothing, and imports nothing from `lessons`). Lessons 6 and 8
+//! (`plots` draws and computes nothing, and imports nothing from `lessons`), and the figure
+//! described in words for readers who do not see it. Lessons 6 and 8
 //! draw their trainers' reports (`train`), lesson 9 reuses the worked examples.
 
 pub mod baselines;
 pub mod clipping;
+pub mod describe;
 pub mod exercises;
 pub mod gae;
 pub mod returns;
@@ -39,6 +42,8 @@ pub struct Figure<N, D> {
     pub numbers: N,
     /// What the plot draws.
     pub data: D,
+    /// The figure in words: its text alternative and its table of key numbers.
+    pub description: describe::Description,
 }
 
 /// All worked examples, keyed as the lessons' `data-worked` paths.
@@ -129,5 +134,48 @@ mod tests {
         assert_eq!(rewards, vec![1.0, 0.7, 0.4, 0.3, 0.5, 0.4, 0.0]);
         assert_eq!(w.verifier.examples[0].answer, "A C <eos>");
         assert!(w.verifier.examples[0].correct && !w.verifier.examples[1].correct);
+    }
+
+    #[test]
+    fn every_figure_is_described_in_words_and_a_table() {
+        use describe::check_shape;
+        let descriptions = [
+            score::figure([1.0, 0.0, -1.0], 2, 0.0, 10)
+                .unwrap()
+                .description,
+            returns::figure([1.0, 0.0, 2.0], 0.5, 1)
+                .unwrap()
+                .description,
+            baselines::bstar_figure(0.8, [1.0, 3.0])
+                .unwrap()
+                .description,
+            baselines::figure(8, true).unwrap().description,
+            gae::figure(0.9, 0.95, gae::Flags::default())
+                .unwrap()
+                .description,
+            clipping::figure(0.2).unwrap().description,
+            clipping::drift(0.2, 12).unwrap().description,
+            tokens::figure(0.2, tokens::TokenOptions::default())
+                .unwrap()
+                .description,
+            tokens::sequence_ratio_figure(1000, 0.01, 0.2)
+                .unwrap()
+                .description,
+        ];
+        for d in &descriptions {
+            check_shape(d);
+            assert!(d.text.contains(','), "decimal commas: {}", d.text);
+            let chars: Vec<char> = d.text.chars().collect();
+            let point = chars
+                .windows(3)
+                .any(|w| w[0].is_ascii_digit() && w[1] == '.' && w[2].is_ascii_digit());
+            assert!(!point, "no decimal points: {}", d.text);
+        }
+        // The text follows the settings: another ε, another sentence.
+        assert_ne!(
+            clipping::figure(0.1).unwrap().description.text,
+            descriptions[5].text
+        );
+        assert!(descriptions[3].text.contains("z-нормировкой"));
     }
 }

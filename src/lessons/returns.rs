@@ -1,5 +1,6 @@
 //! Lesson 2: reward-to-go and the discounted weights γ^t G_t.
 
+use super::describe::{list, num, Description, Table};
 use crate::{rl, Result};
 use serde::Serialize;
 
@@ -159,18 +160,52 @@ pub fn figure(
             ),
         ],
     };
+    let numbers = ReturnsFigure {
+        worked,
+        step,
+        exact,
+        chain_full_return: full_return,
+        chain_reward_to_go: reward_to_go,
+        episode_probs,
+        collect: CHAIN_COLLECT,
+    };
+    let description = describe(&numbers);
     Ok(super::Figure {
-        numbers: ReturnsFigure {
-            worked,
-            step,
-            exact,
-            chain_full_return: full_return,
-            chain_reward_to_go: reward_to_go,
-            episode_probs,
-            collect: CHAIN_COLLECT,
-        },
+        numbers,
         data,
+        description,
     })
+}
+
+/// The figure in words: the returns of the worked example and the chain's two estimators.
+fn describe(f: &ReturnsFigure) -> Description {
+    let w = &f.worked;
+    let text = format!(
+        "Награды r = {} при γ = {}: отдачи G_t = {}, веса γ^t·G_t = {}. \
+         На цепочке для логита шага {}: полная отдача и отдача с текущего шага дают одно среднее \
+         ({} и {}; точный градиент {}), но разброс {} против {}.",
+        list(&w.rewards, 2),
+        num(w.gamma, 2),
+        list(&w.reward_to_go, 3),
+        list(&w.weights, 3),
+        f.step,
+        num(f.chain_full_return.mean, 3),
+        num(f.chain_reward_to_go.mean, 3),
+        num(f.exact, 3),
+        num(f.chain_full_return.std, 3),
+        num(f.chain_reward_to_go.std, 3),
+    );
+    let mut table = Table::new(&["t", "r_t", "G_t", "γ^t", "γ^t·G_t"]);
+    for t in 0..w.rewards.len() {
+        table = table.row([
+            t.to_string(),
+            num(w.rewards[t], 2),
+            num(w.reward_to_go[t], 3),
+            num(w.discounts[t], 3),
+            num(w.weights[t], 3),
+        ]);
+    }
+    Description { text, table }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! Lesson 1: the score of a softmax policy, ∇ log π(a) = onehot(a) − softmax(z).
 
+use super::describe::{list, num, Description, Table};
 use super::Figure;
 use crate::{plots, rl, Result};
 use serde::Serialize;
@@ -160,24 +161,68 @@ pub fn figure(
         std_curve: curve,
         resample_std,
     };
+    let numbers = ScoreFigure {
+        logits: logits.to_vec(),
+        action,
+        offset,
+        sample_size,
+        exact_component: exact_gradient[action],
+        probs,
+        score,
+        rewards,
+        exact_gradient,
+        resample_mean,
+        resample_std,
+        exact_std: exact_sd,
+        resamples: FIGURE_RESAMPLES,
+    };
+    let description = describe(&numbers);
     Ok(Figure {
-        numbers: ScoreFigure {
-            logits: logits.to_vec(),
-            action,
-            offset,
-            sample_size,
-            exact_component: exact_gradient[action],
-            probs,
-            score,
-            rewards,
-            exact_gradient,
-            resample_mean,
-            resample_std,
-            exact_std: exact_sd,
-            resamples: FIGURE_RESAMPLES,
-        },
+        numbers,
         data,
+        description,
     })
+}
+
+/// The figure in words: the policy, the chosen action's score, and the estimate against the
+/// exact gradient.
+fn describe(f: &ScoreFigure) -> Description {
+    let text = format!(
+        "Политика π = {} при логитах {}; для действия {} вектор e_a − π = {}. \
+         Оценка REINFORCE компоненты {} по N = {} выборкам при сдвиге награды c = {}: \
+         среднее по {} повторениям {} против точного градиента {}, разброс {} (точно {}).",
+        list(&f.probs, 3),
+        list(&f.logits, 2),
+        f.action,
+        list(&f.score, 3),
+        f.action,
+        f.sample_size,
+        num(f.offset, 1),
+        f.resamples,
+        num(f.resample_mean, 3),
+        num(f.exact_component, 3),
+        num(f.resample_std, 3),
+        num(f.exact_std, 3),
+    );
+    let mut table = Table::new(&[
+        "действие",
+        "логит",
+        "π",
+        "e_a − π",
+        "f = q + c",
+        "точный градиент",
+    ]);
+    for x in 0..f.probs.len() {
+        table = table.row([
+            x.to_string(),
+            num(f.logits[x], 2),
+            num(f.probs[x], 3),
+            num(f.score[x], 3),
+            num(f.rewards[x], 2),
+            num(f.exact_gradient[x], 3),
+        ]);
+    }
+    Description { text, table }
 }
 
 #[cfg(test)]

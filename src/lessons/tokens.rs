@@ -1,6 +1,7 @@
 //! Lesson 7: autoregressive answers — the two-row token batch after the causal shift, its
 //! response mask, token ratios and clipped terms, and the three reductions.
 
+use super::describe::{list, num, yes_no, Description, Table};
 use super::Figure;
 use crate::plots::tokens::{Data, TokenKind};
 use crate::rl::{self, Grid, Reduction};
@@ -218,7 +219,201 @@ pub fn figure(clip_epsilon: f64, opts: TokenOptions) -> Result<Figure<Tokens, Da
         pessimistic: tk.pessimistic.clone(),
         advantages: tk.advantages.clone(),
     };
-    Ok(Figure { numbers: tk, data })
+    let description = describe(&tk);
+    Ok(Figure {
+        numbers: tk,
+        data,
+        description,
+    })
+}
+
+/// The token figure in words: the mask per row, the reductions, and every label's numbers.
+fn describe(tk: &Tokens) -> Description {
+    let reductions: Vec<String> = tk
+        .reductions
+        .iter()
+        .map(|(name, value)| format!("{name} {}", num(*value, 4)))
+        .collect();
+    let text = format!(
+        "При ε = {}: в маске ответа {} токенов по строкам; отношения последовательностей {}. \
+         Цели трёх редукций: {}.",
+        num(tk.clip_epsilon, 2),
+        list(&tk.tokens_per_row, 0),
+        list(&tk.sequence_ratio, 3),
+        reductions.join("; "),
+    );
+    let name = |id: i64| match id {
+        TOKEN_PAD => "PAD".to_string(),
+        TOKEN_EOS => "EOS".to_string(),
+        1 => "BOS".to_string(),
+        id => id.to_string(),
+    };
+    let mut table = Table::new(&[
+        "строка",
+        "k",
+        "метка input_ids[k + 1]",
+        "в маске",
+        "r",
+        "min(r·A; clip(r)·A)",
+    ]);
+    for (b, row) in tk.input_ids.iter().enumerate() {
+        for k in 0..tk.mask[b].len() {
+            let masked = tk.mask[b][k] > 0.0;
+            let shown = |x: f64| if masked { num(x, 3) } else { "—".to_string() };
+            table = table.row([
+                b.to_string(),
+                k.to_string(),
+                name(row[k + 1]),
+                yes_no(masked).to_string(),
+                shown(tk.ratio[b][k]),
+                shown(tk.pessimistic[b][k]),
+            ]);
+        }
+    }
+    Description { text, table }
+}
+
+/// Longest answer on the sequence-ratio figure's axis.
+pub const SEQUENCE_MAX_LENGTH: usize = 2000;
+/// Largest per-token |log-ratio| the figure takes.
+pub const SEQUENCE_MAX_DELTA: f64 = 0.1;
+
+/// What the sequence-ratio figure shows: every masked token's log-ratio moved by `delta`.
+#[derive(Debug, Clone, Serialize)]
+pub struct SequenceRatio {
+    pub length: usize,
+    pub delta: f64,
+    pub clip_epsilon: f64,
+    /// Each token's ratio e^δ.
+    pub token_ratio: f64,
+    /// ln ρ_b = n·δ and ρ_b = e^{nδ}.
+    pub log_ratio: f64,
+    pub ratio: f64,
+    /// ρ_b as the text writes it (a power of ten past a million).
+    pub ratio_text: String,
+    /// The shortest answer whose ratio leaves [1 − ε, 1 + ε] (none when δ = 0), and as the
+    /// caption says it.
+    pub leaves_at: Option<usize>,
+    pub leaves_text: String,
+}
+
+/// A ratio as the text writes it: decimals near 1, whole numbers, then a power of ten.
+fn ratio_text(x: f64) -> String {
+    if x < 100.0 {
+        crate::plots::theme::decimal(x, 3)
+    } else if x < 1e6 {
+        let digits = format!("{x:.0}");
+        // Thousands apart with a thin space, as Russian typesetting does.
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                out.push('\u{202F}');
+            }
+            out.push(c);
+        }
+        out
+    } else {
+        let exponent = math::ln(x) / math::ln(10.0);
+        let whole = exponent.floor();
+        let mantissa = math::pow(10.0, exponent - whole);
+        const SUPERSCRIPTS: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+        let power: String = (whole as i64)
+            .to_string()
+            .bytes()
+            .map(|b| match b {
+                b'0'..=b'9' => SUPERSCRIPTS[usize::from(b - b'0')],
+                _ => '⁻',
+            })
+            .collect();
+        format!("{}·10{power}", crate::plots::theme::decimal(mantissa, 1))
+    }
+}
+
+/// The figure at length `length`, per-token log-ratio `delta` and clip range `clip_epsilon`:
+/// ρ_b = e^{nδ} leaves the band 1 ± ε once n·|δ| passes |ln(1 ± ε)|, whatever small δ is.
+pub fn sequence_ratio_figure(
+    length: usize,
+    delta: f64,
+    clip_epsilon: f64,
+) -> Result<Figure<SequenceRatio, crate::plots::sequence_ratio::Data>> {
+    use crate::error::{self as checks, Rule};
+    if !(1..=SEQUENCE_MAX_LENGTH).contains(&length) {
+        let rule = Rule::between(1.0, SEQUENCE_MAX_LENGTH as f64);
+        return Err(crate::Error::range("length", rule, length));
+    }
+    checks::check_finite_scalar("delta", delta)?;
+    checks::check_rule(
+        "delta",
+        delta,
+        Rule::between(-SEQUENCE_MAX_DELTA, SEQUENCE_MAX_DELTA),
+    )?;
+    checks::check_clip_epsilon(clip_epsilon)?;
+    let band = (math::ln(1.0 - clip_epsilon), math::ln(1.0 + clip_epsilon));
+    let n = length as f64;
+    let log_ratio = n * delta;
+    let ratio = math::exp(log_ratio);
+    // The first whole n with n·δ past the band's edge on δ's side.
+    let edge = if delta > 0.0 { band.1 } else { band.0 };
+    let leaves_at = (delta != 0.0).then(|| (edge / delta).floor() as usize + 1);
+    let x_hi = (2 * length).clamp(100, SEQUENCE_MAX_LENGTH) as f64;
+    let curve = (0..=200)
+        .map(|i| {
+            let x = x_hi * i as f64 / 200.0;
+            (x, x * delta)
+        })
+        .collect();
+    let numbers = SequenceRatio {
+        length,
+        delta,
+        clip_epsilon,
+        token_ratio: math::exp(delta),
+        log_ratio,
+        ratio,
+        ratio_text: ratio_text(ratio),
+        leaves_at,
+        leaves_text: match leaves_at {
+            Some(m) => format!("n = {m}"),
+            None => "ни одна длина: при δ = 0 отношение ответа равно 1".to_string(),
+        },
+    };
+    let data = crate::plots::sequence_ratio::Data {
+        clip_epsilon,
+        length,
+        log_ratio,
+        ratio_label: numbers.ratio_text.clone(),
+        curve,
+        band,
+        leaves_at: leaves_at.filter(|&m| (m as f64) <= x_hi),
+    };
+    let text = format!(
+        "Каждый из n = {length} токенов сдвинул логарифм отношения на δ = {} (отношение токена {}): \
+         ln ρ_b = {}, ρ_b = {}. {}",
+        num(delta, 3),
+        num(numbers.token_ratio, 4),
+        num(log_ratio, 2),
+        numbers.ratio_text,
+        match leaves_at {
+            Some(m) => format!("Полосу [1 − ε; 1 + ε] при ε = {} отношение ответа покидает с длины {m}.", num(clip_epsilon, 2)),
+            None => "При δ = 0 отношение ответа остаётся равным 1.".to_string(),
+        }
+    );
+    let mut table = Table::new(&["n", "ln ρ_b = n·δ", "ρ_b", "в полосе 1 ± ε"]);
+    let lengths: std::collections::BTreeSet<usize> =
+        [1, 10, 100, length, SEQUENCE_MAX_LENGTH].into();
+    for m in lengths {
+        let (l, r) = (m as f64 * delta, math::exp(m as f64 * delta));
+        table = table.row([
+            m.to_string(),
+            num(l, 3),
+            ratio_text(r),
+            yes_no((1.0 - clip_epsilon..=1.0 + clip_epsilon).contains(&r)).to_string(),
+        ]);
+    }
+    Ok(Figure {
+        numbers,
+        data,
+        description: Description { text, table },
+    })
 }
 
 #[cfg(test)]
@@ -296,5 +491,42 @@ mod tests {
             };
             assert!(figure(0.2, opts).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_product_of_ratios_near_one_leaves_the_band() {
+        let f = sequence_ratio_figure(1000, 0.01, 0.2).unwrap();
+        assert!((f.numbers.log_ratio - 10.0).abs() < 1e-12);
+        assert!((f.numbers.ratio - 22026.465794806718).abs() < 1e-6);
+        assert_eq!(f.numbers.ratio_text, "22\u{202F}026");
+        // ln 1.2 / 0.01 = 18.23…: the 19th token takes the answer out of the band.
+        assert_eq!(f.numbers.leaves_at, Some(19));
+        assert_eq!(
+            sequence_ratio_figure(10, -0.05, 0.2)
+                .unwrap()
+                .numbers
+                .leaves_at,
+            Some(5)
+        );
+        assert_eq!(
+            sequence_ratio_figure(10, 0.0, 0.2)
+                .unwrap()
+                .numbers
+                .leaves_at,
+            None
+        );
+        assert_eq!(ratio_text(math::exp(0.1 * 2000.0)), "7,2·10⁸⁶");
+        super::super::describe::check_shape(&f.description);
+        assert!(sequence_ratio_figure(0, 0.01, 0.2).is_err());
+        assert!(sequence_ratio_figure(10, 0.5, 0.2)
+            .unwrap_err()
+            .to_string()
+            .contains("delta"));
+        assert!(sequence_ratio_figure(10, f64::NAN, 0.2).is_err());
+        let svg = crate::plots::to_svg(760, 360, |a| {
+            crate::plots::sequence_ratio::draw(a, &f.data, &crate::plots::Theme::default())
+        })
+        .unwrap();
+        assert!(svg.contains("n = 1000") && svg.contains("полоса клиппирования"));
     }
 }

@@ -25,7 +25,12 @@ pub struct Data {
     pub exact: f64,
     /// (G − 1)/G · exact: where the same-group mean should land.
     pub predicted_same_group: f64,
+    /// The z-scored estimate at G, when shown: mean, Monte Carlo std, two standard errors.
+    pub zscore: Option<(f64, f64, f64)>,
 }
+
+/// The z-scored estimate's colour.
+const ZSCORE: RGBColor = RGBColor(140, 80, 170);
 
 /// Draws both panels.
 pub fn draw<DB: DrawingBackend>(
@@ -38,14 +43,15 @@ pub fn draw<DB: DrawingBackend>(
     let (left, right) = area.split_horizontally(area.dim_in_pixel().0 * 11 / 20);
     let g = group_size as f64;
 
-    // Left: std against G on a log axis.
+    // Left: std against G on a log axis (taller when the z-scores' spread needs it).
+    let std_top = d.zscore.map_or(0.26, |(_, std, _)| (std * 1.15).max(0.26));
     let mut chart = theme
         .chart(&left, "Стандартное отклонение оценки", 38.0, 44.0)
         .build_cartesian_2d(
             (2.0..64.0)
                 .log_scale()
                 .with_key_points(vec![2.0, 4.0, 8.0, 16.0, 32.0, 64.0]),
-            0.0..0.26,
+            0.0..std_top,
         )?;
     theme
         .mesh(&mut chart.configure_mesh())
@@ -64,7 +70,7 @@ pub fn draw<DB: DrawingBackend>(
         ))?;
     }
     chart.draw_series(DashedLineSeries::new(
-        [(g, 0.0), (g, 0.26)],
+        [(g, 0.0), (g, std_top)],
         theme.px(4.0),
         theme.px(3.0),
         GREY.stroke_width(theme.px(1.0)),
@@ -76,23 +82,37 @@ pub fn draw<DB: DrawingBackend>(
             color.filled(),
         )))?;
     }
-    swatch_legend(
-        &left,
-        theme,
-        (0.62, 0.12),
-        &[
-            (BLUE, "без опорного уровня"),
-            (RED, "среднее той же группы"),
-            (GREEN, "RLOO"),
-        ],
-    )?;
+    let mut legend = vec![
+        (BLUE, "без опорного уровня"),
+        (RED, "среднее той же группы"),
+        (GREEN, "RLOO"),
+    ];
+    if let Some((_, std, _)) = d.zscore {
+        chart.draw_series(std::iter::once(TriangleMarker::new(
+            (g, std),
+            theme.ipx(6.0),
+            ZSCORE.filled(),
+        )))?;
+        legend.push((ZSCORE, "z-оценка"));
+    }
+    swatch_legend(&left, theme, (0.62, 0.12), &legend)?;
 
     // Right: the means at G with ±2 standard errors, against exact and (G−1)/G · exact.
-    let rows = [
+    let mut rows = vec![
         (0.0, d.means[0], d.errors[0], BLUE),
         (1.0, d.means[1], d.errors[1], RED),
         (2.0, d.means[2], d.errors[2], GREEN),
     ];
+    if let Some((mean, _, err)) = d.zscore {
+        rows.push((3.0, mean, err, ZSCORE));
+    }
+    let x_end = rows.len() as f64 - 0.4;
+    // The z-scores live on another scale: the axis stretches to hold them.
+    let (y_lo, y_hi) = rows
+        .iter()
+        .fold((0.02f64, 0.125f64), |(lo, hi), (_, m, e, _)| {
+            (lo.min(m - e - 0.005), hi.max(m + e + 0.01))
+        });
     let mut chart = theme
         .chart(
             &right,
@@ -100,30 +120,33 @@ pub fn draw<DB: DrawingBackend>(
             38.0,
             50.0,
         )
-        .build_cartesian_2d(-0.6..2.6, 0.02..0.125)?;
+        .build_cartesian_2d(-0.6..x_end, y_lo..y_hi)?;
     theme
         .mesh(&mut chart.configure_mesh())
         .disable_x_mesh()
-        .x_labels(3)
+        .x_labels(rows.len())
         .y_labels(6)
         .y_desc("среднее по группам")
         .x_label_formatter(&|x: &f64| match x.round() as i64 {
+            // Four columns leave no room for the whole name (the legend on the left has it).
+            0 if d.zscore.is_some() => "без опорного".into(),
             0 => "без опорного уровня".into(),
             1 => "среднее".into(),
             2 => "RLOO".into(),
+            3 => "z-оценка".into(),
             _ => String::new(),
         })
         .y_label_formatter(&|y| decimal(*y, 3))
         .draw()?;
     let exact = d.exact;
     chart.draw_series(LineSeries::new(
-        [(-0.6, exact), (2.6, exact)],
+        [(-0.6, exact), (x_end, exact)],
         INK.stroke_width(theme.px(1.5)),
     ))?;
     chart.draw_series(DashedLineSeries::new(
         [
             (-0.6, d.predicted_same_group),
-            (2.6, d.predicted_same_group),
+            (x_end, d.predicted_same_group),
         ],
         theme.px(5.0),
         theme.px(4.0),

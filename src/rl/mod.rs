@@ -24,7 +24,8 @@ pub use ppo::{
 pub use returns::{discounted_score_weights, reward_to_go};
 pub use simulate::{
     bandit_exact_gradient, bandit_exact_stds, bandit_plain_std, simulate_group_baseline_bias,
-    BaselineBias, BANDIT_COMPONENT, BANDIT_LOGITS, BANDIT_SUCCESS, MAX_SAMPLES,
+    simulate_group_zscore, BaselineBias, BANDIT_COMPONENT, BANDIT_LOGITS, BANDIT_SUCCESS,
+    MAX_SAMPLES,
 };
 pub use softmax::{grad_log_softmax, log_softmax, softmax_entropy, stable_softmax};
 pub use tokens::{

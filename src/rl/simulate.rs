@@ -97,20 +97,7 @@ pub fn simulate_group_baseline_bias(
     groups: usize,
     seed: u64,
 ) -> Result<BaselineBias> {
-    if group_size < 2 {
-        // RLOO needs another sample in the group.
-        return Err(Error::range("group_size", Rule::at_least(2.0), group_size));
-    }
-    if groups == 0 {
-        return Err(Error::range("groups", Rule::at_least(1.0), groups));
-    }
-    if groups.saturating_mul(group_size) > MAX_SAMPLES {
-        return Err(Error::range(
-            "groups × group_size",
-            Rule::at_most(MAX_SAMPLES as f64),
-            groups.saturating_mul(group_size),
-        ));
-    }
+    check_groups(group_size, groups)?;
     let p = bandit_policy();
     let exact = bandit_exact_gradient()[BANDIT_COMPONENT];
     let g = group_size as f64;
@@ -149,6 +136,63 @@ pub fn simulate_group_baseline_bias(
         same_group_std: same.1,
         rloo_std: rloo.1,
     })
+}
+
+/// The same groups as [`simulate_group_baseline_bias`] (same seed, same draws) under z-scored
+/// advantages (R_i − mean R)/σ ([`group_zscore_advantages`](super::group_zscore_advantages),
+/// zeros when σ < `eps`): the mean and population std over groups of component 0 of
+/// mean_i A_i s_i. Not an estimate of the gradient: σ rescales each group by its own rewards.
+pub fn simulate_group_zscore(
+    group_size: usize,
+    groups: usize,
+    seed: u64,
+    eps: f64,
+) -> Result<(f64, f64)> {
+    check_groups(group_size, groups)?;
+    let p = bandit_policy();
+    let mut rng = rng::seeded(seed);
+    let (mut actions, mut rewards) = (vec![0usize; group_size], vec![0.0; group_size]);
+    let (mut sum, mut sum_sq) = (0.0, 0.0);
+    for _ in 0..groups {
+        for a in actions.iter_mut() {
+            *a = rng::categorical(&mut rng, &p);
+        }
+        for i in 0..group_size {
+            rewards[i] = f64::from(u8::from(
+                rng::uniform(&mut rng) < BANDIT_SUCCESS[actions[i]],
+            ));
+        }
+        let z = super::group_zscore_advantages(ndarray::aview1(&rewards), eps)?;
+        let mut estimate = 0.0;
+        for i in 0..group_size {
+            let s = f64::from(u8::from(actions[i] == BANDIT_COMPONENT)) - p[BANDIT_COMPONENT];
+            estimate += z[i] * s;
+        }
+        let estimate = estimate / group_size as f64;
+        sum += estimate;
+        sum_sq += estimate * estimate;
+    }
+    let mean = sum / groups as f64;
+    Ok((mean, (sum_sq / groups as f64 - mean * mean).max(0.0).sqrt()))
+}
+
+/// The group simulations' limits: two samples per group at least (RLOO needs another sample),
+/// one group at least, [`MAX_SAMPLES`] in all.
+fn check_groups(group_size: usize, groups: usize) -> Result<()> {
+    if group_size < 2 {
+        return Err(Error::range("group_size", Rule::at_least(2.0), group_size));
+    }
+    if groups == 0 {
+        return Err(Error::range("groups", Rule::at_least(1.0), groups));
+    }
+    if groups.saturating_mul(group_size) > MAX_SAMPLES {
+        return Err(Error::range(
+            "groups × group_size",
+            Rule::at_most(MAX_SAMPLES as f64),
+            groups.saturating_mul(group_size),
+        ));
+    }
+    Ok(())
 }
 
 /// Running sums for means and population standard deviations of three estimators.

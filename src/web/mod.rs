@@ -50,8 +50,15 @@ type DrawFn<D> = fn(
     &Theme,
 ) -> crate::Result<()>;
 
+/// What a redraw returns to the page: the numbers its text shows and the figure in words.
+#[derive(serde::Serialize)]
+struct Shown<'a, N> {
+    numbers: &'a N,
+    description: &'a lessons::describe::Description,
+}
+
 /// analyse → draw → numbers: draws a lesson's `figure` with `draw` on the canvas `canvas_id`
-/// and returns the figure's numbers to the page.
+/// and returns the figure's numbers and description to the page.
 fn show<N: serde::Serialize, D>(
     canvas_id: &str,
     figure: crate::Result<Figure<N, D>>,
@@ -62,7 +69,10 @@ fn show<N: serde::Serialize, D>(
         draw(area, &figure.data, &Theme::for_dpr(dpr))
     })
     .map_err(js_error)?;
-    to_js(&figure.numbers)
+    to_js(&Shown {
+        numbers: &figure.numbers,
+        description: &figure.description,
+    })
 }
 
 /// Redraws the PPO clipping figure on the canvas `canvas_id` for clip range `clip_epsilon`;
@@ -73,32 +83,41 @@ pub fn draw_clipping(canvas_id: &str, clip_epsilon: f64) -> Result<JsValue, JsEr
     show(canvas_id, figure, plots::clipping::draw)
 }
 
-/// Redraws the GAE figure for discount `gamma` and trace decay `lambda`; returns the analysis.
+/// Redraws the GAE figure for discount `gamma` and trace decay `lambda` on the buffer as it is.
 #[wasm_bindgen]
 pub fn draw_gae(canvas_id: &str, gamma: f64, lambda: f64) -> Result<JsValue, JsError> {
-    draw_gae_with(canvas_id, gamma, lambda, false)
+    let figure = lessons::gae::figure(gamma, lambda, lessons::gae::Flags::default());
+    show(canvas_id, figure, plots::gae::draw)
 }
 
-/// The GAE figure with the "forgot the trace cut" switch (`forgot_trace_cut`: the two-mask
-/// series without `trace_cut` at the truncation).
+/// The GAE figure with the reader's flags: `terminated` and `trace_cut` as bit masks over the
+/// buffer's records (bit t = record t), and the "forgot the trace cut" switch.
 #[wasm_bindgen]
 pub fn draw_gae_with(
     canvas_id: &str,
     gamma: f64,
     lambda: f64,
+    terminated: f64,
+    trace_cut: f64,
     forgot_trace_cut: bool,
 ) -> Result<JsValue, JsError> {
-    show(
-        canvas_id,
-        lessons::gae::figure(gamma, lambda, forgot_trace_cut),
-        plots::gae::draw,
-    )
+    let figure = whole_number("terminated", terminated).and_then(|terminated| {
+        let flags = lessons::gae::Flags {
+            terminated: u32::try_from(terminated).unwrap_or(u32::MAX),
+            trace_cut: u32::try_from(whole_number("trace_cut", trace_cut)?).unwrap_or(u32::MAX),
+            forgot_trace_cut,
+        };
+        lessons::gae::figure(gamma, lambda, flags)
+    });
+    show(canvas_id, figure, plots::gae::draw)
 }
 
-/// Redraws the baseline-variance figure for groups of `group_size` (a whole number, 2–64).
+/// Redraws the baseline-variance figure for groups of `group_size` (a whole number, 2–64);
+/// `zscore` adds the z-scored advantages on the same groups.
 #[wasm_bindgen]
-pub fn draw_baselines(canvas_id: &str, group_size: f64) -> Result<JsValue, JsError> {
-    let figure = whole_number("group_size", group_size).and_then(lessons::baselines::figure);
+pub fn draw_baselines(canvas_id: &str, group_size: f64, zscore: bool) -> Result<JsValue, JsError> {
+    let figure =
+        whole_number("group_size", group_size).and_then(|g| lessons::baselines::figure(g, zscore));
     show(canvas_id, figure, plots::baselines::draw)
 }
 
@@ -131,6 +150,20 @@ pub fn draw_tokens_with(
         lessons::tokens::figure(clip_epsilon, opts)
     });
     show(canvas_id, figure, plots::tokens::draw)
+}
+
+/// Redraws the sequence-ratio figure (lesson 7): an answer of `length` tokens whose every
+/// log-ratio moved by `delta`, against the clip range `clip_epsilon`.
+#[wasm_bindgen]
+pub fn draw_sequence_ratio(
+    canvas_id: &str,
+    length: f64,
+    delta: f64,
+    clip_epsilon: f64,
+) -> Result<JsValue, JsError> {
+    let figure = whole_number("length", length)
+        .and_then(|n| lessons::tokens::sequence_ratio_figure(n, delta, clip_epsilon));
+    show(canvas_id, figure, plots::sequence_ratio::draw)
 }
 
 /// Redraws the score-function figure (lesson 1): logits `z0..z2`, chosen `action` (0–2), reward

@@ -149,10 +149,14 @@ const FIGURES = {
     after: (figure, rows) => fillClippingTable(figure, rows),
   },
   gae: {
-    draw: (canvasId, p) => wasm.draw_gae_with(canvasId, p.gamma, p.lambda, p.forgot_cut === 1),
+    draw: (canvasId, p) => wasm.draw_gae_with(canvasId, p.gamma, p.lambda, p.terminated, p.trace_cut, p.forgot_cut === 1),
   },
   baselines: {
-    draw: (canvasId, p) => wasm.draw_baselines(canvasId, p.group_size),
+    draw: (canvasId, p) => wasm.draw_baselines(canvasId, p.group_size, p.zscore === 1),
+  },
+  seqratio: {
+    draw: (canvasId, p) => wasm.draw_sequence_ratio(canvasId, p.length, p.delta, p.eps),
+    after: (figure, s) => fillNumbers(figure, s),
   },
   tokens: {
     draw: (canvasId, p) => wasm.draw_tokens_with(canvasId, p.eps, p.prompt, p.eos === 1, p.shift === 1),
@@ -287,6 +291,12 @@ function readParams(figure) {
   const params = {};
   /** @type {string[]} */
   const refused = [];
+  // Per-record switches (the GAE buffer's flags): one bit mask per flag, bit t = record t.
+  for (const input of figure.querySelectorAll(/** @type {'input'} */ ('input[data-flag]'))) {
+    const flag = input.dataset.flag ?? '';
+    params[flag] = (params[flag] ?? 0) + (input.checked ? 2 ** Number(input.dataset.record) : 0);
+    if (input.dataset.refused) refused.push(input.dataset.refused);
+  }
   for (const input of figure.querySelectorAll(/** @type {'input'} */ ('input[data-param]'))) {
     if (input.type === 'checkbox') {
       params[input.dataset.param ?? ''] = input.checked ? 1 : 0;
@@ -297,23 +307,72 @@ function readParams(figure) {
     params[input.dataset.param ?? ''] = value;
     if (input.dataset.refused) refused.push(input.dataset.refused);
     const out = figure.querySelector(`output[for="${input.id}"]`);
-    if (out) out.textContent = Number(input.step) >= 1 ? String(value) : value.toFixed(2).replace('.', ',');
+    if (out) out.textContent = Number(input.step) >= 1 ? String(value) : formatNumber(value, Number(input.dataset.digits ?? 2));
   }
   return { params, refused };
 }
 
 /**
- * The canvas's text alternative names the settings it is drawn at (each slider's label and
- * shown value), so a screen reader hears what changed.
- * @param {HTMLElement} figure @param {HTMLCanvasElement} canvas
+ * @typedef {{ columns: string[], rows: string[][] }} NumbersTable
+ * @typedef {{ text: string, table: NumbersTable }} Description
  */
-function describe(figure, canvas) {
+
+/**
+ * The canvas's text alternative names the settings it is drawn at and says what the figure
+ * shows there (the core's sentence); «Числа рисунка» holds its key numbers as a table, filled
+ * while open.
+ * @param {HTMLElement} figure @param {HTMLCanvasElement} canvas @param {Description} description
+ */
+function describe(figure, canvas, description) {
   canvas.dataset.label ??= canvas.getAttribute('aria-label') ?? '';
+  // The controls as the page shows them (each label and value), then what the figure shows.
   const settings = [...figure.querySelectorAll(/** @type {'input'} */ ('input[data-param]'))].map(
     (i) =>
       `${i.dataset.label || i.dataset.param} = ${i.type === 'checkbox' ? formatNumber(i.checked) : (figure.querySelector(`output[for="${i.id}"]`)?.textContent ?? i.value)}`,
   );
-  canvas.setAttribute('aria-label', `${canvas.dataset.label}; при ${settings.join(', ')}`);
+  canvas.setAttribute('aria-label', `${canvas.dataset.label}; при ${settings.join(', ')}. ${description.text}`);
+  const found = figure.querySelector('details.figure-numbers');
+  const details = found instanceof HTMLDetailsElement ? found : numbersDetails(figure, canvas);
+  descriptions.set(details, description);
+  fillDescription(details);
+}
+
+/** A figure's «Числа рисунка», made on its first redraw. @param {HTMLElement} figure @param {HTMLCanvasElement} canvas */
+function numbersDetails(figure, canvas) {
+  const details = document.createElement('details');
+  details.className = 'figure-numbers';
+  const summary = document.createElement('summary');
+  summary.textContent = 'Числа рисунка';
+  const table = document.createElement('table');
+  table.className = 'numbers';
+  details.append(summary, table);
+  details.addEventListener('toggle', () => fillDescription(details));
+  (figure.querySelector('figcaption') ?? canvas).before(details);
+  return details;
+}
+
+/** @type {WeakMap<HTMLDetailsElement, Description>} */
+const descriptions = new WeakMap();
+
+/** Fills an open «Числа рисунка» with its figure's latest table. @param {HTMLDetailsElement} details */
+function fillDescription(details) {
+  const description = descriptions.get(details);
+  const table = details.querySelector('table');
+  if (!details.open || !description || !table) return;
+  const head = document.createElement('thead');
+  const header = head.insertRow();
+  for (const c of description.table.columns) {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    th.textContent = c;
+    header.append(th);
+  }
+  const body = document.createElement('tbody');
+  for (const row of description.table.rows) {
+    const tr = body.insertRow();
+    row.forEach((cell) => (tr.insertCell().textContent = cell));
+  }
+  table.replaceChildren(head, body);
 }
 
 /** @param {HTMLElement} figure */
@@ -327,11 +386,11 @@ function redraw(figure) {
   fitCanvas(canvas, () => redraw(figure));
   const t0 = performance.now();
   try {
-    const result = spec.draw(canvas.id, read.params);
+    const { numbers, description } = spec.draw(canvas.id, read.params);
     (timings[name] ??= []).push(performance.now() - t0);
-    spec.after?.(figure, result);
-    follow(name, result);
-    describe(figure, canvas);
+    spec.after?.(figure, numbers);
+    follow(name, numbers);
+    describe(figure, canvas, description);
     figureError(figure, read.refused.join(' ') || null, false);
   } catch (e) {
     if (!panicked) figureError(figure, `Не удалось построить рисунок: ${messageOf(e)}`);
@@ -347,8 +406,49 @@ function saveToUrl() {
     document
       .querySelectorAll(/** @type {'input'} */ ('input[data-param][data-url]'))
       .forEach((input) => q.set(input.dataset.url ?? '', input.type === 'checkbox' ? (input.checked ? '1' : '0') : input.value));
+    // Per-record switches: the records that are on, as `term=3-8`.
+    /** @type {Map<string, string[]>} */
+    const lists = new Map();
+    document.querySelectorAll(/** @type {'input'} */ ('input[data-flag][data-url]')).forEach((input) => {
+      const list = lists.get(input.dataset.url ?? '') ?? [];
+      if (input.checked && !input.disabled) list.push(input.dataset.record ?? '');
+      lists.set(input.dataset.url ?? '', list);
+    });
+    lists.forEach((records, key) => q.set(key, records.join('-')));
     history.replaceState(null, '', `${location.pathname}?${q}${location.hash}`);
   }, 250);
+}
+
+/**
+ * A figure's per-record switches: a link's `term=3-8` sets exactly those records (an empty
+ * value: none); anything else is refused with a message and leaves the defaults.
+ * @param {HTMLElement} figure @param {URLSearchParams} q
+ */
+function wireFlags(figure, q) {
+  const inputs = [...figure.querySelectorAll(/** @type {'input'} */ ('input[data-flag][data-url]'))];
+  for (const key of new Set(inputs.map((i) => i.dataset.url ?? ''))) {
+    const group = inputs.filter((i) => i.dataset.url === key && !i.disabled);
+    const shared = q.get(key);
+    if (shared !== null) {
+      const records = shared === '' ? [] : shared.split('-');
+      const known = new Set(group.map((i) => i.dataset.record));
+      if (records.every((r) => /^\d+$/.test(r) && known.has(r)))
+        group.forEach((i) => (i.checked = records.includes(i.dataset.record ?? '')));
+      else {
+        const label = group[0]?.dataset.label ?? key;
+        group[0].dataset.refused =
+          `Значение ${label} = ${quote(shared)} из адреса страницы не принято: нужны номера шагов ` +
+          `${[...known].join(', ')} через «-». Рисунок построен для флагов по умолчанию.`;
+      }
+    }
+    group.forEach((input) =>
+      input.addEventListener('input', () => {
+        figure.querySelectorAll(/** @type {'input'} */ ('input[data-param], input[data-flag]')).forEach((i) => delete i.dataset.refused);
+        redraw(figure);
+        saveToUrl();
+      }),
+    );
+  }
 }
 
 function wireFigures() {
@@ -358,6 +458,7 @@ function wireFigures() {
       figureError(figure, `Неизвестный рисунок «${figure.dataset.figure}».`);
       return;
     }
+    wireFlags(figure, q);
     figure.querySelectorAll(/** @type {'input'} */ ('input[data-param]')).forEach((input) => {
       // A value from a shared link is checked as given, not silently rounded by the slider;
       // a refused one leaves the slider (and so the figure and the URL) at its default.
@@ -376,7 +477,7 @@ function wireFigures() {
       }
       input.addEventListener('input', () => {
         // The URL is about to take every slider's value: no refused value is left in it.
-        figure.querySelectorAll(/** @type {'input'} */ ('input[data-param]')).forEach((i) => delete i.dataset.refused);
+        figure.querySelectorAll(/** @type {'input'} */ ('input[data-param], input[data-flag]')).forEach((i) => delete i.dataset.refused);
         redraw(figure);
         saveToUrl();
       });
