@@ -119,8 +119,8 @@ fn gae_baseline_and_token_figures_redraw_with_their_sliders() {
     assert_redraw_changes(
         "t-base",
         0.02,
-        || err(web::draw_baselines("t-base", 8.0)),
-        || err(web::draw_baselines("t-base", 32.0)),
+        || err(web::draw_baselines("t-base", 8.0, false)),
+        || err(web::draw_baselines("t-base", 32.0, false)),
     );
     assert_redraw_changes(
         "t-tok",
@@ -136,10 +136,92 @@ fn gae_baseline_and_token_figures_redraw_with_their_sliders() {
     );
     // Out of range: errors, never panics.
     assert!(web::draw_gae("t-gae", 1.5, 0.5).is_err());
-    assert!(web::draw_baselines("t-base", 2.5).is_err());
-    assert!(web::draw_baselines("t-base", 65.0).is_err());
+    assert!(web::draw_baselines("t-base", 2.5, false).is_err());
+    assert!(web::draw_baselines("t-base", 65.0, true).is_err());
     assert!(web::draw_tokens("t-tok", -0.1).is_err());
     assert!(web::draw_cartpole("t-pole", f64::NAN, 0.0, 0.0, 0.0, "").is_err());
+}
+
+#[wasm_bindgen_test]
+fn the_new_switches_redraw_and_every_redraw_returns_numbers_and_words() {
+    // The z-scores on the group figure, the GAE buffer's flags, the sequence ratio.
+    assert_redraw_changes(
+        "t-base-z",
+        0.02,
+        || err(web::draw_baselines("t-base-z", 8.0, false)),
+        || err(web::draw_baselines("t-base-z", 8.0, true)),
+    );
+    let (term, cut) = (8.0, 8.0 + 256.0 + 2048.0); // the buffer's own: t = 3; 3, 8, 11
+    assert_redraw_changes(
+        "t-gae-flags",
+        0.02,
+        || {
+            err(web::draw_gae_with(
+                "t-gae-flags",
+                0.9,
+                0.95,
+                term,
+                cut,
+                false,
+            ))
+        },
+        || {
+            err(web::draw_gae_with(
+                "t-gae-flags",
+                0.9,
+                0.95,
+                term + 256.0,
+                cut,
+                false,
+            ))
+        },
+    );
+    assert_redraw_changes(
+        "t-seq",
+        0.01,
+        || err(web::draw_sequence_ratio("t-seq", 1000.0, 0.01, 0.2)),
+        || err(web::draw_sequence_ratio("t-seq", 200.0, 0.01, 0.2)),
+    );
+    let shown = web::draw_sequence_ratio("t-seq", 1000.0, 0.01, 0.2).unwrap();
+    let get = |v: &wasm_bindgen::JsValue, k: &str| {
+        js_sys::Reflect::get(v, &wasm_bindgen::JsValue::from_str(k)).unwrap()
+    };
+    let numbers = get(&shown, "numbers");
+    assert!((get(&numbers, "log_ratio").as_f64().unwrap() - 10.0).abs() < 1e-12);
+    let description = get(&shown, "description");
+    let text = get(&description, "text").as_string().unwrap();
+    assert!(text.contains("ρ_b = 22"), "{text}");
+    let rows = js_sys::Array::from(&get(&get(&description, "table"), "rows"));
+    assert!(rows.length() >= 4);
+    // Bad flags and lengths: errors with the setting's name, never panics.
+    let message = |r: Result<wasm_bindgen::JsValue, wasm_bindgen::JsError>| {
+        let e: wasm_bindgen::JsValue = r.unwrap_err().into();
+        e.unchecked_into::<js_sys::Error>()
+            .message()
+            .as_string()
+            .unwrap()
+    };
+    assert!(message(web::draw_gae_with(
+        "t-gae-flags",
+        0.9,
+        0.95,
+        4096.0,
+        cut,
+        false
+    ))
+    .contains("terminated"));
+    assert!(message(web::draw_gae_with(
+        "t-gae-flags",
+        0.9,
+        0.95,
+        term,
+        -1.0,
+        false
+    ))
+    .contains("trace_cut"));
+    assert!(web::draw_gae_with("t-gae-flags", 0.9, 0.95, 0.5, cut, false).is_err());
+    assert!(message(web::draw_sequence_ratio("t-seq", 0.0, 0.01, 0.2)).contains("length"));
+    assert!(web::draw_sequence_ratio("t-seq", 10.0, f64::NAN, 0.2).is_err());
 }
 
 #[wasm_bindgen_test]

@@ -527,6 +527,6 @@ mod tests {
             crate::plots::sequence_ratio::draw(a, &f.data, &crate::plots::Theme::default())
         })
         .unwrap();
-        assert!(svg.contains("n = 1000") && svg.contains("полоса клиппирования"));
+        assert!(svg.contains("n = 1000") && svg.contains("полоса 1 ± ε"));
     }
 }

@@ -93,14 +93,13 @@ pub fn draw<DB: DrawingBackend>(
     chart.draw_series(std::iter::once(
         EmptyElement::at(point) + Text::new(label, (dx, -theme.ipx(10.0)), style),
     ))?;
+    // The legend takes the corner the line leaves free: lower right when it rises.
+    let corner = if d.log_ratio >= 0.0 { (0.56, 0.66) } else { (0.56, 0.14) };
     swatch_legend(
         area,
         theme,
-        (0.08, 0.14),
-        &[
-            (BLUE, "полоса клиппирования 1 ± ε (в логарифмах)"),
-            (GREY, "отсюда ρ_b вне полосы"),
-        ],
+        corner,
+        &[(BLUE, "полоса 1 ± ε"), (GREY, "отсюда ρ_b вне полосы")],
     )?;
     Ok(())
 }
