@@ -11,10 +11,15 @@
 //  - firefox_*: the bench and both full profiles again in Debian's Firefox ESR;
 //  - compare (`node e2e/bench.mjs compare` only): a two-configuration comparison of the full
 //    PPO profile on the five course seeds against one five-seed full run, alternately, in the
-//    same Chromium session: scheduling should add nothing (at most twice the one run's time).
+//    same Chromium session: scheduling should add nothing (at most twice the one run's time);
+//  - reinforce (`node e2e/bench.mjs reinforce` only): lesson 3's REINFORCE panel on its full
+//    profile, one seed and the five course seeds (env steps from the runs, wall time), then
+//    lesson 3's prepared comparison of four variants from its button: wall time and its table.
+//    Each line has the load average just before it.
 // Usage: scripts/build-wasm.sh && node scripts/build-site.mjs && cargo build --release &&
-//        node e2e/bench.mjs [page|compare]   (`page`: only the page weights and first paints)
+//        node e2e/bench.mjs [page|compare|reinforce]   (`page`: only the page weights and first paints)
 import { execFileSync } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, startServer, launch, percentile, runEnded } from './harness.mjs';
 import { LESSONS } from '../www/book.mjs';
@@ -53,6 +58,7 @@ const pageCost = () => {
 const out = (kind, data) => console.log(JSON.stringify({ kind, ...data }));
 const onlyPages = process.argv[2] === 'page';
 const onlyCompare = process.argv[2] === 'compare';
+const onlyReinforce = process.argv[2] === 'reinforce';
 
 const server = await startServer();
 const chromium = await launch('chromium');
@@ -166,6 +172,57 @@ async function comparison() {
   });
 }
 
+/**
+ * Runs in the page: the REINFORCE panel's runs, their env steps and summaries.
+ * @returns {{ seed: number, env_steps: number, solved_from_env_steps: number | null, final_evaluation_mean: number | null }[]}
+ */
+const reinforceRuns = () =>
+  window.pgbookRuns.reinforce.map((/** @type {any} */ r) => ({
+    seed: r.seed,
+    env_steps: r.reports.at(-1)?.env_steps ?? 0,
+    solved_from_env_steps: r.summary?.solved_from_env_steps ?? null,
+    final_evaluation_mean: r.summary?.final_evaluation_mean ?? null,
+  }));
+
+/** REINFORCE's full profile in workers, then lesson 3's prepared comparison from its button. */
+async function reinforce() {
+  for (const seeds of ['11', '11,37,71,101,131']) {
+    const load_before = loadavg();
+    const tab = await chromium.open(server.url + `lesson-03.html?run=reinforce&profile=full&seeds=${seeds}`, { deviceScaleFactor: 1 });
+    await tab.waitReady();
+    const t0 = await tab.eval(() => performance.now());
+    const status = await tab.waitFor(runEnded, '#trainer-reinforce', 1_800_000);
+    const wall_s = /** @type {number} */ (await tab.eval((t) => (performance.now() - Number(t)) / 1000, String(t0)));
+    const runs = await tab.eval(reinforceRuns);
+    const workers = await tab.eval(() => Math.min(navigator.hardwareConcurrency || 2, window.pgbookRuns.reinforce.length));
+    const env_steps = runs.reduce((n, r) => n + r.env_steps, 0);
+    out('reinforce_full', { seeds, status, wall_s, env_steps, env_steps_per_s: env_steps / wall_s, workers, load_before, runs });
+    await tab.close();
+  }
+  const load_before = loadavg();
+  const tab = await chromium.open(server.url + 'lesson-03.html', { deviceScaleFactor: 1 });
+  await tab.waitReady();
+  const t0 = await tab.eval(() => performance.now());
+  await tab.click('#prepared-reinforce button.prepared-run');
+  const status = await tab.waitFor(runEnded, '#trainer-reinforce', 3_600_000);
+  const wall_s = /** @type {number} */ (await tab.eval((t) => (performance.now() - Number(t)) / 1000, String(t0)));
+  // The lesson's own table, filled from the saved run.
+  const box = '#prepared-reinforce [data-prepared-result]';
+  await tab.waitFor((sel) => document.querySelectorAll(`${sel} tbody tr`).length > 0, box, 30_000);
+  const table = await tab.eval(
+    (sel) =>
+      [.../** @type {NodeListOf<HTMLTableRowElement>} */ (document.querySelectorAll(`${sel} tr`))].map((tr) =>
+        [...tr.cells].map((c) => c.textContent ?? '').join(' | '),
+      ),
+    box,
+  );
+  const configs = await tab.eval(() =>
+    [...document.querySelectorAll('#prepared-reinforce .prepared-configs li')].map((li) => li.textContent),
+  );
+  out('reinforce_prepared', { status, wall_s, load_before, configs, table, runs: await tab.eval(reinforceRuns) });
+  await tab.close();
+}
+
 /** Every page's weight and first paint, then the trainers and figures. */
 async function pagesAndTraining() {
   for (const file of ['index.html', ...LESSONS.map((l) => l.file)]) {
@@ -190,6 +247,7 @@ async function pagesAndTraining() {
 
 try {
   if (onlyCompare) await comparison();
+  else if (onlyReinforce) await reinforce();
   else await pagesAndTraining();
 } finally {
   await chromium.close();

@@ -2,9 +2,24 @@
 // The lessons' prepared comparisons (lessons 2–6 and 8): each lists its configurations
 // from the schema and runs them (on the page's own panel, or by a link to the trainer's
 // page); once run, its numbers fill the lesson from the reader's finished run — and stay after
-// a reload, from the browser's history.
+// a reload, from the browser's history. A joined block (lesson 6: PPO|REINFORCE) runs each
+// trainer on its own panel and puts both runs in one table.
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { it } from 'node:test';
-import { forEachBrowser, assert } from '../harness.mjs';
+import { forEachBrowser, assert, sleep, startServer, SITE } from '../harness.mjs';
+import { formatNumber } from '../../www/js/format.js';
+
+/** NumPy's default (linear) quantile, as the results table computes it. @param {number[]} xs @param {number} p */
+function quantile(xs, p) {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = p * (s.length - 1);
+  const lo = Math.floor(at);
+  return lo + 1 < s.length ? s[lo] + (at - lo) * (s[lo + 1] - s[lo]) : s[lo];
+}
+/** A results-table cell «median [q25; q75]», or «—» without values. @param {number[]} xs @param {(x: number) => string} f */
+const quartCell = (xs, f) => (xs.length ? `${f(quantile(xs, 0.5))} [${f(quantile(xs, 0.25))}; ${f(quantile(xs, 0.75))}]` : '—');
 
 forEachBrowser((env) => {
   it('every prepared comparison lists its configurations and can be run', { timeout: 60_000 }, async (t) => {
@@ -67,5 +82,92 @@ forEachBrowser((env) => {
       await tab.waitFor(() => document.querySelectorAll('#prepared-reductions [data-prepared-result] tbody tr').length === 4, null, 10_000);
       assert((await filled()).text === before.text, 'the reload changed the numbers');
     });
+  });
+
+  it('lesson 6’s joined PPO|REINFORCE block runs each trainer on its panel and puts both in one table, also after a reload', { timeout: 300_000 }, async (t) => {
+    // The lesson's block is full|full on five seeds (minutes per browser): a copy of the site
+    // runs the same block on the smoke profiles and two seeds; its own origin, its own history.
+    const dir = mkdtempSync(join(tmpdir(), 'pgbook-site-'));
+    cpSync(SITE, dir, { recursive: true });
+    const file = join(dir, 'lesson-06.html');
+    const html = readFileSync(file, 'utf8');
+    const block = 'id="prepared-ppo-reinforce" data-prepared="ppo|reinforce" data-seeds="11,37,71,101,131" data-cfg="full|full"';
+    assert(html.includes(block), 'lesson 6 has no joined block of PPO full | REINFORCE full on the five course seeds');
+    writeFileSync(file, html.replace(block, 'id="prepared-ppo-reinforce" data-prepared="ppo|reinforce" data-seeds="11,37" data-cfg="smoke|smoke"'));
+    const server = await startServer({ root: dir });
+    const tab = await env.browser.open(server.url + 'lesson-06.html', { deviceScaleFactor: 1 });
+    const box = '#prepared-ppo-reinforce';
+    const resultText = () => tab.text(`${box} [data-prepared-result]`);
+    try {
+      await tab.waitReady();
+      assert((await tab.count(`${box} .prepared-configs li`)) === 2, 'two configurations listed');
+      const button = await tab.text(`${box} button.prepared-run`);
+      assert(button === 'Запустить PPO (2 начальных значения)', `the button says «${button}»`);
+      assert(/ещё нет: PPO, REINFORCE/.test((await resultText()) ?? ''), `before any run: «${await resultText()}»`);
+      // PPO: the block's button loads it into this page's panel and starts it.
+      await tab.click(`${box} button.prepared-run`);
+      await tab.waitStatus('#trainer-ppo', ['running', 'finished', 'failed'], 10_000);
+      const ppoForm = { profile: await tab.value('#ppo-profile'), seeds: (await tab.value('#ppo-seeds'))?.replace(/\s/g, '') };
+      assert(ppoForm.profile === 'smoke' && ppoForm.seeds === '11,37', `the PPO panel took ${JSON.stringify(ppoForm)}`);
+      await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 120_000);
+      assert((await tab.status('#trainer-ppo')) === 'finished', (await tab.text('#trainer-ppo .figure-error')) ?? '');
+      /** @type {Record<string, { seed: number, summary: any }[]>} */
+      const runs = { ppo: await tab.eval(() => window.pgbookRuns.ppo.map((/** @type {any} */ r) => ({ seed: r.seed, summary: r.summary }))) };
+      // Half of the comparison is saved: the block waits for the other trainer.
+      await tab.waitFor((sel) => /ещё нет: REINFORCE/.test(document.querySelector(sel)?.textContent ?? ''), `${box} [data-prepared-result]`, 10_000);
+      // REINFORCE: the block links to lesson 3's panel, where the run starts from the link.
+      const link = await tab.eval((sel) => /** @type {HTMLAnchorElement | null} */ (document.querySelector(sel))?.href ?? '', `${box} a.prepared-run`);
+      assert(new URL(link).pathname.endsWith('/lesson-03.html'), `REINFORCE's link: ${link}`);
+      await tab.goto(link);
+      await tab.waitReady();
+      await tab.waitStatus('#trainer-reinforce', ['running', 'finished', 'failed'], 10_000);
+      const reinforceForm = { profile: await tab.value('#reinforce-profile'), seeds: (await tab.value('#reinforce-seeds'))?.replace(/\s/g, '') };
+      assert(reinforceForm.profile === 'smoke' && reinforceForm.seeds === '11,37', `the REINFORCE panel took ${JSON.stringify(reinforceForm)}`);
+      await tab.waitStatus('#trainer-reinforce', ['finished', 'failed'], 200_000);
+      assert((await tab.status('#trainer-reinforce')) === 'finished', (await tab.text('#trainer-reinforce .figure-error')) ?? '');
+      runs.reinforce = await tab.eval(() => window.pgbookRuns.reinforce.map((/** @type {any} */ r) => ({ seed: r.seed, summary: r.summary })));
+      // Back in lesson 6: one table over both, its numbers computed from the panels' runs.
+      const expected = ['ppo', 'reinforce'].map((kind, k) => {
+        assert(runs[kind].length === 2 && runs[kind].every((r) => r.summary), `${kind}: ${runs[kind].length} finished runs`);
+        const finals = runs[kind].map((r) => r.summary.final_evaluation_mean);
+        const reached = runs[kind].map((r) => r.summary.solved_from_env_steps).filter((x) => x !== null && x !== undefined);
+        return [
+          `${'AB'[k]}: ${kind.toUpperCase()}`,
+          quartCell(finals, (x) => formatNumber(x, 1)),
+          quartCell(reached, (x) => formatNumber(x)),
+          `${reached.length} из 2`,
+        ];
+      });
+      const table = () =>
+        tab.eval((sel) => [.../** @type {NodeListOf<HTMLTableRowElement>} */ (document.querySelectorAll(`${sel} [data-prepared-result] tbody tr`))].map((tr) => [...tr.cells].map((c) => c.textContent ?? '')), box);
+      for (const visit of ['after both runs', 'after a reload']) {
+        if (visit === 'after both runs') await tab.goto(server.url + 'lesson-06.html');
+        else {
+          // A mark on the old page, so that nothing below reads it instead of the reloaded one.
+          await tab.eval(() => {
+            window.pgbookOldPage = true;
+            location.reload();
+          });
+          await tab.waitFor(() => !window.pgbookOldPage && document.documentElement.dataset.ready === '1', null, 20_000);
+        }
+        await tab.waitReady();
+        await tab.waitFor((sel) => document.querySelectorAll(`${sel} [data-prepared-result] tbody tr`).length > 0, box, 10_000);
+        const rows = await table();
+        assert(rows.length === 2, `${visit}: ${rows.length} rows`);
+        const intro = (await tab.text(`${box} [data-prepared-result] > p`)) ?? '';
+        assert(/^Ваши запуски от .+ и .+ \(2 начальных значения на конфигурацию\):$/.test(intro), `${visit}: «${intro}»`);
+        for (const [k, want] of expected.entries()) {
+          const got = rows[k];
+          assert(got[0].startsWith(want[0]) && got.slice(1, 4).join(' | ') === want.slice(1).join(' | '), `${visit}, row ${k}: ${got.join(' | ')} ≠ ${want.join(' | ')}`);
+        }
+        t.diagnostic(`${env.name} ${visit}: ${rows.map((r) => r.join(' | ')).join(' / ')}`);
+      }
+      await sleep(100); // let late log entries arrive
+      assert(tab.problems.length === 0, tab.problems.join('\n'));
+    } finally {
+      await tab.close();
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -24,6 +24,18 @@ function normalised(wasm, kind, configs, seeds) {
   });
 }
 
+/** «1 начальное значение», «2 начальных значения», «5 начальных значений». @param {number} n */
+function seedCount(n) {
+  const [ten, hundred] = [n % 10, n % 100];
+  const word =
+    ten === 1 && hundred !== 11
+      ? 'начальное значение'
+      : ten >= 2 && ten <= 4 && (hundred < 12 || hundred > 14)
+        ? 'начальных значения'
+        : 'начальных значений';
+  return `${formatNumber(n)} ${word}`;
+}
+
 /** A trainer's name as the lessons write it. @param {string} kind */
 const trainerName = (kind) => (kind === 'sequence' ? 'последовательностная политика' : kind.toUpperCase());
 
@@ -86,7 +98,7 @@ export function setupPrepared(wasm, panels) {
       const panel = panels[kind];
       const action = document.createElement(panel ? 'button' : 'a');
       action.className = 'prepared-run';
-      const size = `${g.configs.length > 1 ? `${g.configs.length} конфигурации × ` : ''}${seeds.split(',').length} начальных значений`;
+      const size = `${g.configs.length > 1 ? `${g.configs.length} конфигурации × ` : ''}${seedCount(seeds.split(',').length)}`;
       action.textContent = joined ? `Запустить ${trainerName(kind)} (${size})` : `Запустить это сравнение (${size})`;
       if (action instanceof HTMLAnchorElement) action.href = `${g.schema.page.file}?${q}#trainer-${kind}`;
       else {
@@ -132,7 +144,7 @@ export function setupPrepared(wasm, panels) {
       const names = scoreNamesOf(groups.values().next().value?.schema);
       const dates = runs.map((r) => new Date(r.saved_at).toLocaleString('ru-RU')).join(' и ');
       const intro = document.createElement('p');
-      intro.textContent = `${runs.length > 1 ? 'Ваши запуски' : 'Ваш запуск'} от ${dates} (${formatNumber(runs[0].seeds.length)} начальных значений на конфигурацию):`;
+      intro.textContent = `${runs.length > 1 ? 'Ваши запуски' : 'Ваш запуск'} от ${dates} (${seedCount(runs[0].seeds.length)} на конфигурацию):`;
       const text = document.createElement('p');
       text.className = 'comparison-text';
       text.textContent = describeComparison(results, names);
