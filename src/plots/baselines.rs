@@ -40,7 +40,7 @@ pub fn draw<DB: DrawingBackend>(
 ) -> Result<()> {
     let (d, theme, group_size) = (data, *theme, data.group_size);
     area.fill(&WHITE)?;
-    let (left, right) = area.split_horizontally(area.dim_in_pixel().0 * 11 / 20);
+    let (left, right) = theme.panel_pair(area, 0.55);
     let g = group_size as f64;
 
     // Left: std against G on a log axis (taller when the z-scores' spread needs it).

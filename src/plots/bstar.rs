@@ -30,7 +30,7 @@ pub fn draw<DB: DrawingBackend>(
 ) -> Result<()> {
     let (d, theme) = (data, *theme);
     area.fill(&WHITE)?;
-    let (left, right) = area.split_horizontally(area.dim_in_pixel().0 * 3 / 5);
+    let (left, right) = theme.panel_pair(area, 0.6);
     let (b_lo, b_hi) = (
         d.curve.first().map_or(-1.0, |p| p.0),
         d.curve.last().map_or(1.0, |p| p.0),

@@ -66,10 +66,12 @@ pub fn draw<DB: DrawingBackend>(
             color.stroke_width(theme.px(2.0)),
         ))?;
     }
+    // On a phone the legend starts further left, or its longest line is cut.
+    let legend_x = if theme.is_narrow(area) { 0.36 } else { 0.55 };
     swatch_legend(
         &top,
         theme,
-        (0.55, 0.40),
+        (legend_x, 0.40),
         &[
             (BLUE, "действие 0 (A > 0)"),
             (RED, "действие 1 (A < 0)"),

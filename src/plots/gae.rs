@@ -66,8 +66,13 @@ pub fn draw<DB: DrawingBackend>(
 ) -> Result<()> {
     let (a, theme) = (data, *theme);
     area.fill(&WHITE)?;
-    let (top, bottom) = area.split_vertically(area.dim_in_pixel().1 / 2);
-    let (left, right) = bottom.split_horizontally(bottom.dim_in_pixel().0 * 3 / 5);
+    // The advantages above the targets and weights; on a phone, three rows.
+    let (top, bottom) = if theme.is_narrow(area) {
+        area.split_vertically(area.dim_in_pixel().1 / 3)
+    } else {
+        area.split_vertically(area.dim_in_pixel().1 / 2)
+    };
+    let (left, right) = theme.panel_pair(&bottom, 0.6);
     let ts = &a.steps;
     let x_range = -0.5..(ts.len() as f64 + 0.5);
     // The buffer ends after its last record: the rollout boundary, where the trace is cut too.
@@ -82,20 +87,33 @@ pub fn draw<DB: DrawingBackend>(
     let mut chart = theme
         .chart(
             &top,
-            "Преимущества Â: две маски против одного флага done",
+            if theme.is_narrow(area) {
+                "Преимущества Â"
+            } else {
+                "Преимущества Â: две маски против одного флага done"
+            },
             36.0,
             40.0,
         )
         .build_cartesian_2d(x_range.clone(), lo..hi)?;
     mesh(&mut chart, theme, "шаг t", "преимущество Â")?;
-    for &(t, end) in &a.ends {
-        let label = match end {
-            EpisodeEnd::Terminated => "завершение",
-            EpisodeEnd::Truncated => "усечение",
-        };
-        boundary(&mut chart, t, lo, hi, label, theme)?;
+    let mut labels: Vec<(f64, &str)> = a
+        .ends
+        .iter()
+        .map(|&(t, end)| {
+            let label = match end {
+                EpisodeEnd::Terminated => "завершение",
+                EpisodeEnd::Truncated => "усечение",
+            };
+            (t, label)
+        })
+        .collect();
+    // The buffer's end first: it is always there, so it keeps its place on the first row.
+    labels.insert(0, (buffer_end, "конец буфера"));
+    for &(t, _) in &labels {
+        boundary(&mut chart, t, lo, hi, theme)?;
     }
-    boundary(&mut chart, buffer_end, lo, hi, "конец буфера", theme)?;
+    boundary_labels(&mut chart, &labels, lo, hi, theme)?;
     chart.draw_series(
         ts.iter()
             .zip(&a.deltas)
@@ -141,9 +159,9 @@ pub fn draw<DB: DrawingBackend>(
         .build_cartesian_2d(x_range.clone(), lo..hi)?;
     mesh(&mut chart, theme, "шаг t", "цель")?;
     for &(t, _) in &a.ends {
-        boundary(&mut chart, t, lo, hi, "", theme)?;
+        boundary(&mut chart, t, lo, hi, theme)?;
     }
-    boundary(&mut chart, buffer_end, lo, hi, "", theme)?;
+    boundary(&mut chart, buffer_end, lo, hi, theme)?;
     chart.draw_series(
         ts.iter()
             .zip(&a.values)
@@ -212,12 +230,48 @@ fn mesh<DB: DrawingBackend>(
     Ok(())
 }
 
+/// The boundaries' names low in the panel, where the curves are not: each on the first of
+/// three rows where it overlaps no other (the reader's flags can put boundaries side by side),
+/// or left out. The buffer's end is the last line, so its name goes to the left of it.
+fn boundary_labels<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    labels: &[(f64, &str)],
+    lo: f64,
+    hi: f64,
+    theme: Theme,
+) -> Result<()> {
+    let end = chart.x_range().end;
+    let mut rows: [Vec<(i32, i32)>; 3] = Default::default();
+    for &(t, label) in labels {
+        let last = (t - end).abs() < 1.5;
+        // About 6.5 CSS pixels per character of an 11-pixel font, and a gap.
+        let width = theme.ipx(6.5 * label.chars().count() as f64 + 6.0);
+        let x = chart.backend_coord(&(t, lo)).0;
+        let span = if last { (x - width, x) } else { (x, x + width) };
+        let Some(row) = rows
+            .iter()
+            .position(|taken| taken.iter().all(|&(a, b)| span.1 <= a || span.0 >= b))
+        else {
+            continue;
+        };
+        rows[row].push(span);
+        let (x, h) = if last {
+            (t - 0.1, HPos::Right)
+        } else {
+            (t + 0.1, HPos::Left)
+        };
+        let font = theme.font(11.0).color(&GREY).pos(Pos::new(h, VPos::Top));
+        let y = lo + (0.1 + 0.09 * row as f64) * (hi - lo);
+        chart.draw_series(std::iter::once(Text::new(label.to_string(), (x, y), font)))?;
+    }
+    Ok(())
+}
+
 fn boundary<DB: DrawingBackend>(
     chart: &mut Chart<'_, DB>,
     t: f64,
     lo: f64,
     hi: f64,
-    label: &str,
     theme: Theme,
 ) -> Result<()> {
     let style = GREY.stroke_width(theme.px(1.0));
@@ -227,22 +281,6 @@ fn boundary<DB: DrawingBackend>(
         theme.px(3.0),
         style,
     ))?;
-    if !label.is_empty() {
-        // Low in the panel, where the curves are not; the buffer's end is the last line, so its
-        // label goes to the left of it.
-        let last = (t - chart.x_range().end).abs() < 1.5;
-        let (x, h) = if last {
-            (t - 0.1, HPos::Right)
-        } else {
-            (t + 0.1, HPos::Left)
-        };
-        let font = theme.font(11.0).color(&GREY).pos(Pos::new(h, VPos::Top));
-        chart.draw_series(std::iter::once(Text::new(
-            label.to_string(),
-            (x, lo + 0.1 * (hi - lo)),
-            font,
-        )))?;
-    }
     Ok(())
 }
 

@@ -38,7 +38,7 @@ pub fn draw<DB: DrawingBackend>(
 ) -> Result<()> {
     let (d, theme) = (data, *theme);
     area.fill(&WHITE)?;
-    let (left, right) = area.split_horizontally(area.dim_in_pixel().0 / 2);
+    let (left, right) = theme.panel_pair(area, 0.5);
 
     // Left: G_t and γ^t G_t per step.
     let all = d.reward_to_go.iter().chain(&d.weights);

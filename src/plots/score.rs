@@ -39,8 +39,13 @@ pub fn draw<DB: DrawingBackend>(
 ) -> Result<()> {
     let (d, theme) = (data, *theme);
     area.fill(&WHITE)?;
-    let (top, bottom) = area.split_vertically(area.dim_in_pixel().1 * 11 / 20);
-    let (left, right) = top.split_horizontally(top.dim_in_pixel().0 / 2);
+    // Two panels above the resamples; on a phone, three rows.
+    let (top, bottom) = if theme.is_narrow(area) {
+        area.split_vertically(area.dim_in_pixel().1 * 2 / 3)
+    } else {
+        area.split_vertically(area.dim_in_pixel().1 * 11 / 20)
+    };
+    let (left, right) = theme.panel_pair(&top, 0.5);
 
     // Top left: π and e_a − π per action.
     let mut chart = theme
@@ -145,7 +150,11 @@ pub fn draw<DB: DrawingBackend>(
     let mut chart = theme
         .chart(
             &bottom,
-            "Оценки REINFORCE компоненты a по повторным выборкам",
+            if theme.is_narrow(area) {
+                "Оценки по повторным выборкам"
+            } else {
+                "Оценки REINFORCE компоненты a по повторным выборкам"
+            },
             30.0,
             52.0,
         )

@@ -94,7 +94,11 @@ pub fn draw<DB: DrawingBackend>(
         EmptyElement::at(point) + Text::new(label, (dx, -theme.ipx(10.0)), style),
     ))?;
     // The legend takes the corner the line leaves free: lower right when it rises.
-    let corner = if d.log_ratio >= 0.0 { (0.56, 0.66) } else { (0.56, 0.14) };
+    let corner = if d.log_ratio >= 0.0 {
+        (0.56, 0.66)
+    } else {
+        (0.56, 0.14)
+    };
     swatch_legend(
         area,
         theme,

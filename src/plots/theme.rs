@@ -181,6 +181,27 @@ impl Theme {
 pub const NARROW_CSS_PX: f64 = 560.0;
 
 impl Theme {
+    /// Whether `area` is narrower than [`NARROW_CSS_PX`] CSS pixels (a phone).
+    pub fn is_narrow<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> bool {
+        f64::from(area.dim_in_pixel().0) / self.scale < NARROW_CSS_PX
+    }
+
+    /// Two panels: side by side on a wide `area`, the first taking `share` of its width; on a
+    /// narrow one (a phone, where the page gives such figures a taller canvas) one above the
+    /// other, each the whole width.
+    pub fn panel_pair<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        share: f64,
+    ) -> (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>) {
+        let (w, h) = area.dim_in_pixel();
+        if self.is_narrow(area) {
+            area.split_vertically(h / 2)
+        } else {
+            area.split_horizontally((f64::from(w) * share).round() as u32)
+        }
+    }
+
     /// On a narrow `area` (a phone), splits off a strip at the bottom for `entries` legend
     /// lines: `(chart area, Some(strip))`; otherwise `(area, None)` and the legend goes inside.
     pub fn legend_strip<DB: DrawingBackend>(
@@ -228,7 +249,9 @@ pub(crate) fn swatch_legend<DB: DrawingBackend>(
     entries: &[(RGBColor, &str)],
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let (w, h) = area.dim_in_pixel();
-    let x0 = (f64::from(w) * anchor.0) as i32;
+    // Never over the y axis's labels (about 52 CSS pixels): on a phone a fraction of the
+    // width would put the legend on them.
+    let x0 = ((f64::from(w) * anchor.0) as i32).max(theme.ipx(60.0));
     let y0 = (f64::from(h) * anchor.1) as i32;
     for (i, (color, label)) in entries.iter().enumerate() {
         let y = y0 + theme.ipx(15.0 * i as f64);
