@@ -102,6 +102,24 @@ impl<S: Scalar> Mlp<S> {
         Ok(mlp)
     }
 
+    /// The same network in f64 (exact: every f32 is an f64).
+    pub fn to_f64(&self) -> Mlp<f64> {
+        Mlp {
+            sizes: self.sizes.clone(),
+            offsets: self.offsets.clone(),
+            params: self.params.iter().map(|p| p.to_f64()).collect(),
+        }
+    }
+
+    /// The same network rounded to `T` (exact when `T` is at least as wide as `S`).
+    pub fn to_scalar<T: Scalar>(&self) -> Mlp<T> {
+        Mlp {
+            sizes: self.sizes.clone(),
+            offsets: self.offsets.clone(),
+            params: self.params.iter().map(|p| T::from_f64(p.to_f64())).collect(),
+        }
+    }
+
     /// Layer sizes, input first.
     pub fn sizes(&self) -> &[usize] {
         &self.sizes

@@ -131,7 +131,7 @@ mod tests {
         while !t.is_finished() {
             t.step().unwrap();
         }
-        let file = PolicyFile::of(&t, t.actor(), 3, t.summary().env_steps);
+        let file = PolicyFile::of(&t, &t.actor(), 3, t.summary().env_steps);
         let text = file.to_json().unwrap();
         let (back, actor) = PolicyFile::parse(&text).unwrap();
         assert_eq!(back, file);
@@ -148,7 +148,7 @@ mod tests {
     #[test]
     fn a_broken_file_is_refused_with_what_is_wrong() {
         let t = PpoTrainer::new(PpoConfig::smoke(), 11).unwrap();
-        let good = PolicyFile::of(&t, t.actor(), 0, 0);
+        let good = PolicyFile::of(&t, &t.actor(), 0, 0);
         let broken = |f: &dyn Fn(&mut PolicyFile)| {
             let mut p = good.clone();
             f(&mut p);

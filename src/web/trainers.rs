@@ -128,14 +128,19 @@ trait PageExtras: Trainer {
     }
 }
 
-/// What a CartPole panel shows after a step: the greedy episode of `actor` after each
-/// evaluation (the same reset seed as the CLI's animation rule).
-fn cartpole_extra(actor: &Mlp, seed: u64, update: usize, evaluated: bool) -> Value {
+/// What a CartPole panel shows after a step: the greedy episode (`episode` of a reset seed)
+/// after each evaluation (the same reset seed as the CLI's animation rule).
+fn cartpole_extra(
+    episode: impl FnOnce(u64) -> Vec<[f64; 4]>,
+    seed: u64,
+    update: usize,
+    evaluated: bool,
+) -> Value {
     if !evaluated {
         return json!({});
     }
     let reset = cartpole::animation_seed(seed, update);
-    let episode: Vec<f64> = cartpole::greedy_episode(actor, reset)
+    let episode: Vec<f64> = episode(reset)
         .into_iter()
         .flatten()
         .collect();
@@ -157,7 +162,7 @@ fn cartpole_policy<T: Trainer>(
 impl PageExtras for PpoTrainer {
     fn extra(&mut self, report: &Self::Report, _first: bool) -> Value {
         cartpole_extra(
-            self.actor(),
+            |reset| self.greedy_episode(reset),
             self.seed(),
             report.update,
             report.evaluation.is_some(),
@@ -169,7 +174,7 @@ impl PageExtras for PpoTrainer {
     fn policy(&self) -> Result<Option<String>> {
         cartpole_policy(
             self,
-            self.actor(),
+            &self.actor(),
             self.updates_done(),
             self.summary().env_steps,
         )
@@ -179,7 +184,7 @@ impl PageExtras for PpoTrainer {
 impl PageExtras for ReinforceTrainer {
     fn extra(&mut self, report: &Self::Report, _first: bool) -> Value {
         cartpole_extra(
-            self.policy(),
+            |reset| self.greedy_episode(reset),
             self.seed(),
             report.update,
             report.evaluation.is_some(),
