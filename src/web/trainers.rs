@@ -835,12 +835,17 @@ pub fn draw_cartpole(
     .map_err(js_error)
 }
 
-/// The CLI's `bench ppo`, run in this (worker) thread with the browser's clock.
+/// The CLI's `bench ppo`, run in this (worker) thread with the browser's clock; `precision`
+/// `f32` or `f64` (the default).
 #[wasm_bindgen]
-pub fn bench_ppo(updates: f64, repeats: f64) -> JsResult<JsValue> {
+pub fn bench_ppo(updates: f64, repeats: f64, precision: Option<String>) -> JsResult<JsValue> {
     let updates = super::whole_number("updates", updates).map_err(js_error)?;
     let repeats = super::whole_number("repeats", repeats).map_err(js_error)?;
-    let r = crate::train::bench::bench_ppo(updates, repeats, || js_sys::Date::now() / 1000.0)
-        .map_err(js_error)?;
+    let precision = match precision {
+        Some(p) => crate::nn::Precision::parse(&p).map_err(js_error)?,
+        None => crate::nn::Precision::F64,
+    };
+    let now = || js_sys::Date::now() / 1000.0;
+    let r = crate::train::bench::bench_ppo(updates, repeats, precision, now).map_err(js_error)?;
     to_js(&r)
 }
