@@ -100,11 +100,7 @@ fn run(seed: u64, updates: usize) -> (Vec<UpdateReport>, Vec<[f64; 4]>) {
     run_in(Precision::F64, seed, updates)
 }
 
-fn run_in(
-    precision: Precision,
-    seed: u64,
-    updates: usize,
-) -> (Vec<UpdateReport>, Vec<[f64; 4]>) {
+fn run_in(precision: Precision, seed: u64, updates: usize) -> (Vec<UpdateReport>, Vec<[f64; 4]>) {
     let config = PpoConfig {
         precision,
         ..short(updates)

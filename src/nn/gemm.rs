@@ -277,7 +277,10 @@ mod tests {
     }
 
     fn same_bits<S: Scalar>(x: &[S], y: &[S]) -> bool {
-        x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.to_f64().to_bits() == q.to_f64().to_bits())
+        x.len() == y.len()
+            && x.iter()
+                .zip(y)
+                .all(|(p, q)| p.to_f64().to_bits() == q.to_f64().to_bits())
     }
 
     #[cfg(target_arch = "x86_64")]

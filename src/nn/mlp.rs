@@ -116,7 +116,11 @@ impl<S: Scalar> Mlp<S> {
         Mlp {
             sizes: self.sizes.clone(),
             offsets: self.offsets.clone(),
-            params: self.params.iter().map(|p| T::from_f64(p.to_f64())).collect(),
+            params: self
+                .params
+                .iter()
+                .map(|p| T::from_f64(p.to_f64()))
+                .collect(),
         }
     }
 

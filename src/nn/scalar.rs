@@ -104,7 +104,7 @@ impl Scalar for f32 {
         portable: 16,
         wasm: 8,
         avx2: 16,
-        avx512: 32,
+        avx512: 16,
     };
     #[inline(always)]
     fn from_f64(x: f64) -> Self {

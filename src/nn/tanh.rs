@@ -77,7 +77,11 @@ const CLAMP_F32: f32 = 9.1;
 /// wasm), the same bits on every path.
 #[inline(always)]
 pub fn fast_tanh_f32(x: f32) -> f32 {
-    let a = if x.abs() > CLAMP_F32 { CLAMP_F32 } else { x.abs() };
+    let a = if x.abs() > CLAMP_F32 {
+        CLAMP_F32
+    } else {
+        x.abs()
+    };
     let y = -2.0 * a;
     let t = y * std::f32::consts::LOG2_E + ROUND_MAGIC_F32;
     let n = t - ROUND_MAGIC_F32;

@@ -140,10 +140,7 @@ fn cartpole_extra(
         return json!({});
     }
     let reset = cartpole::animation_seed(seed, update);
-    let episode: Vec<f64> = episode(reset)
-        .into_iter()
-        .flatten()
-        .collect();
+    let episode: Vec<f64> = episode(reset).into_iter().flatten().collect();
     json!({ "episode": episode, "update": update })
 }
 
