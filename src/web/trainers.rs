@@ -350,7 +350,7 @@ pub fn replay_policy(text: &str, reset_seed: f64) -> JsResult<JsValue> {
         } else {
             seeds::check_seed(reset_seed)?
         };
-        let r = policy::replay(&actor, reset);
+        let r = policy::replay(&actor, file.precision()?, reset);
         let flat: Vec<f64> = r.states.iter().flatten().copied().collect();
         Ok(json!({
             "trainer": file.trainer, "seed": file.seed, "update": file.update,
