@@ -100,6 +100,8 @@ impl Scalar for f32 {
     const ZERO: Self = 0.0;
     const ONE: Self = 1.0;
     const NAME: &'static str = "f32";
+    // Measured natively (bench ppo, AVX-512): 4 × 16 68k env steps/s, 4 × 32 43k (LLVM kept
+    // its accumulators on the stack), 8 × 16 slower than 4 × 16. The wasm width is unmeasured.
     const TILE_WIDTHS: TileWidths = TileWidths {
         portable: 16,
         wasm: 8,
