@@ -395,7 +395,7 @@ fn replay_plays_a_policy_files_greedy_episode_and_refuses_broken_files() {
     while !t.is_finished() {
         t.step().unwrap();
     }
-    let file = PolicyFile::of(&t, t.actor(), t.updates_done(), t.summary().env_steps);
+    let file = PolicyFile::of(&t, &t.actor(), t.updates_done(), t.summary().env_steps);
     let dir = std::env::temp_dir().join(format!("pgbook-replay-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("policy.json");
@@ -404,7 +404,7 @@ fn replay_plays_a_policy_files_greedy_episode_and_refuses_broken_files() {
     let (code, out, err, _) = run(&["replay", path, "--json"]);
     assert_eq!(code, 0, "{err}");
     let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-    let expected = replay(t.actor(), file.replay_seed());
+    let expected = replay(&t.actor(), file.precision().unwrap(), file.replay_seed());
     assert_eq!(line["reset_seed"], expected.reset_seed);
     assert_eq!(line["episode_return"], expected.episode_return);
     let states: Vec<[f64; 4]> = serde_json::from_value(line["states"].clone()).unwrap();

@@ -2,10 +2,11 @@
 
 use pgbook::envs::cartpole::THETA_THRESHOLD;
 use pgbook::error::ErrorKind;
-use pgbook::nn::{kernel_path, set_widest_kernels, Kernels};
+use pgbook::nn::{kernel_path, set_widest_kernels, Kernels, Precision};
 use pgbook::plots::{learning_curve, ppo_diagnostics, to_svg, Theme};
 use pgbook::train::curves::aggregate;
 use pgbook::train::ppo::{PpoConfig, PpoTrainer, UpdateReport};
+use pgbook::train::settings::Settings;
 use pgbook::train::{Progress, Trainer};
 
 fn short(updates: usize) -> PpoConfig {
@@ -96,7 +97,15 @@ fn configs_and_reports_round_trip_through_json() {
 }
 
 fn run(seed: u64, updates: usize) -> (Vec<UpdateReport>, Vec<[f64; 4]>) {
-    let mut tr = PpoTrainer::new(short(updates), seed).unwrap();
+    run_in(Precision::F64, seed, updates)
+}
+
+fn run_in(precision: Precision, seed: u64, updates: usize) -> (Vec<UpdateReport>, Vec<[f64; 4]>) {
+    let config = PpoConfig {
+        precision,
+        ..short(updates)
+    };
+    let mut tr = PpoTrainer::new(config, seed).unwrap();
     let reports = (0..updates).map(|_| tr.step().unwrap()).collect();
     (reports, tr.greedy_episode(99))
 }
@@ -120,15 +129,22 @@ fn every_kernel_path_gives_the_same_run() {
     // What makes a browser run equal the CLI's: the portable kernels (what wasm runs), AVX2
     // and AVX-512 give the same bits for a whole run. The cap is process-wide, but only this
     // test sets it, and the paths differ in speed only.
-    let mut runs = Vec::new();
-    for k in [Kernels::Portable, Kernels::Avx2, Kernels::Avx512] {
-        set_widest_kernels(k);
-        assert!(kernel_path() <= k);
-        let (reports, greedy) = run(37, 4);
-        runs.push((serde_json::to_string(&reports).unwrap(), greedy));
+    // The same for f32 networks (16 lanes in AVX-512, 8 in AVX2, 4 in wasm).
+    let mut by_precision = Vec::new();
+    for precision in [Precision::F64, Precision::F32] {
+        let mut runs = Vec::new();
+        for k in [Kernels::Portable, Kernels::Avx2, Kernels::Avx512] {
+            set_widest_kernels(k);
+            assert!(kernel_path() <= k);
+            let (reports, greedy) = run_in(precision, 37, 4);
+            runs.push((serde_json::to_string(&reports).unwrap(), greedy));
+        }
+        set_widest_kernels(Kernels::Avx512);
+        assert!(runs.windows(2).all(|w| w[0] == w[1]), "{precision:?}");
+        by_precision.push(runs.swap_remove(0));
     }
-    set_widest_kernels(Kernels::Avx512);
-    assert!(runs.windows(2).all(|w| w[0] == w[1]));
+    // The setting does reach the networks.
+    assert_ne!(by_precision[0], by_precision[1]);
     assert!(Kernels::parse("sse").is_err());
     assert_eq!(Kernels::parse("avx2").unwrap(), Kernels::Avx2);
 }
@@ -197,6 +213,40 @@ fn smoke_profile_learns() {
     assert_eq!(evs[evs.len() - 1].env_steps, 30_720);
     assert!(early < 100.0, "early evaluations average {early}");
     assert!(late >= 300.0, "the last five evaluations average {late}");
+}
+
+#[test]
+fn f32_networks_give_a_bit_identical_run_and_learn_the_smoke_profile() {
+    let config = PpoConfig {
+        precision: Precision::F32,
+        ..PpoConfig::smoke()
+    };
+    let train = |seed: u64| {
+        let mut tr = PpoTrainer::new(config.clone(), seed).unwrap();
+        let mut reports = Vec::new();
+        while !tr.is_finished() {
+            reports.push(tr.step().unwrap());
+        }
+        (serde_json::to_string(&reports).unwrap(), tr.summary())
+    };
+    let (reports, summary) = train(11);
+    assert_eq!(train(11).0, reports, "same seed, same bits");
+    // Deterministic, so these are the run's own numbers with a margin: both course seeds
+    // end solved, as in f64.
+    assert!(summary.final_evaluation_mean >= 475.0, "{summary:?}");
+    assert!(summary.solved_from_env_steps.is_some(), "{summary:?}");
+    let (_, other) = train(37);
+    assert!(other.final_evaluation_mean >= 475.0, "{other:?}");
+}
+
+#[test]
+fn precision_is_a_setting_with_two_choices() {
+    let set = |v: &str| PpoConfig::smoke().with_text(&[("precision".into(), v.into())]);
+    assert_eq!(set("f32").unwrap().precision, Precision::F32);
+    assert_eq!(set("f64").unwrap().precision, Precision::F64);
+    assert!(set("f16").unwrap_err().to_string().contains("precision"));
+    assert_eq!(PpoConfig::full().precision, Precision::F64);
+    assert_eq!(PpoConfig::smoke().to_json()["precision"], "f64");
 }
 
 #[test]

@@ -94,10 +94,10 @@ pub fn backward(
 
 /// The greedy action: the index of the largest logit (the first on ties).
 #[inline]
-pub fn argmax(logits: &[f64]) -> usize {
+pub fn argmax<T: PartialOrd>(logits: &[T]) -> usize {
     let mut best = 0;
-    for (k, &z) in logits.iter().enumerate() {
-        if z > logits[best] {
+    for (k, z) in logits.iter().enumerate() {
+        if *z > logits[best] {
             best = k;
         }
     }

@@ -6,6 +6,7 @@
 //! contiguous outputs, which LLVM vectorises.
 
 use super::gemm::gemm_acc;
+use super::scalar::Scalar;
 
 /// The sizes of one dense layer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,7 +24,7 @@ impl Linear {
     }
 
     /// `y = b + x W` for `batch` rows of `x` (`batch × inputs`); `y` is overwritten.
-    pub fn forward(&self, w: &[f64], b: &[f64], x: &[f64], batch: usize, y: &mut Vec<f64>) {
+    pub fn forward<S: Scalar>(&self, w: &[S], b: &[S], x: &[S], batch: usize, y: &mut Vec<S>) {
         y.clear();
         for _ in 0..batch {
             y.extend_from_slice(b);
@@ -33,13 +34,13 @@ impl Linear {
 
     /// Adds the parameter gradients of a batch: `gw += xᵀ Δ` (x read transposed through its
     /// strides) and `gb += Σ_rows Δ`, for `delta = ∂loss/∂y` (`batch × outputs`).
-    pub fn backward_params(
+    pub fn backward_params<S: Scalar>(
         &self,
-        x: &[f64],
+        x: &[S],
         batch: usize,
-        delta: &[f64],
-        gw: &mut [f64],
-        gb: &mut [f64],
+        delta: &[S],
+        gw: &mut [S],
+        gb: &mut [S],
     ) {
         gemm_acc(
             self.inputs,
@@ -52,56 +53,56 @@ impl Linear {
             gw,
         );
         for dr in delta.chunks_exact(self.outputs) {
-            gb.iter_mut().zip(dr).for_each(|(g, d)| *g += d);
+            gb.iter_mut().zip(dr).for_each(|(g, &d)| *g += d);
         }
     }
 
     /// `dx = Δ Wᵀ` (`batch × inputs`); `w_t` is scratch for the transposed weights, copied once
     /// so that the product runs over contiguous rows.
-    pub fn backward_input(
+    pub fn backward_input<S: Scalar>(
         &self,
-        w: &[f64],
-        delta: &[f64],
+        w: &[S],
+        delta: &[S],
         batch: usize,
-        w_t: &mut Vec<f64>,
-        dx: &mut Vec<f64>,
+        w_t: &mut Vec<S>,
+        dx: &mut Vec<S>,
     ) {
         let (inputs, outputs) = (self.inputs, self.outputs);
-        w_t.resize(inputs * outputs, 0.0);
+        w_t.resize(inputs * outputs, S::ZERO);
         for (i, wr) in w.chunks_exact(outputs).enumerate() {
             for (o, &v) in wr.iter().enumerate() {
                 w_t[o * inputs + i] = v;
             }
         }
         dx.clear();
-        dx.resize(batch * inputs, 0.0);
+        dx.resize(batch * inputs, S::ZERO);
         gemm_acc(batch, inputs, outputs, delta, outputs, 1, w_t, dx);
     }
 
     /// One vector: `out_j = b_j + Σ_i x_i W_ij`, each sum in index order.
     #[inline]
-    pub fn forward_one(&self, w: &[f64], b: &[f64], x: &[f64], out: &mut [f64]) {
+    pub fn forward_one<S: Scalar>(&self, w: &[S], b: &[S], x: &[S], out: &mut [S]) {
         let n = self.outputs;
         for (j, o) in out.iter_mut().enumerate() {
-            *o = b[j] + (0..self.inputs).map(|i| w[i * n + j] * x[i]).sum::<f64>();
+            *o = b[j] + (0..self.inputs).map(|i| w[i * n + j] * x[i]).sum::<S>();
         }
     }
 
     /// One vector backward, for `d = ∂loss/∂out`: `gw += x dᵀ`, `gb += d` and `dx += W d`.
     /// Outputs with a zero gradient are skipped (they add nothing).
     #[inline]
-    pub fn backward_one(
+    pub fn backward_one<S: Scalar>(
         &self,
-        w: &[f64],
-        x: &[f64],
-        d: &[f64],
-        gw: &mut [f64],
-        gb: &mut [f64],
-        dx: &mut [f64],
+        w: &[S],
+        x: &[S],
+        d: &[S],
+        gw: &mut [S],
+        gb: &mut [S],
+        dx: &mut [S],
     ) {
         let n = self.outputs;
         for (j, &dj) in d.iter().enumerate() {
-            if dj == 0.0 {
+            if dj == S::ZERO {
                 continue;
             }
             gb[j] += dj;

@@ -6,33 +6,48 @@
 
 use super::init::orthogonal;
 use super::linear::Linear;
+use super::scalar::Scalar;
 use super::tanh::tanh_in_place;
 use crate::error::{Error, Result, Rule};
 use crate::rng::Rng;
 
-/// A tanh MLP `sizes[0] → sizes[1] → … → sizes[L]` (tanh after every layer but the last).
+/// A tanh MLP `sizes[0] → sizes[1] → … → sizes[L]` (tanh after every layer but the last),
+/// computing in `S` (f64 unless said otherwise).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Mlp {
+pub struct Mlp<S: Scalar = f64> {
     sizes: Vec<usize>,
     /// Start of each layer's weights in `params`; its biases follow the weights.
     offsets: Vec<usize>,
-    params: Vec<f64>,
+    params: Vec<S>,
 }
 
 /// Activations of one forward pass, kept for the backward pass, plus scratch space.
-#[derive(Debug, Clone, Default)]
-pub struct MlpCache {
+#[derive(Debug, Clone)]
+pub struct MlpCache<S: Scalar = f64> {
     batch: usize,
     /// `acts[0]` is the input; `acts[l]` the output of layer l (tanh'ed except the last).
-    acts: Vec<Vec<f64>>,
-    delta: Vec<f64>,
-    delta_prev: Vec<f64>,
-    w_t: Vec<f64>,
+    acts: Vec<Vec<S>>,
+    delta: Vec<S>,
+    delta_prev: Vec<S>,
+    w_t: Vec<S>,
 }
 
-impl Mlp {
+impl<S: Scalar> Default for MlpCache<S> {
+    fn default() -> Self {
+        MlpCache {
+            batch: 0,
+            acts: Vec::new(),
+            delta: Vec::new(),
+            delta_prev: Vec::new(),
+            w_t: Vec::new(),
+        }
+    }
+}
+
+impl<S: Scalar> Mlp<S> {
     /// Orthogonally initialised network: hidden layers with gain `hidden_gain` (√2 for PPO),
-    /// the output layer with `output_gain` (0.01 actor, 1.0 critic); biases zero.
+    /// the output layer with `output_gain` (0.01 actor, 1.0 critic); biases zero. The weights
+    /// are drawn in f64 and rounded to `S`, so an f32 network starts as the f64 one rounded.
     pub fn new(sizes: &[usize], hidden_gain: f64, output_gain: f64, rng: &mut Rng) -> Result<Self> {
         if sizes.len() < 2 || sizes.contains(&0) {
             // At least the input and output sizes, all positive.
@@ -58,8 +73,9 @@ impl Mlp {
                 hidden_gain
             };
             offsets.push(params.len());
-            params.extend(orthogonal(sizes[l], sizes[l + 1], gain, rng));
-            params.extend(std::iter::repeat_n(0.0, sizes[l + 1]));
+            let w = orthogonal(sizes[l], sizes[l + 1], gain, rng);
+            params.extend(w.into_iter().map(S::from_f64));
+            params.extend(std::iter::repeat_n(S::ZERO, sizes[l + 1]));
         }
         Ok(Mlp {
             sizes: sizes.to_vec(),
@@ -70,7 +86,7 @@ impl Mlp {
 
     /// A network of `sizes` with the given flat parameters (as [`Mlp::params`] lays them out:
     /// each layer's weights, then its biases) — a saved policy loaded back.
-    pub fn from_params(sizes: &[usize], params: Vec<f64>) -> Result<Self> {
+    pub fn from_params(sizes: &[usize], params: Vec<S>) -> Result<Self> {
         let mut mlp = Mlp::new(sizes, 1.0, 1.0, &mut crate::rng::seeded(0))?;
         if params.len() != mlp.params.len() {
             let rule = Rule::Count {
@@ -84,6 +100,28 @@ impl Mlp {
         }
         mlp.params = params;
         Ok(mlp)
+    }
+
+    /// The same network in f64 (exact: every f32 is an f64).
+    pub fn to_f64(&self) -> Mlp<f64> {
+        Mlp {
+            sizes: self.sizes.clone(),
+            offsets: self.offsets.clone(),
+            params: self.params.iter().map(|p| p.to_f64()).collect(),
+        }
+    }
+
+    /// The same network rounded to `T` (exact when `T` is at least as wide as `S`).
+    pub fn to_scalar<T: Scalar>(&self) -> Mlp<T> {
+        Mlp {
+            sizes: self.sizes.clone(),
+            offsets: self.offsets.clone(),
+            params: self
+                .params
+                .iter()
+                .map(|p| T::from_f64(p.to_f64()))
+                .collect(),
+        }
     }
 
     /// Layer sizes, input first.
@@ -102,16 +140,16 @@ impl Mlp {
     }
 
     /// All parameters, flat.
-    pub fn params(&self) -> &[f64] {
+    pub fn params(&self) -> &[S] {
         &self.params
     }
 
     /// All parameters, flat and mutable (for the optimiser and finite differences).
-    pub fn params_mut(&mut self) -> &mut [f64] {
+    pub fn params_mut(&mut self) -> &mut [S] {
         &mut self.params
     }
 
-    fn layer(&self, l: usize) -> (&[f64], &[f64]) {
+    fn layer(&self, l: usize) -> (&[S], &[S]) {
         let (i, o) = (self.sizes[l], self.sizes[l + 1]);
         let w = &self.params[self.offsets[l]..self.offsets[l] + i * o];
         let b = &self.params[self.offsets[l] + i * o..self.offsets[l] + i * o + o];
@@ -120,7 +158,7 @@ impl Mlp {
 
     /// Forward pass of `batch` rows of `x` (`batch × input_dim`, row-major); returns the output
     /// rows (`batch × output_dim`) and keeps the activations in `cache` for [`Mlp::backward`].
-    pub fn forward<'c>(&self, x: &[f64], batch: usize, cache: &'c mut MlpCache) -> &'c [f64] {
+    pub fn forward<'c>(&self, x: &[S], batch: usize, cache: &'c mut MlpCache<S>) -> &'c [S] {
         debug_assert_eq!(x.len(), batch * self.input_dim());
         let layers = self.sizes.len() - 1;
         cache.batch = batch;
@@ -142,7 +180,7 @@ impl Mlp {
 
     /// Backward pass: given dLoss/dOutput `d_out` for the rows of the last forward pass,
     /// **adds** dLoss/dParams into `grads` (same layout as [`Mlp::params`]).
-    pub fn backward(&self, cache: &mut MlpCache, d_out: &[f64], grads: &mut [f64]) {
+    pub fn backward(&self, cache: &mut MlpCache<S>, d_out: &[S], grads: &mut [S]) {
         let layers = self.sizes.len() - 1;
         let batch = cache.batch;
         debug_assert_eq!(d_out.len(), batch * self.output_dim());
@@ -171,7 +209,7 @@ impl Mlp {
             // Δ_prev = (Δ Wᵀ) ⊙ (1 − h²), h = tanh output.
             layer.backward_input(w, delta, batch, w_t, delta_prev);
             for (p, &h) in delta_prev.iter_mut().zip(xin.iter()) {
-                *p *= 1.0 - h * h;
+                *p *= S::ONE - h * h;
             }
             std::mem::swap(delta, delta_prev);
         }

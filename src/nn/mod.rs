@@ -1,4 +1,5 @@
-//! Tiny networks with hand-written backward passes, each checked against finite differences.
+//! Tiny networks with hand-written backward passes, each checked against finite differences
+//! (in f64); the MLP, its kernels and Adam are generic over the scalar ([`Scalar`]: f32, f64).
 
 pub mod categorical;
 mod gemm;
@@ -7,6 +8,7 @@ mod init;
 mod linear;
 mod mlp;
 mod optim;
+mod scalar;
 mod simd;
 mod tanh;
 
@@ -15,5 +17,6 @@ pub use init::orthogonal;
 pub use linear::Linear;
 pub use mlp::{Mlp, MlpCache};
 pub use optim::{clip_grad_norm, Adam};
+pub use scalar::{Precision, Scalar, TileWidths};
 pub use simd::{kernel_path, set_widest_kernels, Kernels};
-pub use tanh::{fast_tanh, tanh_in_place};
+pub use tanh::{fast_tanh, fast_tanh_f32, tanh_in_place};

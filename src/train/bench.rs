@@ -2,6 +2,7 @@
 //! (`Instant` natively, `Date.now()` in wasm), since the core reads no clock itself.
 
 use super::ppo::{PpoConfig, PpoTrainer};
+use crate::nn::Precision;
 use crate::{Error, Result};
 use serde::Serialize;
 
@@ -15,15 +16,19 @@ pub struct BenchResult {
     pub minibatch_step_us: f64,
     /// The SIMD path the kernels took ([`crate::nn::kernel_path`]).
     pub kernels: &'static str,
+    /// The networks' scalar, `f32` or `f64`.
+    pub precision: &'static str,
 }
 
 /// Minibatch steps timed per repeat.
 const MINIBATCH_STEPS: usize = 2000;
 
-/// Runs the benchmark; `now_s` returns the current time in seconds.
+/// Runs the benchmark with the networks in `precision`; `now_s` returns the current time in
+/// seconds.
 pub fn bench_ppo(
     updates: usize,
     repeats: usize,
+    precision: Precision,
     mut now_s: impl FnMut() -> f64,
 ) -> Result<BenchResult> {
     if updates == 0 || repeats == 0 {
@@ -32,6 +37,7 @@ pub fn bench_ppo(
     }
     let config = PpoConfig {
         num_updates: updates * (repeats + 1),
+        precision,
         ..PpoConfig::cleanrl()
     };
     let mut trainer = PpoTrainer::new(config, 1)?;
@@ -55,5 +61,6 @@ pub fn bench_ppo(
         env_steps_per_s,
         minibatch_step_us,
         kernels: crate::nn::kernel_path().name(),
+        precision: precision.name(),
     })
 }

@@ -2,7 +2,7 @@
 //! the greedy episode the page animates.
 
 use crate::envs::cartpole::{CartPole, NUM_ACTIONS, OBS_DIM};
-use crate::nn::{categorical, Mlp, MlpCache};
+use crate::nn::{categorical, Mlp, MlpCache, Scalar};
 use crate::rng;
 use serde::{Deserialize, Serialize};
 
@@ -59,13 +59,13 @@ impl RunSummary {
 /// Greedy (argmax) evaluation of `actor`: `episodes` episodes side by side on environments
 /// reset from `seed`'s evaluation stream ([`super::evaluation_seed`]) — the same starts every
 /// time, so evaluations differ only through the policy.
-pub fn evaluate(
-    actor: &Mlp,
+pub fn evaluate<S: Scalar>(
+    actor: &Mlp<S>,
     seed: u64,
     episodes: usize,
     update: usize,
     env_steps: u64,
-    cache: &mut MlpCache,
+    cache: &mut MlpCache<S>,
 ) -> Evaluation {
     let mut rng = rng::seeded(super::evaluation_seed(seed));
     let mut envs: Vec<CartPole> = (0..episodes).map(|_| CartPole::new(&mut rng)).collect();
@@ -74,7 +74,7 @@ pub fn evaluate(
     let mut obs = Vec::with_capacity(episodes * OBS_DIM);
     while !active.is_empty() {
         obs.clear();
-        obs.extend(active.iter().flat_map(|&e| observation(&envs[e])));
+        obs.extend(active.iter().flat_map(|&e| observation_as::<S>(&envs[e])));
         let logits = actor.forward(&obs, active.len(), cache);
         let mut still = Vec::with_capacity(active.len());
         for (row, &e) in logits.chunks_exact(NUM_ACTIONS).zip(&active) {
@@ -131,13 +131,13 @@ pub fn animation_seed(seed: u64, update: usize) -> u64 {
 
 /// A greedy episode of `actor` from a reset drawn with `reset_seed`: the CartPole states from
 /// the initial one to the last (for an animation).
-pub fn greedy_episode(actor: &Mlp, reset_seed: u64) -> Vec<[f64; 4]> {
+pub fn greedy_episode<S: Scalar>(actor: &Mlp<S>, reset_seed: u64) -> Vec<[f64; 4]> {
     let mut rng = rng::seeded(reset_seed);
     let mut env = CartPole::new(&mut rng);
     let mut cache = MlpCache::default();
     let mut states = vec![env.state()];
     loop {
-        let logits = actor.forward(&observation(&env), 1, &mut cache);
+        let logits = actor.forward(&observation_as::<S>(&env), 1, &mut cache);
         let t = env.step(categorical::argmax(logits));
         states.push(env.state());
         if t.terminated || t.truncated {
@@ -163,6 +163,11 @@ pub fn solved_from_env_steps(evaluations: &[Evaluation], threshold: f64) -> Opti
 /// The observation as the networks read it: f64 of CartPole's f32 observation.
 pub fn observation(env: &CartPole) -> [f64; OBS_DIM] {
     env.observation().map(f64::from)
+}
+
+/// The observation in the networks' scalar (exact: CartPole's observation is f32).
+pub fn observation_as<S: Scalar>(env: &CartPole) -> [S; OBS_DIM] {
+    env.observation().map(|x| S::from_f64(f64::from(x)))
 }
 
 /// Mean and population standard deviation.

@@ -8,7 +8,7 @@ use super::settings::Settings;
 use super::Trainer;
 use crate::envs::cartpole::{NUM_ACTIONS, OBS_DIM};
 use crate::error::{Error, Result, Rule};
-use crate::nn::Mlp;
+use crate::nn::{Mlp, Precision};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -84,8 +84,20 @@ impl PolicyFile {
             let rule = Rule::one_of(&[&NUM_ACTIONS.to_string()]);
             return Err(Error::range("sizes[-1]", rule, last.copied().unwrap_or(0)));
         }
+        file.precision()?;
         let actor = Mlp::from_params(&file.sizes, file.params.clone())?;
         Ok((file, actor))
+    }
+
+    /// The precision the actor computed in during training (`f64` for files without the
+    /// setting: REINFORCE's, and PPO's from before it): its greedy actions are that
+    /// precision's.
+    pub fn precision(&self) -> Result<Precision> {
+        match self.settings.get("precision") {
+            None => Ok(Precision::F64),
+            Some(Value::String(p)) => Precision::parse(p),
+            Some(other) => Precision::parse(&other.to_string()),
+        }
     }
 
     /// The reset seed of the episode the page showed for this policy when it was saved (the
@@ -106,9 +118,13 @@ pub struct Replay {
     pub states: Vec<[f64; 4]>,
 }
 
-/// The greedy episode of `actor` from a reset drawn with `reset_seed`.
-pub fn replay(actor: &Mlp, reset_seed: u64) -> Replay {
-    let states = greedy_episode(actor, reset_seed);
+/// The greedy episode of `actor` computing in `precision` (its weights rounded to f32 exactly
+/// as trained, when they were) from a reset drawn with `reset_seed`.
+pub fn replay(actor: &Mlp, precision: Precision, reset_seed: u64) -> Replay {
+    let states = match precision {
+        Precision::F32 => greedy_episode(&actor.to_scalar::<f32>(), reset_seed),
+        Precision::F64 => greedy_episode(actor, reset_seed),
+    };
     Replay {
         reset_seed,
         episode_return: (states.len() - 1) as f64,
@@ -131,24 +147,52 @@ mod tests {
         while !t.is_finished() {
             t.step().unwrap();
         }
-        let file = PolicyFile::of(&t, t.actor(), 3, t.summary().env_steps);
+        let file = PolicyFile::of(&t, &t.actor(), 3, t.summary().env_steps);
         let text = file.to_json().unwrap();
         let (back, actor) = PolicyFile::parse(&text).unwrap();
         assert_eq!(back, file);
         assert_eq!(actor.params(), t.actor().params());
         assert_eq!(back.settings["num_updates"], 3);
         let seed = back.replay_seed();
-        assert_eq!(replay(&actor, seed).states, t.greedy_episode(seed));
+        let precision = back.precision().unwrap();
+        assert_eq!(precision, Precision::F64);
         assert_eq!(
-            replay(&actor, seed).episode_return,
+            replay(&actor, precision, seed).states,
+            t.greedy_episode(seed)
+        );
+        assert_eq!(
+            replay(&actor, precision, seed).episode_return,
             (t.greedy_episode(seed).len() - 1) as f64
         );
     }
 
     #[test]
+    fn an_f32_policy_replays_in_f32() {
+        let config = PpoConfig {
+            num_updates: 6,
+            precision: Precision::F32,
+            ..PpoConfig::smoke()
+        };
+        let mut t = PpoTrainer::new(config, 37).unwrap();
+        while !t.is_finished() {
+            t.step().unwrap();
+        }
+        let file = PolicyFile::of(&t, &t.actor(), 6, t.summary().env_steps);
+        let (back, actor) = PolicyFile::parse(&file.to_json().unwrap()).unwrap();
+        assert_eq!(back.precision().unwrap(), Precision::F32);
+        for seed in [back.replay_seed(), 1, 2, 3] {
+            let r = replay(&actor, Precision::F32, seed);
+            assert_eq!(r.states, t.greedy_episode(seed), "reset seed {seed}");
+        }
+        let mut bad = file.clone();
+        bad.settings.insert("precision".into(), "f16".into());
+        assert!(PolicyFile::parse(&bad.to_json().unwrap()).is_err());
+    }
+
+    #[test]
     fn a_broken_file_is_refused_with_what_is_wrong() {
         let t = PpoTrainer::new(PpoConfig::smoke(), 11).unwrap();
-        let good = PolicyFile::of(&t, t.actor(), 0, 0);
+        let good = PolicyFile::of(&t, &t.actor(), 0, 0);
         let broken = |f: &dyn Fn(&mut PolicyFile)| {
             let mut p = good.clone();
             f(&mut p);

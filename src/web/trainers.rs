@@ -128,17 +128,19 @@ trait PageExtras: Trainer {
     }
 }
 
-/// What a CartPole panel shows after a step: the greedy episode of `actor` after each
-/// evaluation (the same reset seed as the CLI's animation rule).
-fn cartpole_extra(actor: &Mlp, seed: u64, update: usize, evaluated: bool) -> Value {
+/// What a CartPole panel shows after a step: the greedy episode (`episode` of a reset seed)
+/// after each evaluation (the same reset seed as the CLI's animation rule).
+fn cartpole_extra(
+    episode: impl FnOnce(u64) -> Vec<[f64; 4]>,
+    seed: u64,
+    update: usize,
+    evaluated: bool,
+) -> Value {
     if !evaluated {
         return json!({});
     }
     let reset = cartpole::animation_seed(seed, update);
-    let episode: Vec<f64> = cartpole::greedy_episode(actor, reset)
-        .into_iter()
-        .flatten()
-        .collect();
+    let episode: Vec<f64> = episode(reset).into_iter().flatten().collect();
     json!({ "episode": episode, "update": update })
 }
 
@@ -157,7 +159,7 @@ fn cartpole_policy<T: Trainer>(
 impl PageExtras for PpoTrainer {
     fn extra(&mut self, report: &Self::Report, _first: bool) -> Value {
         cartpole_extra(
-            self.actor(),
+            |reset| self.greedy_episode(reset),
             self.seed(),
             report.update,
             report.evaluation.is_some(),
@@ -169,7 +171,7 @@ impl PageExtras for PpoTrainer {
     fn policy(&self) -> Result<Option<String>> {
         cartpole_policy(
             self,
-            self.actor(),
+            &self.actor(),
             self.updates_done(),
             self.summary().env_steps,
         )
@@ -179,7 +181,7 @@ impl PageExtras for PpoTrainer {
 impl PageExtras for ReinforceTrainer {
     fn extra(&mut self, report: &Self::Report, _first: bool) -> Value {
         cartpole_extra(
-            self.policy(),
+            |reset| self.greedy_episode(reset),
             self.seed(),
             report.update,
             report.evaluation.is_some(),
@@ -348,7 +350,7 @@ pub fn replay_policy(text: &str, reset_seed: f64) -> JsResult<JsValue> {
         } else {
             seeds::check_seed(reset_seed)?
         };
-        let r = policy::replay(&actor, reset);
+        let r = policy::replay(&actor, file.precision()?, reset);
         let flat: Vec<f64> = r.states.iter().flatten().copied().collect();
         Ok(json!({
             "trainer": file.trainer, "seed": file.seed, "update": file.update,
@@ -830,12 +832,17 @@ pub fn draw_cartpole(
     .map_err(js_error)
 }
 
-/// The CLI's `bench ppo`, run in this (worker) thread with the browser's clock.
+/// The CLI's `bench ppo`, run in this (worker) thread with the browser's clock; `precision`
+/// `f32` or `f64` (the default).
 #[wasm_bindgen]
-pub fn bench_ppo(updates: f64, repeats: f64) -> JsResult<JsValue> {
+pub fn bench_ppo(updates: f64, repeats: f64, precision: Option<String>) -> JsResult<JsValue> {
     let updates = super::whole_number("updates", updates).map_err(js_error)?;
     let repeats = super::whole_number("repeats", repeats).map_err(js_error)?;
-    let r = crate::train::bench::bench_ppo(updates, repeats, || js_sys::Date::now() / 1000.0)
-        .map_err(js_error)?;
+    let precision = match precision {
+        Some(p) => crate::nn::Precision::parse(&p).map_err(js_error)?,
+        None => crate::nn::Precision::F64,
+    };
+    let now = || js_sys::Date::now() / 1000.0;
+    let r = crate::train::bench::bench_ppo(updates, repeats, precision, now).map_err(js_error)?;
     to_js(&r)
 }

@@ -102,7 +102,10 @@ scope.onmessage = (/** @type {MessageEvent<any>} */ event) => {
         break;
       case 'bench':
         // The CLI's `bench ppo`, measured in a worker (see e2e/bench.mjs).
-        scope.postMessage({ type: 'bench', result: wasm.bench_ppo(msg.updates ?? 60, msg.repeats ?? 3) });
+        scope.postMessage({
+          type: 'bench',
+          result: wasm.bench_ppo(msg.updates ?? 60, msg.repeats ?? 3, msg.precision),
+        });
         break;
       case 'fail':
         // The page's self-check: a deliberate panic inside the wasm module of this worker.

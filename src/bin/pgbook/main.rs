@@ -28,7 +28,8 @@ USAGE:
                                              a policy file from the book: its greedy episode
   pgbook simulate baselines [--group-size 8|2,4,8,16] [--groups 80000] [--seed 2026] [--json]
   pgbook bench ppo [--json] [--updates 60] [--repeats 3] [--kernels avx512|avx2|portable]
-                   (widest SIMD path allowed; portable is what wasm runs)
+                   [--precision f64|f32]
+                   (widest SIMD path allowed; portable is what wasm runs; the networks' scalar)
   pgbook help | --help | COMMAND --help
 
 TRAIN OPTIONS:

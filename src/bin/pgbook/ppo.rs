@@ -76,22 +76,34 @@ pub fn bench(args: Args) -> Result<()> {
         .text("kernels")
         .map(|k| pgbook::nn::Kernels::parse(&k))
         .transpose()?;
+    let precision = args
+        .text("precision")
+        .map(|p| pgbook::nn::Precision::parse(&p))
+        .transpose()?
+        .unwrap_or(pgbook::nn::Precision::F64);
     args.finish()?;
     if let Some(k) = kernels {
         pgbook::nn::set_widest_kernels(k);
     }
     let start = Instant::now();
-    let r = bench_ppo(updates, repeats, || start.elapsed().as_secs_f64())?;
+    let r = bench_ppo(updates, repeats, precision, || {
+        start.elapsed().as_secs_f64()
+    })?;
     let (best_steps_per_s, best_us) = (r.env_steps_per_s, r.minibatch_step_us);
     if json {
         out::line(
-            &json!({"env_steps_per_s": best_steps_per_s, "minibatch_step_us": best_us, "kernels": r.kernels})
-                .to_string(),
+            &json!({
+                "env_steps_per_s": best_steps_per_s,
+                "minibatch_step_us": best_us,
+                "kernels": r.kernels,
+                "precision": r.precision,
+            })
+            .to_string(),
         );
     } else {
         out::line(&format!(
-            "CleanRL defaults (4 envs × 128 steps, 4 epochs × 4 minibatches of 128, 64-64 tanh), one thread, {} kernels, best of {repeats}:",
-            r.kernels
+            "CleanRL defaults (4 envs × 128 steps, 4 epochs × 4 minibatches of 128, 64-64 tanh), one thread, {} kernels, {} networks, best of {repeats}:",
+            r.kernels, r.precision
         ));
         out::line(&format!(
             "  training throughput {best_steps_per_s:>10.0} env steps/s (rollout + updates)"

@@ -13,7 +13,8 @@ pub fn replay(path: &str, args: Args) -> Result<()> {
     args.finish()?;
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
     let (file, actor) = PolicyFile::parse(&text)?;
-    let r = policy::replay(&actor, reset.unwrap_or_else(|| file.replay_seed()));
+    let reset = reset.unwrap_or_else(|| file.replay_seed());
+    let r = policy::replay(&actor, file.precision()?, reset);
     if json {
         let value = serde_json::json!({
             "kind": "replay", "trainer": file.trainer, "seed": file.seed, "update": file.update,

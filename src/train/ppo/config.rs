@@ -1,6 +1,7 @@
 //! Every setting of a PPO run, described once (CleanRL style: all arguments first).
 
 use crate::error::{Error, Result, Rule};
+use crate::nn::Precision;
 use crate::rl::Truncation;
 use crate::train::settings::{Kind, Settings};
 
@@ -119,6 +120,12 @@ crate::settings! {
             Kind::IntList { min: 1, max: 1024, max_len: 4 },
             "скрытые слои",
             "Ширины скрытых слоёв актора и критика через запятую (tanh).";
+        /// The scalar the actor and critic compute in: f32 (twice the SIMD lanes) or f64. The
+        /// advantages, the loss and the reported numbers are f64 either way.
+        precision: Precision = [Precision::F64, Precision::F64, Precision::F64], Network,
+            Kind::Choice(&["f32", "f64"]),
+            "точность вычислений сетей",
+            "f32 — одинарная точность: вдвое больше чисел в одной SIMD-операции, обучение быстрее; f64 — двойная, как в проверках градиентов. Преимущества, функция потерь и показатели считаются в f64 в обоих случаях.";
         /// Greedy evaluation every this many updates (0: only after the last update).
         evaluation_every: usize = [2, 10, 0], Evaluation, Kind::Int { min: 0, max: 100_000 },
             "оценка каждые",

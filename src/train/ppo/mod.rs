@@ -6,6 +6,10 @@
 //! The trainer is pure computation (no clock, no threads, no I/O), so the same code runs in the
 //! CLI, the tests and a browser Web Worker; reports and configs are serde values. The same seed
 //! gives a bit-identical run.
+//!
+//! The algorithm is [`Ppo<S>`], generic over the networks' scalar; [`PpoTrainer`] picks `S`
+//! from the `precision` setting (f32 or f64). Rewards, advantages, the loss and every reported
+//! number stay f64.
 
 pub mod config;
 pub mod loss;
@@ -18,51 +22,38 @@ pub use report::UpdateReport;
 
 use crate::envs::cartpole::{NUM_ACTIONS, OBS_DIM};
 use crate::error::{Error, Quantity, Result, Rule};
-use crate::nn::{clip_grad_norm, Adam, Mlp, MlpCache};
+use crate::nn::{clip_grad_norm, Adam, Mlp, MlpCache, Precision, Scalar};
 use crate::rl::DiagnosticsAccumulator;
 use crate::rng::{self, Rng};
 use crate::train::cartpole::{self, mean_std, Evaluation, RunSummary};
 use crate::train::{Progress, Trainer};
 use rollout::{Envs, Gathered, Rollout};
 
-/// A PPO run on CartPole-v1 that advances one update per [`PpoTrainer::step`].
-///
-/// ```
-/// use pgbook::train::ppo::{PpoConfig, PpoTrainer};
-/// let config = PpoConfig { num_updates: 4, ..PpoConfig::smoke() };
-/// let mut trainer = PpoTrainer::new(config, 11)?;
-/// while !trainer.is_finished() {
-///     let report = trainer.step()?;
-///     assert!(report.approx_kl >= 0.0);
-/// }
-/// assert_eq!(trainer.env_steps(), 4 * 256);
-/// let frames = trainer.greedy_episode(7); // CartPole states for an animation
-/// assert!(frames.len() >= 2);
-/// # Ok::<(), pgbook::Error>(())
-/// ```
+/// A PPO run on CartPole-v1 with its networks in `S`: the algorithm ([`PpoTrainer`] holds one
+/// of these).
 #[derive(Debug, Clone)]
-pub struct PpoTrainer {
+pub struct Ppo<S: Scalar> {
     config: PpoConfig,
     seed: u64,
-    actor: Mlp,
-    critic: Mlp,
-    actor_adam: Adam,
-    critic_adam: Adam,
-    actor_grads: Vec<f64>,
-    critic_grads: Vec<f64>,
+    actor: Mlp<S>,
+    critic: Mlp<S>,
+    actor_adam: Adam<S>,
+    critic_adam: Adam<S>,
+    actor_grads: Vec<S>,
+    critic_grads: Vec<S>,
     /// Action sampling, environment resets and minibatch shuffles.
     rng: Rng,
-    envs: Envs,
+    envs: Envs<S>,
     update: usize,
     env_steps: u64,
-    rollout: Rollout,
-    gathered: Gathered,
-    loss_ws: LossWorkspace,
-    eval_cache: MlpCache,
+    rollout: Rollout<S>,
+    gathered: Gathered<S>,
+    loss_ws: LossWorkspace<S>,
+    eval_cache: MlpCache<S>,
     evaluations: Vec<Evaluation>,
 }
 
-impl PpoTrainer {
+impl<S: Scalar> Ppo<S> {
     /// A fresh run: validated config, orthogonally initialised actor and critic, N reset
     /// environments, and an evaluation of the untrained policy at 0 transitions.
     pub fn new(config: PpoConfig, seed: u64) -> Result<Self> {
@@ -79,11 +70,11 @@ impl PpoTrainer {
         )?;
         let critic = Mlp::new(&[&sizes[..], &[1]].concat(), root2, 1.0, &mut rng)?;
         let envs = Envs::new(config.num_envs, &mut rng);
-        let mut trainer = PpoTrainer {
+        let mut trainer = Ppo {
             actor_adam: Adam::new(actor.params().len()),
             critic_adam: Adam::new(critic.params().len()),
-            actor_grads: vec![0.0; actor.params().len()],
-            critic_grads: vec![0.0; critic.params().len()],
+            actor_grads: vec![S::ZERO; actor.params().len()],
+            critic_grads: vec![S::ZERO; critic.params().len()],
             actor,
             critic,
             rng,
@@ -337,18 +328,129 @@ impl PpoTrainer {
     }
 
     /// The actor network (logits of the two actions).
-    pub fn actor(&self) -> &Mlp {
+    pub fn actor(&self) -> &Mlp<S> {
         &self.actor
     }
 
     /// The critic network (V).
-    pub fn critic(&self) -> &Mlp {
+    pub fn critic(&self) -> &Mlp<S> {
         &self.critic
     }
 
     /// A greedy episode of the current policy from a reset drawn with `reset_seed`.
     pub fn greedy_episode(&self, reset_seed: u64) -> Vec<[f64; 4]> {
         cartpole::greedy_episode(&self.actor, reset_seed)
+    }
+}
+
+/// A PPO run on CartPole-v1 that advances one update per [`PpoTrainer::step`], its networks
+/// in the scalar of its `precision` setting.
+///
+/// ```
+/// use pgbook::train::ppo::{PpoConfig, PpoTrainer};
+/// let config = PpoConfig { num_updates: 4, ..PpoConfig::smoke() };
+/// let mut trainer = PpoTrainer::new(config, 11)?;
+/// while !trainer.is_finished() {
+///     let report = trainer.step()?;
+///     assert!(report.approx_kl >= 0.0);
+/// }
+/// assert_eq!(trainer.env_steps(), 4 * 256);
+/// let frames = trainer.greedy_episode(7); // CartPole states for an animation
+/// assert!(frames.len() >= 2);
+/// # Ok::<(), pgbook::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct PpoTrainer {
+    run: Run,
+}
+
+#[derive(Debug, Clone)]
+enum Run {
+    F32(Ppo<f32>),
+    F64(Ppo<f64>),
+}
+
+/// `$body` with `$t` bound to the run, whatever its scalar.
+macro_rules! each {
+    ($self:expr, $t:ident => $body:expr) => {
+        match $self {
+            Run::F32($t) => $body,
+            Run::F64($t) => $body,
+        }
+    };
+}
+
+impl PpoTrainer {
+    /// A fresh run ([`Ppo::new`]) in the precision `config` names.
+    pub fn new(config: PpoConfig, seed: u64) -> Result<Self> {
+        let run = match config.precision {
+            Precision::F32 => Run::F32(Ppo::new(config, seed)?),
+            Precision::F64 => Run::F64(Ppo::new(config, seed)?),
+        };
+        Ok(PpoTrainer { run })
+    }
+
+    /// One rollout and one PPO update ([`Ppo::step`]).
+    pub fn step(&mut self) -> Result<UpdateReport> {
+        each!(&mut self.run, t => t.step())
+    }
+
+    /// [`Ppo::train_minibatches`].
+    pub fn train_minibatches(&mut self, count: usize) -> Result<()> {
+        each!(&mut self.run, t => t.train_minibatches(count))
+    }
+
+    /// The run's configuration.
+    pub fn config(&self) -> &PpoConfig {
+        each!(&self.run, t => t.config())
+    }
+
+    /// The run's seed.
+    pub fn seed(&self) -> u64 {
+        each!(&self.run, t => t.seed())
+    }
+
+    /// Updates done so far.
+    pub fn updates_done(&self) -> usize {
+        each!(&self.run, t => t.updates_done())
+    }
+
+    /// Training transitions collected so far (over all environments).
+    pub fn env_steps(&self) -> u64 {
+        each!(&self.run, t => t.env_steps())
+    }
+
+    /// Whether all `num_updates` updates are done.
+    pub fn is_finished(&self) -> bool {
+        each!(&self.run, t => t.is_finished())
+    }
+
+    /// Every evaluation so far, the untrained policy's first.
+    pub fn evaluations(&self) -> &[Evaluation] {
+        each!(&self.run, t => t.evaluations())
+    }
+
+    /// The latest evaluation, the transitions so far and when the run became stably solved.
+    pub fn summary(&self) -> RunSummary {
+        each!(&self.run, t => t.summary())
+    }
+
+    /// The actor's weights as an f64 network (exact: f32 widens without rounding). Its greedy
+    /// actions are those of the trained network only in f64 runs; [`PpoTrainer::greedy_episode`]
+    /// computes in the run's own precision.
+    pub fn actor(&self) -> Mlp {
+        each!(&self.run, t => t.actor().to_f64())
+    }
+
+    /// The critic's weights as an f64 network (see [`PpoTrainer::actor`]).
+    pub fn critic(&self) -> Mlp {
+        each!(&self.run, t => t.critic().to_f64())
+    }
+
+    /// A greedy episode of the current policy (in the run's precision) from a reset drawn with
+    /// `reset_seed`.
+    pub fn greedy_episode(&self, reset_seed: u64) -> Vec<[f64; 4]> {
+        each!(&self.run, t => t.greedy_episode(reset_seed))
     }
 }
 
@@ -369,10 +471,10 @@ impl Trainer for PpoTrainer {
         PpoTrainer::new(config, seed)
     }
     fn config(&self) -> &PpoConfig {
-        &self.config
+        PpoTrainer::config(self)
     }
     fn seed(&self) -> u64 {
-        self.seed
+        PpoTrainer::seed(self)
     }
     fn step(&mut self) -> Result<UpdateReport> {
         PpoTrainer::step(self)
@@ -384,12 +486,12 @@ impl Trainer for PpoTrainer {
         PpoTrainer::summary(self)
     }
     fn last_evaluation(&self) -> Option<&Evaluation> {
-        self.evaluations.last()
+        self.evaluations().last()
     }
     fn progress(&self) -> Progress {
         Progress {
-            done: self.env_steps,
-            ..Self::planned(&self.config)
+            done: self.env_steps(),
+            ..Self::planned(self.config())
         }
     }
     fn planned(config: &PpoConfig) -> Progress {

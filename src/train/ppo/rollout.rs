@@ -1,31 +1,34 @@
 //! Experience for one PPO update: T steps from each of N environments with the current
 //! policy, the two masks of lesson 4, and GAE advantages and value targets.
+//!
+//! The networks compute in `S`; observations enter as `S` (exact for f32: CartPole's are f32)
+//! and log-probabilities, values, rewards and advantages are stored as f64, the course's math.
 
 use crate::envs::cartpole::{CartPole, NUM_ACTIONS, OBS_DIM};
 use crate::error::{Error, Quantity, Result};
-use crate::nn::{categorical, Mlp, MlpCache};
+use crate::nn::{categorical, Mlp, MlpCache, Scalar};
 use crate::rl::gae_advantages;
 use crate::rng::{self, Rng};
-use crate::train::cartpole::observation;
+use crate::train::cartpole::observation_as;
 use crate::train::ppo::PpoConfig;
 
 /// The N training environments with their current observations and running returns.
 #[derive(Debug, Clone)]
-pub(super) struct Envs {
+pub(super) struct Envs<S: Scalar> {
     pub(super) envs: Vec<CartPole>,
     /// Current observation of each environment, row-major `N × 4`.
-    pub(super) obs: Vec<f64>,
+    pub(super) obs: Vec<S>,
     running_returns: Vec<f64>,
-    actor_cache: MlpCache,
-    critic_cache: MlpCache,
+    actor_cache: MlpCache<S>,
+    critic_cache: MlpCache<S>,
 }
 
-impl Envs {
+impl<S: Scalar> Envs<S> {
     /// `n` environments reset from `rng`.
     pub(super) fn new(n: usize, rng: &mut Rng) -> Self {
         let envs: Vec<CartPole> = (0..n).map(|_| CartPole::new(rng)).collect();
         Envs {
-            obs: envs.iter().flat_map(observation).collect(),
+            obs: envs.iter().flat_map(observation_as).collect(),
             running_returns: vec![0.0; n],
             envs,
             actor_cache: MlpCache::default(),
@@ -36,9 +39,9 @@ impl Envs {
 
 /// The rollout buffer, environment-major: record `e·T + t` is env e's step t, so each
 /// environment's trajectory is one contiguous slice for GAE.
-#[derive(Debug, Clone, Default)]
-pub(super) struct Rollout {
-    pub(super) obs: Vec<f64>,
+#[derive(Debug, Clone)]
+pub(super) struct Rollout<S: Scalar> {
+    pub(super) obs: Vec<S>,
     pub(super) actions: Vec<usize>,
     pub(super) log_probs: Vec<f64>,
     pub(super) values: Vec<f64>,
@@ -53,21 +56,38 @@ pub(super) struct Rollout {
     pub(super) returns: Vec<f64>,
 }
 
-impl Rollout {
+impl<S: Scalar> Default for Rollout<S> {
+    fn default() -> Self {
+        Rollout {
+            obs: Vec::new(),
+            actions: Vec::new(),
+            log_probs: Vec::new(),
+            values: Vec::new(),
+            rewards: Vec::new(),
+            next_values: Vec::new(),
+            terminated: Vec::new(),
+            trace_cuts: Vec::new(),
+            advantages: Vec::new(),
+            returns: Vec::new(),
+        }
+    }
+}
+
+impl<S: Scalar> Rollout<S> {
     /// Collects `num_steps` steps from each environment with actions sampled from `actor`,
     /// storing log π_old and V_old; returns the returns of the training episodes that ended.
     pub(super) fn collect(
         &mut self,
-        envs: &mut Envs,
-        actor: &Mlp,
-        critic: &Mlp,
+        envs: &mut Envs<S>,
+        actor: &Mlp<S>,
+        critic: &Mlp<S>,
         cfg: &PpoConfig,
         rng: &mut Rng,
     ) -> Vec<f64> {
         let t_len = cfg.num_steps;
         let n_envs = envs.envs.len();
         let size = n_envs * t_len;
-        self.obs.resize(size * OBS_DIM, 0.0);
+        self.obs.resize(size * OBS_DIM, S::ZERO);
         self.actions.resize(size, 0);
         self.log_probs.resize(size, 0.0);
         self.values.resize(size, 0.0);
@@ -86,9 +106,10 @@ impl Rollout {
                 let k = e * t_len + t;
                 if t > 0 && !self.terminated[k - 1] && !self.trace_cuts[k - 1] {
                     // The previous step continued into this observation: bootstrap from it.
-                    self.next_values[k - 1] = values[e];
+                    self.next_values[k - 1] = values[e].to_f64();
                 }
-                let row = &logits[e * NUM_ACTIONS..(e + 1) * NUM_ACTIONS];
+                let row = logits_f64(&logits[e * NUM_ACTIONS..(e + 1) * NUM_ACTIONS]);
+                let row = &row[..];
                 // Sample a ~ π(·|s), then store log π_old(a|s) computed exactly as the loss
                 // recomputes it (so the first minibatch sees ratios of exactly 1).
                 categorical::log_prob_entropy(row, 0, &mut probs); // fills `probs`
@@ -98,7 +119,7 @@ impl Rollout {
                     .copy_from_slice(&envs.obs[e * OBS_DIM..(e + 1) * OBS_DIM]);
                 self.actions[k] = action;
                 self.log_probs[k] = log_prob;
-                self.values[k] = values[e];
+                self.values[k] = values[e].to_f64();
                 let env = &mut envs.envs[e];
                 let tr = env.step(action);
                 self.rewards[k] = tr.reward;
@@ -111,18 +132,18 @@ impl Rollout {
                 if tr.truncated && !self.terminated[k] {
                     // Truncation is not an ending: bootstrap from V of the last real
                     // observation, which the reset below is about to replace.
-                    truncated_obs.push((k, observation(env)));
+                    truncated_obs.push((k, observation_as::<S>(env)));
                 }
                 if tr.terminated || tr.truncated {
                     finished.push(envs.running_returns[e]);
                     envs.running_returns[e] = 0.0;
                     env.reset(rng);
                 }
-                let next = observation(env);
+                let next = observation_as::<S>(env);
                 envs.obs[e * OBS_DIM..(e + 1) * OBS_DIM].copy_from_slice(&next);
             }
             for (k, o) in &truncated_obs {
-                self.next_values[*k] = critic.forward(o, 1, &mut envs.critic_cache)[0];
+                self.next_values[*k] = critic.forward(o, 1, &mut envs.critic_cache)[0].to_f64();
             }
         }
         // The buffer's last record bootstraps from the observation that follows it.
@@ -132,7 +153,7 @@ impl Rollout {
             // Already set when the episode ended there (terminal: none; truncation: V(final)).
             let cut_by_episode = self.terminated[k] || env.steps() == 0;
             if !cut_by_episode {
-                self.next_values[k] = v;
+                self.next_values[k] = v.to_f64();
             }
         }
         finished
@@ -160,10 +181,16 @@ impl Rollout {
     }
 }
 
+/// One row of logits as f64, for the categorical head (course math).
+#[inline]
+pub(super) fn logits_f64<S: Scalar>(row: &[S]) -> [f64; NUM_ACTIONS] {
+    std::array::from_fn(|k| row[k].to_f64())
+}
+
 /// Minibatch gather buffers.
-#[derive(Debug, Clone, Default)]
-pub(super) struct Gathered {
-    pub(super) obs: Vec<f64>,
+#[derive(Debug, Clone)]
+pub(super) struct Gathered<S: Scalar> {
+    pub(super) obs: Vec<S>,
     pub(super) actions: Vec<usize>,
     pub(super) log_probs: Vec<f64>,
     pub(super) values: Vec<f64>,
@@ -171,10 +198,23 @@ pub(super) struct Gathered {
     pub(super) returns: Vec<f64>,
 }
 
-impl Gathered {
+impl<S: Scalar> Default for Gathered<S> {
+    fn default() -> Self {
+        Gathered {
+            obs: Vec::new(),
+            actions: Vec::new(),
+            log_probs: Vec::new(),
+            values: Vec::new(),
+            advantages: Vec::new(),
+            returns: Vec::new(),
+        }
+    }
+}
+
+impl<S: Scalar> Gathered<S> {
     /// Copies the records `idx` of `ro` and normalises their advantages when asked
     /// (unbiased std, + 1e-8 as CleanRL).
-    pub(super) fn gather(&mut self, ro: &Rollout, idx: &[usize], norm_adv: bool) {
+    pub(super) fn gather(&mut self, ro: &Rollout<S>, idx: &[usize], norm_adv: bool) {
         self.obs.clear();
         self.actions.clear();
         self.log_probs.clear();

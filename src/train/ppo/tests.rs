@@ -21,7 +21,7 @@ fn tiny() -> PpoConfig {
 
 #[test]
 fn truncation_bootstraps_from_the_last_real_observation_and_cuts_the_trace() {
-    let mut tr = PpoTrainer::new(tiny(), 3).unwrap();
+    let mut tr = Ppo::<f64>::new(tiny(), 3).unwrap();
     // Env 0 is upright two steps before the time limit: its step t = 1 is step 500.
     tr.envs.envs[0] = CartPole::from_state_at([0.0, 0.0, 0.01, 0.0], 498);
     tr.envs.obs[..OBS_DIM].copy_from_slice(&observation(&tr.envs.envs[0]));
@@ -57,8 +57,8 @@ fn truncation_bootstraps_from_the_last_real_observation_and_cuts_the_trace() {
 }
 
 /// A trainer whose env 0 is upright two steps before the time limit, and its rollout.
-fn truncated_rollout(config: PpoConfig) -> PpoTrainer {
-    let mut tr = PpoTrainer::new(config, 3).unwrap();
+fn truncated_rollout(config: PpoConfig) -> Ppo<f64> {
+    let mut tr = Ppo::<f64>::new(config, 3).unwrap();
     tr.envs.envs[0] = CartPole::from_state_at([0.0, 0.0, 0.01, 0.0], 498);
     tr.envs.obs[..OBS_DIM].copy_from_slice(&observation(&tr.envs.envs[0]));
     let cfg = tr.config.clone();
@@ -131,7 +131,7 @@ fn the_boundary_cut_keeps_environments_apart_and_forgetting_it_leaks_the_next_on
 
 #[test]
 fn a_non_finite_parameter_stops_the_run_naming_the_update() {
-    let mut tr = PpoTrainer::new(tiny(), 5).unwrap();
+    let mut tr = Ppo::<f64>::new(tiny(), 5).unwrap();
     tr.step().unwrap();
     tr.critic.params_mut()[0] = f64::NAN;
     match tr.step() {
@@ -150,7 +150,7 @@ fn a_non_finite_parameter_stops_the_run_naming_the_update() {
 fn stored_old_log_probs_and_values_match_the_loss_exactly_before_the_update() {
     // Row results do not depend on the batch they are computed in, so the ratio of the
     // first minibatch is exactly 1 and the value error is exactly 0.
-    let mut tr = PpoTrainer::new(tiny(), 9).unwrap();
+    let mut tr = Ppo::<f64>::new(tiny(), 9).unwrap();
     let cfg = tr.config.clone();
     tr.rollout
         .collect(&mut tr.envs, &tr.actor, &tr.critic, &cfg, &mut tr.rng);
