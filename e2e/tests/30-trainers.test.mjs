@@ -214,6 +214,17 @@ forEachBrowser((env) => {
         notes.push(`ppo seed ${seed}: ${c.identical}/${c.compared} updates bit-identical`);
       }
     });
+    // PPO in f32 (the networks' other scalar): the same promise.
+    await env.withTab('lesson-06.html?run=ppo&profile=smoke&seeds=11&precision=f32', null, async (tab) => {
+      await tab.waitReady();
+      await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 120_000);
+      assert((await tab.status('#trainer-ppo')) === 'finished', await panelError(tab, '#trainer-ppo'));
+      const reports = await tab.eval(() => window.pgbookRuns.ppo[0].reports);
+      const f32Native = cliLines(['train', 'ppo', '--profile', 'smoke', '--seeds', '11', '--set', 'precision=f32', '--json']).filter((l) => l.kind === 'update');
+      const c = compareReports(reports, f32Native, 'ppo f32 seed 11');
+      assert(c.worst <= 1e-9 && c.identical === c.compared, `ppo f32 seed 11: ${c.identical}/${c.compared} identical, worst ${c.worst}`);
+      notes.push(`ppo f32 seed 11: ${c.identical}/${c.compared} updates bit-identical`);
+    });
     t.diagnostic(notes.join('; '));
   });
 });
