@@ -103,7 +103,12 @@ forEachBrowser((env) => {
       assert((await tab.count(`${box} .prepared-configs li`)) === 2, 'two configurations listed');
       const button = await tab.text(`${box} button.prepared-run`);
       assert(button === 'Запустить PPO (2 начальных значения)', `the button says «${button}»`);
-      assert(/ещё нет: PPO, REINFORCE/.test((await resultText()) ?? ''), `before any run: «${await resultText()}»`);
+      // The block fills from the saved history (IndexedDB), after the page is ready.
+      const waiting = await tab
+        .waitFor((sel) => /ещё нет: PPO, REINFORCE/.test(document.querySelector(sel)?.textContent ?? ''), `${box} [data-prepared-result]`, 10_000)
+        .then(() => true)
+        .catch(() => false);
+      assert(waiting, `before any run: «${await resultText()}»`);
       // PPO: the block's button loads it into this page's panel and starts it.
       await tab.click(`${box} button.prepared-run`);
       await tab.waitStatus('#trainer-ppo', ['running', 'finished', 'failed'], 10_000);
