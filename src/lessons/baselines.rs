@@ -245,28 +245,33 @@ fn describe_groups(f: &BaselineFigure) -> Description {
         "ожидается",
         "ст. откл. (Монте-Карло)",
         "ст. откл. (точно)",
-    ])
-    .row([
-        "без опорного уровня".to_string(),
-        num(mc.plain_mean, 4),
-        num(mc.exact, 4),
-        num(mc.plain_std, 4),
-        num(f.exact_std.0, 4),
-    ])
-    .row([
-        "среднее той же группы".to_string(),
-        num(mc.same_group_mean, 4),
-        num(mc.predicted_same_group, 4),
-        num(mc.same_group_std, 4),
-        num(f.exact_std.1, 4),
-    ])
-    .row([
-        "RLOO".to_string(),
-        num(mc.rloo_mean, 4),
-        num(mc.exact, 4),
-        num(mc.rloo_std, 4),
-        num(f.exact_std.2, 4),
     ]);
+    let estimators = [
+        (
+            "без опорного уровня",
+            mc.plain_mean,
+            mc.exact,
+            mc.plain_std,
+            f.exact_std.0,
+        ),
+        (
+            "среднее той же группы",
+            mc.same_group_mean,
+            mc.predicted_same_group,
+            mc.same_group_std,
+            f.exact_std.1,
+        ),
+        ("RLOO", mc.rloo_mean, mc.exact, mc.rloo_std, f.exact_std.2),
+    ];
+    for (name, mean, expected, std, exact_std) in estimators {
+        table = table.row([
+            name.to_string(),
+            num(mean, 4),
+            num(expected, 4),
+            num(std, 4),
+            num(exact_std, 4),
+        ]);
+    }
     if let Some(z) = f.zscore {
         text += &format!(
             " С z-нормировкой среднее {} и разброс {}: это уже не оценка градиента, σ меняет масштаб каждой группы.",

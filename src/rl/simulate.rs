@@ -105,14 +105,7 @@ pub fn simulate_group_baseline_bias(
     let (mut actions, mut rewards) = (vec![0usize; group_size], vec![0.0; group_size]);
     let mut sums = Moments::default();
     for _ in 0..groups {
-        for i in 0..group_size {
-            actions[i] = rng::categorical(&mut rng, &p);
-        }
-        for i in 0..group_size {
-            rewards[i] = f64::from(u8::from(
-                rng::uniform(&mut rng) < BANDIT_SUCCESS[actions[i]],
-            ));
-        }
+        draw_group(&mut rng, &p, &mut actions, &mut rewards);
         // Component 0 of the score: 1[a = 0] − p_0. The same numbers as
         // `group_gradient_estimates(..)[0]`, without building the full K-vectors per group.
         let mean_r = rewards.iter().sum::<f64>() / g;
@@ -154,14 +147,7 @@ pub fn simulate_group_zscore(
     let (mut actions, mut rewards) = (vec![0usize; group_size], vec![0.0; group_size]);
     let (mut sum, mut sum_sq) = (0.0, 0.0);
     for _ in 0..groups {
-        for a in actions.iter_mut() {
-            *a = rng::categorical(&mut rng, &p);
-        }
-        for i in 0..group_size {
-            rewards[i] = f64::from(u8::from(
-                rng::uniform(&mut rng) < BANDIT_SUCCESS[actions[i]],
-            ));
-        }
+        draw_group(&mut rng, &p, &mut actions, &mut rewards);
         let z = super::group_zscore_advantages(ndarray::aview1(&rewards), eps)?;
         let mut estimate = 0.0;
         for i in 0..group_size {
@@ -174,6 +160,17 @@ pub fn simulate_group_zscore(
     }
     let mean = sum / groups as f64;
     Ok((mean, (sum_sq / groups as f64 - mean * mean).max(0.0).sqrt()))
+}
+
+/// One group of the bandit: every sample's action from `p`, then every sample's reward (the
+/// order of the draws is what makes two simulations on one seed see the same groups).
+fn draw_group(rng: &mut rng::Rng, p: &[f64], actions: &mut [usize], rewards: &mut [f64]) {
+    for a in actions.iter_mut() {
+        *a = rng::categorical(rng, p);
+    }
+    for (r, &a) in rewards.iter_mut().zip(actions.iter()) {
+        *r = f64::from(u8::from(rng::uniform(rng) < BANDIT_SUCCESS[a]));
+    }
 }
 
 /// The group simulations' limits: two samples per group at least (RLOO needs another sample),
