@@ -3,8 +3,9 @@
 // timed tests). Prints JSON lines:
 //  - page: every page's weight (bytes transferred until it is ready, requests) and first
 //    contentful paint (median of 5 fresh loads) in Chromium;
-//  - bench: `bench ppo` in a Web Worker vs the native release CLI on each SIMD path it has
-//    (avx512, avx2, portable = the code wasm runs), and the ratios;
+//  - bench_native, bench: `bench ppo` for each precision (f64, f32) natively on each SIMD path
+//    the CPU has (avx512, avx2, portable = the code wasm runs) and in a Web Worker, with the
+//    GFLOP/s of the matrix products and their share of one core's FLOP limit;
 //  - ppo_full: the full PPO profile, 5 seeds in parallel workers, wall time and long tasks;
 //  - sequence_full: the full sequence profile (seed 5) in a worker, wall time;
 //  - redraw: p95 redraw time of every live figure over 200 slider moves;
@@ -15,21 +16,26 @@
 //  - reinforce (`node e2e/bench.mjs reinforce` only): lesson 3's REINFORCE panel on its full
 //    profile, one seed and the five course seeds (env steps from the runs, wall time), then
 //    lesson 3's prepared comparison of four variants from its button: wall time and its table.
-//    Each line has the load average just before it.
+//    Each line has the load average just before it;
+//  - versus (`node e2e/bench.mjs versus [COMMIT]` only): the full five-seed PPO profile of this
+//    book and of COMMIT's (default ec1f6b9, before issue 15; built once in a git worktree under
+//    the temporary directory), alternately in one Chromium session, three rounds each.
 // Usage: scripts/build-wasm.sh && node scripts/build-site.mjs && cargo build --release &&
-//        node e2e/bench.mjs [page|compare|reinforce]   (`page`: only the page weights and first paints)
+//        node e2e/bench.mjs [page|compare|reinforce|versus [COMMIT]]
+//        (`page`: only the page weights and first paints)
 import { execFileSync } from 'node:child_process';
-import { loadavg } from 'node:os';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, startServer, launch, percentile, runEnded } from './harness.mjs';
 import { LESSONS } from '../www/book.mjs';
 
-/** Runs in the page: the CLI's `bench ppo` in a fresh Web Worker. */
-const benchInWorker = () =>
+/** Runs in the page: the CLI's `bench ppo` in a fresh Web Worker. @param {string} precision */
+const benchInWorker = (precision) =>
   new Promise((resolve, reject) => {
     const w = new Worker('js/worker.js', { type: 'module' });
     w.onmessage = (e) => {
-      if (e.data.type === 'ready') w.postMessage({ type: 'bench', updates: 60, repeats: 3 });
+      if (e.data.type === 'ready') w.postMessage({ type: 'bench', updates: 60, repeats: 3, precision });
       else if (e.data.type === 'bench') {
         resolve(e.data.result);
         w.terminate();
@@ -59,24 +65,69 @@ const out = (kind, data) => console.log(JSON.stringify({ kind, ...data }));
 const onlyPages = process.argv[2] === 'page';
 const onlyCompare = process.argv[2] === 'compare';
 const onlyReinforce = process.argv[2] === 'reinforce';
+const versusCommit = process.argv[2] === 'versus' ? (process.argv[3] ?? 'ec1f6b9') : null;
 
 const server = await startServer();
 const chromium = await launch('chromium');
 
+/**
+ * One core's FLOP limit in GFLOP/s on a SIMD path of `bits` for a scalar: the clock × the lanes
+ * × two FMA pipes × 2 operations per FMA. Zen 4 (AMD family 25) runs AVX-512 on 256-bit pipes;
+ * another CPU is taken to have pipes as wide as its widest path. The kernels use no FMA (it
+ * would change the bits), so on a CPU whose adds and multiplies share the FMA pipes (Intel) the
+ * limit of separate multiplies and adds is half of this; Zen 4 has separate add pipes.
+ * @param {number} bits @param {string} precision
+ */
+function flopLimit(bits, precision) {
+  const info = readFileSync('/proc/cpuinfo', 'utf8');
+  const mhz = Number(info.match(/cpu MHz\s*:\s*([\d.]+)/)?.[1] ?? NaN);
+  const zen4 = /vendor_id\s*:\s*AuthenticAMD/.test(info) && /cpu family\s*:\s*25\b/.test(info);
+  const width = zen4 ? Math.min(bits, 256) : bits;
+  const lanes = width / (precision === 'f32' ? 32 : 64);
+  return { gflop_per_s: (mhz / 1000) * lanes * 2 * 2, mhz, pipe_bits: width, simd_bits: bits };
+}
+/** @type {Record<string, number>} */
+const PATH_BITS = { avx512: 512, avx2: 256, portable: 128, wasm: 128 };
+const PRECISIONS = ['f64', 'f32'];
+
+/** @param {{ minibatch_gflop_per_s: number }} r @param {number} bits @param {string} precision */
+const withLimit = (r, bits, precision) => {
+  const limit = flopLimit(bits, precision);
+  return { ...r, flop_limit: limit, of_flop_limit: r.minibatch_gflop_per_s / limit.gflop_per_s };
+};
+
 /** The trainers' speed and the figures' redraw times, in Chromium, then in Firefox. */
 async function training() {
-  /** @param {string} kernels */
-  const cli = (kernels) =>
+  /** @param {string} kernels @param {string} precision */
+  const cli = (kernels, precision) =>
     JSON.parse(
-      execFileSync(join(ROOT, 'target', 'release', 'pgbook'), ['bench', 'ppo', '--json', '--kernels', kernels], { encoding: 'utf8' }),
+      execFileSync(join(ROOT, 'target', 'release', 'pgbook'), ['bench', 'ppo', '--json', '--kernels', kernels, '--precision', precision], {
+        encoding: 'utf8',
+      }),
     );
-  const native = cli('avx512'); // the widest path this CPU has
-  const narrower = ['avx2', 'portable'].map(cli).filter((r) => r.kernels !== native.kernels);
+  /** @type {Record<string, any>} */
+  const native = {};
+  for (const precision of PRECISIONS) {
+    // The widest path this CPU has first, then the narrower ones it also has.
+    const widest = cli('avx512', precision);
+    native[precision] = widest;
+    out('bench_native', { precision, load_before: loadavg(), ...withLimit(widest, PATH_BITS[widest.kernels], precision) });
+    for (const k of ['avx2', 'portable'].filter((k) => k !== widest.kernels)) {
+      const r = cli(k, precision);
+      out('bench_native', { precision, load_before: loadavg(), ...withLimit(r, PATH_BITS[r.kernels], precision) });
+    }
+  }
   let tab = await chromium.open(server.url + 'lesson-06.html', { deviceScaleFactor: 1 });
   await tab.waitReady();
-  const wasm = /** @type {any} */ (await tab.eval(benchInWorker));
-  out('bench', { native, browser: wasm, throughput_ratio: wasm.env_steps_per_s / native.env_steps_per_s });
-  for (const r of narrower) out('bench_vs_narrower_native', { native: r, browser_ratio: wasm.env_steps_per_s / r.env_steps_per_s });
+  for (const precision of PRECISIONS) {
+    const wasm = /** @type {any} */ (await tab.eval(benchInWorker, precision));
+    out('bench', {
+      precision,
+      browser: withLimit(wasm, PATH_BITS.wasm, precision),
+      native: native[precision],
+      throughput_ratio: wasm.env_steps_per_s / native[precision].env_steps_per_s,
+    });
+  }
   await tab.close();
 
   for (const [kind, path, root, timeout] of FULL_RUNS) {
@@ -128,8 +179,14 @@ async function training() {
   try {
     tab = await firefox.open(server.url + 'lesson-06.html');
     await tab.waitReady();
-    const ff = /** @type {any} */ (await tab.eval(benchInWorker));
-    out('firefox_bench', { native, browser: ff, throughput_ratio: ff.env_steps_per_s / native.env_steps_per_s });
+    for (const precision of PRECISIONS) {
+      const ff = /** @type {any} */ (await tab.eval(benchInWorker, precision));
+      out('firefox_bench', {
+        precision,
+        browser: withLimit(ff, PATH_BITS.wasm, precision),
+        throughput_ratio: ff.env_steps_per_s / native[precision].env_steps_per_s,
+      });
+    }
     await tab.close();
     for (const [kind, path, root, timeout] of FULL_RUNS) {
       const t0 = Date.now();
@@ -148,7 +205,7 @@ async function comparison() {
   const seeds = 'seeds=11,37,71,101,131';
   const runs = [
     ['one_run', `lesson-06.html?run=ppo&profile=full&${seeds}`],
-    ['two_configurations', `lesson-06.html?run=ppo&${seeds}&cfg=full&cfg=full;gamma=0.99`],
+    ['two_configurations', `lesson-06.html?run=ppo&${seeds}&cfg=full&cfg=full;gamma=0.98`],
   ];
   /** @type {Record<string, number[]>} */
   const walls = { one_run: [], two_configurations: [] };
@@ -169,6 +226,68 @@ async function comparison() {
     one_run_s: walls.one_run,
     two_configurations_s: walls.two_configurations,
     ratio_of_best: best(walls.two_configurations) / best(walls.one_run),
+  });
+}
+
+/**
+ * Builds an earlier commit's book once, in a git worktree beside the temporary files with its
+ * own target directory; returns the directory to serve (its `site/` if it builds one, else
+ * `www/`, which was the book before the site was built).
+ * @param {string} commit
+ */
+function buildCommit(commit) {
+  const dir = join(tmpdir(), `pgbook-${commit}`);
+  const env = { ...process.env, CARGO_TARGET_DIR: join(dir, 'target') };
+  if (!existsSync(dir)) execFileSync('git', ['worktree', 'add', '--detach', dir, commit], { cwd: ROOT, stdio: 'inherit' });
+  if (!existsSync(join(dir, 'www', 'pkg', 'pgbook_bg.wasm'))) {
+    execFileSync('bash', [join(dir, 'scripts', 'build-wasm.sh')], { cwd: dir, env, stdio: 'inherit' });
+  }
+  if (!existsSync(join(dir, 'scripts', 'build-site.mjs'))) return join(dir, 'www');
+  if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  if (!existsSync(join(dir, 'site', 'index.html'))) execFileSync('node', ['scripts/build-site.mjs'], { cwd: dir, stdio: 'inherit' });
+  return join(dir, 'site');
+}
+
+/**
+ * The full five-seed PPO profile of this book against an earlier commit's (`ec1f6b9`, the
+ * book before issue 15), alternately in one Chromium session, three rounds: wall time from the
+ * page being ready to the panel's `data-status` ending, and this book's per-seed results.
+ * @param {string} commit
+ */
+async function versus(commit) {
+  const old = await startServer({ root: buildCommit(commit) });
+  const path = 'lesson-06.html?run=ppo&profile=full&seeds=11,37,71,101,131';
+  /** @type {Record<string, number[]>} */
+  const walls = { [commit]: [], now: [] };
+  try {
+    for (let round = 0; round < 3; round++) {
+      for (const [build, url] of [
+        [commit, old.url],
+        ['now', server.url],
+      ]) {
+        const load_before = loadavg();
+        const tab = await chromium.open(url + path, { deviceScaleFactor: 1 });
+        await tab.waitReady();
+        const t0 = await tab.eval(() => performance.now());
+        const status = await tab.waitFor(runEnded, '#trainer-ppo', 900_000);
+        const wall_s = /** @type {number} */ (await tab.eval((t) => (performance.now() - Number(t)) / 1000, String(t0)));
+        walls[build].push(wall_s);
+        const summaries =
+          build === 'now' ? await tab.eval(() => window.pgbookRuns.ppo.map((/** @type {any} */ r) => r.summary)) : undefined;
+        out('versus_run', { build, round, status, wall_s, load_before, summaries });
+        await tab.close();
+      }
+    }
+  } finally {
+    await old.stop();
+  }
+  const best = (/** @type {number[]} */ xs) => Math.min(...xs);
+  out('versus', {
+    commit,
+    [`${commit}_s`]: walls[commit],
+    now_s: walls.now,
+    ratio_of_best: best(walls.now) / best(walls[commit]),
+    ratios_per_round: walls.now.map((w, i) => w / walls[commit][i]),
   });
 }
 
@@ -246,7 +365,8 @@ async function pagesAndTraining() {
 }
 
 try {
-  if (onlyCompare) await comparison();
+  if (versusCommit) await versus(versusCommit);
+  else if (onlyCompare) await comparison();
   else if (onlyReinforce) await reinforce();
   else await pagesAndTraining();
 } finally {

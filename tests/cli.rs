@@ -328,7 +328,7 @@ fn url_prints_the_books_link_to_the_same_run() {
         "--profile",
         "full",
         "--set",
-        "gamma=0.99",
+        "gamma=0.98",
         "--set",
         "clip_coef=off",
         "--seeds",
@@ -338,7 +338,7 @@ fn url_prints_the_books_link_to_the_same_run() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         out.trim(),
-        "http://127.0.0.1:8000/lesson-06.html?run=ppo&profile=full&gamma=0.99&clip_coef=off&seeds=11,37#trainer-ppo"
+        "http://127.0.0.1:8000/lesson-06.html?run=ppo&profile=full&gamma=0.98&clip_coef=off&seeds=11,37#trainer-ppo"
     );
     assert!(secs < 5.0, "--url trains nothing ({secs:.1} s)");
     // A setting equal to the profile's is no override; the base is the book's address.

@@ -216,9 +216,9 @@ fn smoke_profile_learns() {
 }
 
 #[test]
-fn f32_networks_give_a_bit_identical_run_and_learn_the_smoke_profile() {
+fn f64_networks_give_a_bit_identical_run_and_learn_the_smoke_profile() {
     let config = PpoConfig {
-        precision: Precision::F32,
+        precision: Precision::F64,
         ..PpoConfig::smoke()
     };
     let train = |seed: u64| {
@@ -232,7 +232,7 @@ fn f32_networks_give_a_bit_identical_run_and_learn_the_smoke_profile() {
     let (reports, summary) = train(11);
     assert_eq!(train(11).0, reports, "same seed, same bits");
     // Deterministic, so these are the run's own numbers with a margin: both course seeds
-    // end solved, as in f64.
+    // end solved, as in f32.
     assert!(summary.final_evaluation_mean >= 475.0, "{summary:?}");
     assert!(summary.solved_from_env_steps.is_some(), "{summary:?}");
     let (_, other) = train(37);
@@ -245,8 +245,9 @@ fn precision_is_a_setting_with_two_choices() {
     assert_eq!(set("f32").unwrap().precision, Precision::F32);
     assert_eq!(set("f64").unwrap().precision, Precision::F64);
     assert!(set("f16").unwrap_err().to_string().contains("precision"));
-    assert_eq!(PpoConfig::full().precision, Precision::F64);
-    assert_eq!(PpoConfig::smoke().to_json()["precision"], "f64");
+    assert_eq!(PpoConfig::full().precision, Precision::F32);
+    assert_eq!(PpoConfig::smoke().to_json()["precision"], "f32");
+    assert_eq!(PpoConfig::cleanrl().precision, Precision::F64);
 }
 
 #[test]

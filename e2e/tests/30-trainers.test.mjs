@@ -201,7 +201,7 @@ forEachBrowser((env) => {
       assert(c.worst <= 1e-9, `sequence: first iterations differ by ${c.worst} (relative)`);
       notes.push(`sequence: ${c.identical}/${c.compared} iterations bit-identical`);
     });
-    // PPO, smoke, seeds 11 and 37 in parallel workers.
+    // PPO, smoke (f32 networks, the profiles' scalar), seeds 11 and 37 in parallel workers.
     await env.withTab('lesson-06.html?run=ppo&profile=smoke&seeds=11,37', null, async (tab) => {
       await tab.waitReady();
       await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 120_000);
@@ -210,20 +210,20 @@ forEachBrowser((env) => {
       for (const [i, seed] of [11, 37].entries()) {
         const ppoNative = cliLines(['train', 'ppo', '--profile', 'smoke', '--seeds', String(seed), '--json']).filter((l) => l.kind === 'update');
         const c = compareReports(runs[i], ppoNative, `ppo seed ${seed}`);
-        assert(c.worst <= 1e-9, `ppo seed ${seed}: first updates differ by ${c.worst} (relative)`);
+        assert(c.worst <= 1e-9 && c.identical === c.compared, `ppo seed ${seed}: ${c.identical}/${c.compared} identical, worst ${c.worst}`);
         notes.push(`ppo seed ${seed}: ${c.identical}/${c.compared} updates bit-identical`);
       }
     });
-    // PPO in f32 (the networks' other scalar): the same promise.
-    await env.withTab('lesson-06.html?run=ppo&profile=smoke&seeds=11&precision=f32', null, async (tab) => {
+    // PPO in f64 (the networks' other scalar): the same promise.
+    await env.withTab('lesson-06.html?run=ppo&profile=smoke&seeds=11&precision=f64', null, async (tab) => {
       await tab.waitReady();
       await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 120_000);
       assert((await tab.status('#trainer-ppo')) === 'finished', await panelError(tab, '#trainer-ppo'));
       const reports = await tab.eval(() => window.pgbookRuns.ppo[0].reports);
-      const f32Native = cliLines(['train', 'ppo', '--profile', 'smoke', '--seeds', '11', '--set', 'precision=f32', '--json']).filter((l) => l.kind === 'update');
-      const c = compareReports(reports, f32Native, 'ppo f32 seed 11');
-      assert(c.worst <= 1e-9 && c.identical === c.compared, `ppo f32 seed 11: ${c.identical}/${c.compared} identical, worst ${c.worst}`);
-      notes.push(`ppo f32 seed 11: ${c.identical}/${c.compared} updates bit-identical`);
+      const f64Native = cliLines(['train', 'ppo', '--profile', 'smoke', '--seeds', '11', '--set', 'precision=f64', '--json']).filter((l) => l.kind === 'update');
+      const c = compareReports(reports, f64Native, 'ppo f64 seed 11');
+      assert(c.worst <= 1e-9 && c.identical === c.compared, `ppo f64 seed 11: ${c.identical}/${c.compared} identical, worst ${c.worst}`);
+      notes.push(`ppo f64 seed 11: ${c.identical}/${c.compared} updates bit-identical`);
     });
     t.diagnostic(notes.join('; '));
   });

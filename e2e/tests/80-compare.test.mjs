@@ -138,7 +138,7 @@ forEachBrowser((env) => {
       await tab.select('#ppo-profile', 'smoke');
       await tab.fill('#ppo-seeds', '11, 37, 71, 101, 131');
       await tab.click('#trainer-ppo .config-add');
-      await setPpo(tab, { gamma: '0.99' });
+      await setPpo(tab, { gamma: '0.98' });
       const since = await tab.eval(() => window.pgbookLongTasks.length);
       const t0 = Date.now();
       const { tasks } = await tab.traceTasks(async () => {

@@ -14,6 +14,11 @@ pub struct BenchResult {
     pub env_steps_per_s: f64,
     /// One PPO minibatch step of 128: both networks, loss, backward, clipping, Adam.
     pub minibatch_step_us: f64,
+    /// Floating-point operations of one minibatch step's matrix products (forward and
+    /// backward of both networks, [`minibatch_flops`]), the work a FLOP limit bounds.
+    pub minibatch_flops: f64,
+    /// `minibatch_flops` per second of a minibatch step, in GFLOP/s.
+    pub minibatch_gflop_per_s: f64,
     /// The SIMD path the kernels took ([`crate::nn::kernel_path`]).
     pub kernels: &'static str,
     /// The networks' scalar, `f32` or `f64`.
@@ -57,10 +62,49 @@ pub fn bench_ppo(
         trainer.train_minibatches(MINIBATCH_STEPS)?;
         minibatch_step_us = minibatch_step_us.min((now_s() - t0) * 1e6 / MINIBATCH_STEPS as f64);
     }
+    let flops = minibatch_flops(trainer.config());
     Ok(BenchResult {
         env_steps_per_s,
         minibatch_step_us,
+        minibatch_flops: flops,
+        minibatch_gflop_per_s: flops / minibatch_step_us / 1e3,
         kernels: crate::nn::kernel_path().name(),
         precision: precision.name(),
     })
+}
+
+/// Floating-point operations of the matrix products in one minibatch step: per layer of
+/// `fan_in × fan_out` and `m` samples, 2·m·fan_in·fan_out for the forward product, the same for
+/// the weights' gradient and for the inputs' gradient (which the first layer does not need).
+/// The tanh, the loss and Adam are left out: they are linear in the weights, not in m·weights.
+pub fn minibatch_flops(config: &PpoConfig) -> f64 {
+    let m = config.minibatch_size as f64;
+    let mut flops = 0.0;
+    for outputs in [2, 1] {
+        // Actor (two logits) and critic (one value) share the hidden shapes.
+        let mut fan_in = crate::envs::cartpole::OBS_DIM;
+        let widths = config.hidden_sizes.iter().copied().chain([outputs]);
+        for (layer, fan_out) in widths.enumerate() {
+            let products = if layer == 0 { 2.0 } else { 3.0 };
+            flops += products * 2.0 * m * (fan_in * fan_out) as f64;
+            fan_in = fan_out;
+        }
+    }
+    flops
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minibatch_flops_count_every_product() {
+        // CleanRL's shapes by hand: actor 4·64 + 64·64 + 64·2, critic 4·64 + 64·64 + 64·1,
+        // the first layers without an input gradient.
+        let actor = 2.0 * 256.0 + 3.0 * (4096.0 + 128.0);
+        let critic = 2.0 * 256.0 + 3.0 * (4096.0 + 64.0);
+        let got = minibatch_flops(&PpoConfig::cleanrl());
+        assert_eq!(got, 2.0 * 128.0 * (actor + critic));
+        assert_eq!(got, 6_701_056.0);
+    }
 }

@@ -83,13 +83,13 @@ mod tests {
     #[test]
     fn a_run_link_names_the_trainer_profile_overrides_and_seeds() {
         let set = [
-            ("gamma".to_string(), "0.99".to_string()),
+            ("gamma".to_string(), "0.98".to_string()),
             ("clip_coef".into(), "off".into()),
         ];
         let link = run_link::<PpoTrainer>(DEFAULT_BASE, "full", &set, &[11, 37]).unwrap();
         assert_eq!(
             link,
-            "http://127.0.0.1:8000/lesson-06.html?run=ppo&profile=full&gamma=0.99&clip_coef=off&seeds=11,37#trainer-ppo"
+            "http://127.0.0.1:8000/lesson-06.html?run=ppo&profile=full&gamma=0.98&clip_coef=off&seeds=11,37#trainer-ppo"
         );
         let link =
             run_link::<SequenceTrainer>("https://book.example/pg", "smoke", &[], &[5]).unwrap();

@@ -141,6 +141,7 @@ mod tests {
     fn a_saved_policy_comes_back_to_the_bit_and_replays_the_same_episode() {
         let config = PpoConfig {
             num_updates: 3,
+            precision: Precision::F64,
             ..PpoConfig::smoke()
         };
         let mut t = PpoTrainer::new(config, 11).unwrap();

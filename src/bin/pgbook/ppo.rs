@@ -95,6 +95,8 @@ pub fn bench(args: Args) -> Result<()> {
             &json!({
                 "env_steps_per_s": best_steps_per_s,
                 "minibatch_step_us": best_us,
+                "minibatch_flops": r.minibatch_flops,
+                "minibatch_gflop_per_s": r.minibatch_gflop_per_s,
                 "kernels": r.kernels,
                 "precision": r.precision,
             })
@@ -110,6 +112,11 @@ pub fn bench(args: Args) -> Result<()> {
         ));
         out::line(&format!(
             "  minibatch step      {best_us:>10.1} µs (128 samples, both networks, Adam)"
+        ));
+        out::line(&format!(
+            "  matrix products     {:>10.2} GFLOP/s ({:.2} MFLOP per minibatch step)",
+            r.minibatch_gflop_per_s,
+            r.minibatch_flops / 1e6
         ));
     }
     Ok(())

@@ -37,7 +37,7 @@ fn profiles_are_valid_and_every_value_round_trips_through_text() {
 fn text_overrides_are_strict_and_name_the_setting() {
     let base = PpoConfig::full();
     let set = |k: &str, v: &str| base.with_text(&[(k.to_string(), v.to_string())]);
-    assert_eq!(set("gamma", "0.99").unwrap().gamma, 0.99);
+    assert_eq!(set("gamma", "0.98").unwrap().gamma, 0.98);
     assert_eq!(
         set("hidden_sizes", "32, 16").unwrap().hidden_sizes,
         vec![32, 16]
@@ -67,7 +67,7 @@ fn text_overrides_are_strict_and_name_the_setting() {
 #[test]
 fn differences_name_each_changed_field_with_both_values() {
     let mut c = PpoConfig::full();
-    c.gamma = 0.99;
+    c.gamma = 0.98;
     c.anneal_clip = false;
     let d: Vec<(&str, String, String)> = c
         .differences(&PpoConfig::full())
@@ -77,7 +77,7 @@ fn differences_name_each_changed_field_with_both_values() {
     assert_eq!(
         d,
         vec![
-            ("gamma", "0.98".into(), "0.99".into()),
+            ("gamma", "0.99".into(), "0.98".into()),
             ("anneal_clip", "true".into(), "false".into())
         ]
     );
@@ -94,8 +94,19 @@ fn the_schema_lists_every_field_with_bounds_defaults_and_russian_text() {
         (gamma["min"].as_f64(), gamma["max"].as_f64()),
         (Some(0.0), Some(1.0))
     );
-    assert_eq!(gamma["default"]["full"], 0.98);
+    assert_eq!(gamma["default"]["full"], 0.99);
     assert_eq!(gamma["default"]["cleanrl"], 0.99);
+    let mb = fields
+        .iter()
+        .find(|f| f["name"] == "minibatch_size")
+        .unwrap();
+    assert_eq!(
+        (
+            mb["default"]["full"].as_u64(),
+            mb["default"]["cleanrl"].as_u64()
+        ),
+        (Some(64), Some(128))
+    );
     assert!(gamma["label"].as_str().unwrap().contains('γ'));
     assert_eq!(schema["profiles"][1]["name"], "full");
     assert_eq!(
@@ -116,10 +127,10 @@ fn the_schema_lists_every_field_with_bounds_defaults_and_russian_text() {
 fn a_request_resolves_a_profile_and_its_overrides() {
     let r = Request {
         profile: "full".into(),
-        set: vec![("gamma".into(), "0.99".into())],
+        set: vec![("gamma".into(), "0.98".into())],
     };
     let (p, c) = r.resolve::<PpoConfig>().unwrap();
-    assert_eq!((p, c.gamma), (PpoProfile::Full, 0.99));
+    assert_eq!((p, c.gamma), (PpoProfile::Full, 0.98));
     let bad = Request {
         profile: "huge".into(),
         set: vec![],
