@@ -53,7 +53,7 @@ forEachBrowser((env) => {
         assert((rows[c][1] ?? '').replace(/\s/g, '').startsWith(median.replace(/\s/g, '')), `config ${c}: «${rows[c][1]}» vs median ${median}`);
       }
       const text = (await tab.text('#trainer-ppo [data-comparison-text]')) ?? '';
-      assert(/^B: /.test(text) && /начальных значений/.test(text), `comparison text «${text}»`);
+      assert(/^B: /.test(text) && /Всего 2 начальных значения на конфигурацию/.test(text), `comparison text «${text}»`);
       // Each configuration equals the CLI with its settings (seed 37: the second job of each).
       for (const [c, set] of [
         [0, []],

@@ -14,3 +14,15 @@ export function formatNumber(x, digits = 3) {
   if (/^-0(\.0*)?$/.test(text)) text = '0';
   return text.replace('.', ',').replace('-', '−');
 }
+
+/** «1 начальное значение», «2 начальных значения», «5 начальных значений». @param {number} n */
+export function seedCount(n) {
+  const [ten, hundred] = [n % 10, n % 100];
+  const word =
+    ten === 1 && hundred !== 11
+      ? 'начальное значение'
+      : ten >= 2 && ten <= 4 && (hundred < 12 || hundred > 14)
+        ? 'начальных значения'
+        : 'начальных значений';
+  return `${formatNumber(n)} ${word}`;
+}

@@ -6,7 +6,7 @@
 // that comparison (kept in the browser's history) — never with numbers typed into the lesson.
 import { listRuns } from './history.js';
 import { comparisonTable, configText, describeComparison, parseConfig, scoreNamesOf } from './trainers.js';
-import { formatNumber } from './format.js';
+import { seedCount } from './format.js';
 import { describeProfiles, describeSet } from './settings-form.js';
 
 /** @typedef {import('./trainers.js').Config} Config */
@@ -22,18 +22,6 @@ function normalised(wasm, kind, configs, seeds) {
     const checked = wasm.check_run(kind, c.profile, c.set, seeds);
     return configText({ profile: checked.profile, set: checked.set });
   });
-}
-
-/** «1 начальное значение», «2 начальных значения», «5 начальных значений». @param {number} n */
-function seedCount(n) {
-  const [ten, hundred] = [n % 10, n % 100];
-  const word =
-    ten === 1 && hundred !== 11
-      ? 'начальное значение'
-      : ten >= 2 && ten <= 4 && (hundred < 12 || hundred > 14)
-        ? 'начальных значения'
-        : 'начальных значений';
-  return `${formatNumber(n)} ${word}`;
 }
 
 /** A trainer's name as the lessons write it. @param {string} kind */

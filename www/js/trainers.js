@@ -4,7 +4,7 @@
 // threshold, CartPole's time step) comes from the trainer's schema in wasm, settings are checked
 // by wasm before any worker starts, and the run history lives in a wasm RunBoard.
 import { fitCanvas } from './canvas.js';
-import { formatNumber } from './format.js';
+import { formatNumber, seedCount } from './format.js';
 import { SettingsForm } from './settings-form.js';
 import { deleteRun, listRuns, saveRun, MAX_KEPT } from './history.js';
 import { setupPrepared } from './prepared.js';
@@ -177,7 +177,7 @@ export function describeComparison(results, names) {
     return `${letter}: ${goal}; ${score}; ${verdict}.`;
   });
   const seeds = a.seeds;
-  return `${parts.join(' ')} Всего ${formatNumber(seeds)} ${seeds === 1 ? 'начальное значение' : 'начальных значений'} на конфигурацию — это немного: выводы стоит проверить на других.`;
+  return `${parts.join(' ')} Всего ${seedCount(seeds)} на конфигурацию — это немного: выводы стоит проверить на других.`;
 }
 
 // One run = one job per seed, on a pool of at most navigator.hardwareConcurrency workers (the

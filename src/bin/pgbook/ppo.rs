@@ -2,11 +2,10 @@
 
 use crate::args::Args;
 use crate::out;
-use crate::train::{FinishedRun, TextOutput};
+use crate::train::{write_learning_curve, FinishedRun, TextOutput};
 use pgbook::plots::{self, Theme};
 use pgbook::train::bench::bench_ppo;
 use pgbook::train::cartpole::Evaluation;
-use pgbook::train::curves::aggregate;
 use pgbook::train::ppo::{PpoConfig, PpoTrainer};
 use pgbook::{Error, Result};
 use plotters::prelude::*;
@@ -39,18 +38,7 @@ impl TextOutput for PpoTrainer {
             .iter()
             .map(|r| r.trainer.evaluations().to_vec())
             .collect();
-        let curve = aggregate(&evaluations)?;
-        let path = dir.join(format!("ppo_{profile}_learning_curve.svg"));
-        {
-            let root = SVGBackend::new(&path, (900, 500)).into_drawing_area();
-            let data = plots::learning_curve::Data {
-                curve: &curve,
-                profile,
-                x_end: 0.0,
-            };
-            plots::learning_curve::draw(&root, &data, &Theme::default())?;
-            root.present().map_err(|e| Error::io(path.display(), e))?;
-        }
+        write_learning_curve(dir, "ppo", profile, &evaluations)?;
         if let Some(first) = runs.first() {
             let path = dir.join(format!("ppo_{profile}_diagnostics_seed{}.svg", first.seed));
             let root = SVGBackend::new(&path, (900, 480)).into_drawing_area();

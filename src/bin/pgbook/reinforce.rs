@@ -1,13 +1,10 @@
 //! What `pgbook train reinforce` prints as text and draws as SVG.
 
-use crate::train::{FinishedRun, TextOutput};
-use pgbook::plots::{self, Theme};
+use crate::train::{write_learning_curve, FinishedRun, TextOutput};
 use pgbook::train::cartpole::Evaluation;
-use pgbook::train::curves::aggregate;
 use pgbook::train::reinforce::{ReinforceConfig, ReinforceTrainer};
 use pgbook::train::settings::Settings;
-use pgbook::{Error, Result};
-use plotters::prelude::*;
+use pgbook::Result;
 use std::path::Path;
 
 impl TextOutput for ReinforceTrainer {
@@ -50,15 +47,6 @@ impl TextOutput for ReinforceTrainer {
             .iter()
             .map(|r| r.trainer.evaluations().to_vec())
             .collect();
-        let curve = aggregate(&evaluations)?;
-        let path = dir.join(format!("reinforce_{profile}_learning_curve.svg"));
-        let root = SVGBackend::new(&path, (900, 500)).into_drawing_area();
-        let data = plots::learning_curve::Data {
-            curve: &curve,
-            profile,
-            x_end: 0.0,
-        };
-        plots::learning_curve::draw(&root, &data, &Theme::default())?;
-        root.present().map_err(|e| Error::io(path.display(), e))
+        write_learning_curve(dir, "reinforce", profile, &evaluations)
     }
 }

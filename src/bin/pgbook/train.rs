@@ -5,11 +5,15 @@
 
 use crate::args::Args;
 use crate::out;
+use pgbook::plots::{self, Theme};
+use pgbook::train::cartpole::Evaluation;
+use pgbook::train::curves::aggregate;
 use pgbook::train::lines::{report_line, summary_line};
 use pgbook::train::links;
 use pgbook::train::settings::{seeds, Profile, Settings};
 use pgbook::train::Trainer;
 use pgbook::{Error, Result};
+use plotters::prelude::*;
 use serde_json::{Map, Value};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -28,6 +32,26 @@ where
     fn seed_text(run: &FinishedRun<Self>) -> String;
     /// Figures written by `--svg-dir`.
     fn write_svgs(dir: &std::path::Path, profile: &str, runs: &[FinishedRun<Self>]) -> Result<()>;
+}
+
+/// A CartPole trainer's learning curve over its seeds (median and IQR of the greedy
+/// evaluations) as `{trainer}_{profile}_learning_curve.svg` in `dir`.
+pub fn write_learning_curve(
+    dir: &std::path::Path,
+    trainer: &str,
+    profile: &str,
+    evaluations: &[Vec<Evaluation>],
+) -> Result<()> {
+    let curve = aggregate(evaluations)?;
+    let path = dir.join(format!("{trainer}_{profile}_learning_curve.svg"));
+    let root = SVGBackend::new(&path, (900, 500)).into_drawing_area();
+    let data = plots::learning_curve::Data {
+        curve: &curve,
+        profile,
+        x_end: 0.0,
+    };
+    plots::learning_curve::draw(&root, &data, &Theme::default())?;
+    root.present().map_err(|e| Error::io(path.display(), e))
 }
 
 /// One seed's finished run.
