@@ -96,6 +96,20 @@ const withLimit = (r, bits, precision) => {
   return { ...r, flop_limit: limit, of_flop_limit: r.minibatch_gflop_per_s / limit.gflop_per_s };
 };
 
+/**
+ * Opens `url` in Chromium and waits for the trainer panel `root` to end. Returns the tab (still
+ * open), the run's start in page time (the page being ready), its status and its wall time.
+ * @param {string} url @param {string} root @param {number} timeout
+ */
+async function timedRun(url, root, timeout) {
+  const tab = await chromium.open(url, { deviceScaleFactor: 1 });
+  await tab.waitReady();
+  const t0 = await tab.eval(() => performance.now());
+  const status = await tab.waitFor(runEnded, root, timeout);
+  const wall_s = /** @type {number} */ (await tab.eval((t) => (performance.now() - Number(t)) / 1000, String(t0)));
+  return { tab, t0, status, wall_s };
+}
+
 /** The trainers' speed and the figures' redraw times, in Chromium, then in Firefox. */
 async function training() {
   /** @param {string} kernels @param {string} precision */
@@ -131,14 +145,10 @@ async function training() {
   await tab.close();
 
   for (const [kind, path, root, timeout] of FULL_RUNS) {
-    tab = await chromium.open(server.url + path, { deviceScaleFactor: 1 });
-    await tab.waitReady();
-    const t0 = await tab.eval(() => performance.now());
-    await tab.waitFor(runEnded, root, timeout);
+    const run = await timedRun(server.url + path, root, timeout);
+    tab = run.tab;
     const r = await tab.eval(
       ([t, sel]) => ({
-        status: /** @type {HTMLElement} */ (document.querySelector(sel)).dataset.status,
-        wall_s: (performance.now() - Number(t)) / 1000,
         long_tasks_ms: performance
           .getEntriesByType('longtask')
           .filter((e) => e.startTime >= Number(t))
@@ -146,9 +156,9 @@ async function training() {
         summaries:
           sel === '#trainer-ppo' ? window.pgbookRuns.ppo.map((/** @type {any} */ s) => s.summary) : [window.pgbookRuns.sequence.summary],
       }),
-      [String(t0), root],
+      [String(run.t0), root],
     );
-    out(kind, r);
+    out(kind, { status: run.status, wall_s: run.wall_s, ...r });
     await tab.close();
   }
 
@@ -211,13 +221,9 @@ async function comparison() {
   const walls = { one_run: [], two_configurations: [] };
   for (let round = 0; round < 2; round++) {
     for (const [kind, path] of runs) {
-      const tab = await chromium.open(server.url + path, { deviceScaleFactor: 1 });
-      await tab.waitReady();
-      const t0 = await tab.eval(() => performance.now());
-      const status = await tab.waitFor(runEnded, '#trainer-ppo', 900_000);
-      const wall = /** @type {number} */ (await tab.eval((t) => (performance.now() - Number(t)) / 1000, String(t0)));
-      walls[kind].push(wall);
-      out('compare_run', { run: kind, round, status, wall_s: wall });
+      const { tab, status, wall_s } = await timedRun(server.url + path, '#trainer-ppo', 900_000);
+      walls[kind].push(wall_s);
+      out('compare_run', { run: kind, round, status, wall_s });
       await tab.close();
     }
   }
@@ -266,11 +272,7 @@ async function versus(commit) {
         ['now', server.url],
       ]) {
         const load_before = loadavg();
-        const tab = await chromium.open(url + path, { deviceScaleFactor: 1 });
-        await tab.waitReady();
-        const t0 = await tab.eval(() => performance.now());
-        const status = await tab.waitFor(runEnded, '#trainer-ppo', 900_000);
-        const wall_s = /** @type {number} */ (await tab.eval((t) => (performance.now() - Number(t)) / 1000, String(t0)));
+        const { tab, status, wall_s } = await timedRun(url + path, '#trainer-ppo', 900_000);
         walls[build].push(wall_s);
         const summaries =
           build === 'now' ? await tab.eval(() => window.pgbookRuns.ppo.map((/** @type {any} */ r) => r.summary)) : undefined;
@@ -307,11 +309,8 @@ const reinforceRuns = () =>
 async function reinforce() {
   for (const seeds of ['11', '11,37,71,101,131']) {
     const load_before = loadavg();
-    const tab = await chromium.open(server.url + `lesson-03.html?run=reinforce&profile=full&seeds=${seeds}`, { deviceScaleFactor: 1 });
-    await tab.waitReady();
-    const t0 = await tab.eval(() => performance.now());
-    const status = await tab.waitFor(runEnded, '#trainer-reinforce', 1_800_000);
-    const wall_s = /** @type {number} */ (await tab.eval((t) => (performance.now() - Number(t)) / 1000, String(t0)));
+    const url = server.url + `lesson-03.html?run=reinforce&profile=full&seeds=${seeds}`;
+    const { tab, status, wall_s } = await timedRun(url, '#trainer-reinforce', 1_800_000);
     const runs = await tab.eval(reinforceRuns);
     const workers = await tab.eval(() => Math.min(navigator.hardwareConcurrency || 2, window.pgbookRuns.reinforce.length));
     const env_steps = runs.reduce((n, r) => n + r.env_steps, 0);

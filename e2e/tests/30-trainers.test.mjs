@@ -201,30 +201,28 @@ forEachBrowser((env) => {
       assert(c.worst <= 1e-9, `sequence: first iterations differ by ${c.worst} (relative)`);
       notes.push(`sequence: ${c.identical}/${c.compared} iterations bit-identical`);
     });
+    /**
+     * A smoke PPO run from the page's link (`query` added) against the CLI's (`set` added), seed
+     * by seed: every update bit-identical.
+     * @param {string} label @param {number[]} seeds @param {string} query @param {string[]} set
+     */
+    const ppoEqualsCli = (label, seeds, query, set) =>
+      env.withTab(`lesson-06.html?run=ppo&profile=smoke&seeds=${seeds.join(',')}${query}`, null, async (tab) => {
+        await tab.waitReady();
+        await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 120_000);
+        assert((await tab.status('#trainer-ppo')) === 'finished', await panelError(tab, '#trainer-ppo'));
+        const runs = await tab.eval(() => window.pgbookRuns.ppo.map((/** @type {any} */ r) => r.reports));
+        for (const [i, seed] of seeds.entries()) {
+          const native = cliLines(['train', 'ppo', '--profile', 'smoke', '--seeds', String(seed), ...set, '--json']).filter((l) => l.kind === 'update');
+          const c = compareReports(runs[i], native, `${label} seed ${seed}`);
+          assert(c.worst <= 1e-9 && c.identical === c.compared, `${label} seed ${seed}: ${c.identical}/${c.compared} identical, worst ${c.worst}`);
+          notes.push(`${label} seed ${seed}: ${c.identical}/${c.compared} updates bit-identical`);
+        }
+      });
     // PPO, smoke (f32 networks, the profiles' scalar), seeds 11 and 37 in parallel workers.
-    await env.withTab('lesson-06.html?run=ppo&profile=smoke&seeds=11,37', null, async (tab) => {
-      await tab.waitReady();
-      await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 120_000);
-      assert((await tab.status('#trainer-ppo')) === 'finished', await panelError(tab, '#trainer-ppo'));
-      const runs = await tab.eval(() => window.pgbookRuns.ppo.map((/** @type {any} */ r) => r.reports));
-      for (const [i, seed] of [11, 37].entries()) {
-        const ppoNative = cliLines(['train', 'ppo', '--profile', 'smoke', '--seeds', String(seed), '--json']).filter((l) => l.kind === 'update');
-        const c = compareReports(runs[i], ppoNative, `ppo seed ${seed}`);
-        assert(c.worst <= 1e-9 && c.identical === c.compared, `ppo seed ${seed}: ${c.identical}/${c.compared} identical, worst ${c.worst}`);
-        notes.push(`ppo seed ${seed}: ${c.identical}/${c.compared} updates bit-identical`);
-      }
-    });
+    await ppoEqualsCli('ppo', [11, 37], '', []);
     // PPO in f64 (the networks' other scalar): the same promise.
-    await env.withTab('lesson-06.html?run=ppo&profile=smoke&seeds=11&precision=f64', null, async (tab) => {
-      await tab.waitReady();
-      await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 120_000);
-      assert((await tab.status('#trainer-ppo')) === 'finished', await panelError(tab, '#trainer-ppo'));
-      const reports = await tab.eval(() => window.pgbookRuns.ppo[0].reports);
-      const f64Native = cliLines(['train', 'ppo', '--profile', 'smoke', '--seeds', '11', '--set', 'precision=f64', '--json']).filter((l) => l.kind === 'update');
-      const c = compareReports(reports, f64Native, 'ppo f64 seed 11');
-      assert(c.worst <= 1e-9 && c.identical === c.compared, `ppo f64 seed 11: ${c.identical}/${c.compared} identical, worst ${c.worst}`);
-      notes.push(`ppo f64 seed 11: ${c.identical}/${c.compared} updates bit-identical`);
-    });
+    await ppoEqualsCli('ppo f64', [11], '&precision=f64', ['--set', 'precision=f64']);
     t.diagnostic(notes.join('; '));
   });
 });
