@@ -1,7 +1,7 @@
 //! The PPO learning curve: median evaluation return over seeds, the interquartile band, a thin
 //! line per seed and the dashed 500 ceiling, against environment transitions.
 
-use super::theme::{Theme, BLUE, GREEN, INK};
+use super::theme::{tick_count, tick_label, Theme, BLUE, GREEN, INK};
 use crate::train::curves::Curve;
 use crate::Result;
 use plotters::coord::Shift;
@@ -52,11 +52,11 @@ pub fn draw_titled<DB: DrawingBackend>(
         .build_cartesian_2d(0.0..x_max, 0.0..520.0)?;
     theme
         .mesh(&mut chart.configure_mesh())
-        .x_labels(6)
+        .x_labels(tick_count(0.0, x_max, 0, 6))
         .y_labels(6)
         .x_desc("переходы среды")
         .y_desc("возврат (жадная оценка)")
-        .x_label_formatter(&|x| format!("{x:.0}"))
+        .x_label_formatter(&|x| tick_label(*x, 0))
         .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()?;
     // Interquartile band: along q75, back along q25.
@@ -133,11 +133,11 @@ pub fn draw_compared<DB: DrawingBackend>(
         .build_cartesian_2d(0.0..x_max, 0.0..520.0)?;
     theme
         .mesh(&mut chart.configure_mesh())
-        .x_labels(6)
+        .x_labels(tick_count(0.0, x_max, 0, 6))
         .y_labels(6)
         .x_desc("переходы среды")
         .y_desc("возврат (жадная оценка)")
-        .x_label_formatter(&|x| format!("{x:.0}"))
+        .x_label_formatter(&|x| tick_label(*x, 0))
         .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()?;
     let width = theme.px(2.5);

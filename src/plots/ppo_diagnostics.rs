@@ -2,7 +2,7 @@
 //! active clip fraction and the fraction of ratios outside [1 − ε, 1 + ε]. The KL is typically
 //! ten times smaller than the fractions, so it gets its own scale on the right axis.
 
-use super::theme::{Theme, BLUE, GREEN, RED};
+use super::theme::{tick_count, tick_label, Theme, BLUE, GREEN, RED};
 use crate::train::ppo::UpdateReport;
 use crate::Result;
 use plotters::coord::Shift;
@@ -89,11 +89,11 @@ pub fn draw<DB: DrawingBackend>(
         .set_secondary_coord(0.0..x_max, 0.0..kl_max);
     theme
         .mesh(&mut chart.configure_mesh())
-        .x_labels(6)
+        .x_labels(tick_count(0.0, x_max, 0, 6))
         .y_labels(6)
         .x_desc("обновление PPO")
         .y_desc("доля")
-        .x_label_formatter(&|x| format!("{x:.0}"))
+        .x_label_formatter(&|x| tick_label(*x, 0))
         .y_label_formatter(&|y| format!("{y:.2}"))
         .draw()?;
     chart

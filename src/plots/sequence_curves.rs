@@ -1,7 +1,7 @@
 //! Lesson 8's learning curves: the evaluation mean reward and the fraction of fully correct
 //! answers per iteration of the GRU sequence policy.
 
-use super::theme::{Theme, BLUE, GREY, INK, RED};
+use super::theme::{tick_count, tick_label, Theme, BLUE, GREY, INK, RED};
 use crate::train::sequence::IterationReport;
 use crate::Result;
 use plotters::coord::Shift;
@@ -43,10 +43,10 @@ pub fn draw<DB: DrawingBackend>(
         .build_cartesian_2d(0.0..last as f64, y_min..1.05)?;
     theme
         .mesh(&mut chart.configure_mesh())
-        .x_labels(6)
+        .x_labels(tick_count(0.0, last as f64, 0, 6))
         .y_labels(6)
         .x_desc("итерация")
-        .x_label_formatter(&|x| format!("{x:.0}"))
+        .x_label_formatter(&|x| tick_label(*x, 0))
         .y_label_formatter(&|y| format!("{y:.1}"))
         .draw()?;
     let reward: Vec<f64> = reports.iter().map(|r| r.eval_mean_reward).collect();
@@ -110,10 +110,10 @@ pub fn draw_compared<DB: DrawingBackend>(
         .build_cartesian_2d(0.0..last as f64, y_min..1.05)?;
     theme
         .mesh(&mut chart.configure_mesh())
-        .x_labels(6)
+        .x_labels(tick_count(0.0, last as f64, 0, 6))
         .y_labels(6)
         .x_desc("итерация")
-        .x_label_formatter(&|x| format!("{x:.0}"))
+        .x_label_formatter(&|x| tick_label(*x, 0))
         .y_label_formatter(&|y| format!("{y:.1}"))
         .draw()?;
     let width = theme.px(2.0);

@@ -286,3 +286,53 @@ pub fn decimal(x: f64, digits: usize) -> String {
     };
     text.replace('.', ",").replace('-', "−")
 }
+
+/// At most `most` tick labels on an axis over `lo..hi` whose labels show `digits` decimals.
+/// plotters picks "nice" steps finer than such a label can show on a short range (a run of one
+/// update read «0 0 0 1 1 1»), so the count is capped by the distinct labels the range holds.
+pub fn tick_count(lo: f64, hi: f64, digits: usize, most: usize) -> usize {
+    let unit = (0..digits).fold(1.0, |u, _| u / 10.0);
+    let span = hi - lo;
+    if !(span.is_finite() && span > 0.0) {
+        return 1;
+    }
+    let fit = (span / unit + 1e-9).floor();
+    if fit >= most as f64 {
+        most
+    } else {
+        (fit as usize + 1).clamp(1, most)
+    }
+}
+
+/// A tick label with `digits` decimals, or nothing for a tick between the values such a label
+/// can show (with [`tick_count`] no two ticks of an axis then read the same).
+pub fn tick_label(x: f64, digits: usize) -> String {
+    let scale = (0..digits).fold(1.0, |s, _| s * 10.0);
+    let scaled = x * scale;
+    if (scaled - scaled.round()).abs() > 1e-6 * scale.max(1.0) {
+        String::new()
+    } else {
+        decimal(x, digits)
+    }
+}
+
+#[cfg(test)]
+mod tick_tests {
+    use super::{tick_count, tick_label};
+
+    #[test]
+    fn short_ranges_get_fewer_ticks_and_no_label_between_values() {
+        assert_eq!(tick_count(0.0, 1.0, 0, 6), 2);
+        assert_eq!(tick_count(0.0, 2.0, 0, 6), 3);
+        assert_eq!(tick_count(0.0, 3.0, 0, 6), 4);
+        assert_eq!(tick_count(0.0, 500.0, 0, 6), 6);
+        assert_eq!(tick_count(0.0, 0.05, 2, 6), 6);
+        assert_eq!(tick_count(0.0, 0.03, 2, 6), 4);
+        assert_eq!(tick_count(1.0, 1.0, 0, 6), 1);
+        assert_eq!(tick_label(2.0, 0), "2");
+        assert_eq!(tick_label(0.5, 0), "");
+        assert_eq!(tick_label(0.25, 2), "0,25");
+        assert_eq!(tick_label(0.255, 2), "");
+        assert_eq!(tick_label(-3.0, 0), "−3");
+    }
+}
