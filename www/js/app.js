@@ -52,7 +52,7 @@ let panicked = false;
 
 /** @param {unknown} v @param {number} digits @returns {string} */
 function formatValue(v, digits) {
-  return Array.isArray(v) ? `[${v.map((x) => formatValue(x, digits)).join('; ')}]` : formatNumber(v, digits);
+  return Array.isArray(v) ? `(${v.map((x) => formatValue(x, digits)).join('; ')})` : formatNumber(v, digits);
 }
 /** The value at a dotted path (`score.probs`) of the worked examples. @param {unknown} obj @param {string} path */
 function lookup(obj, path) {
@@ -518,12 +518,14 @@ function wireExercises() {
       feedback.textContent = verdict.message;
       feedback.className = `feedback ${verdict.correct ? 'right' : 'wrong'}`;
       form.dataset.checked = verdict.correct ? 'right' : 'wrong';
-      // Choice: every option's explanation, marked by whether the reader judged it right.
+      // Choice: a wrong answer opens only the explanations of the options judged wrong, so the
+      // reader can think again about the rest; a right one opens every explanation.
       options.forEach((o, i) => {
         const item = o.closest('li');
         const why = item?.querySelector('[data-why]');
-        if (why instanceof HTMLElement) why.hidden = false;
-        item?.classList.toggle('judged-right', verdict.items[i]);
+        const open = verdict.correct || !verdict.items[i];
+        if (why instanceof HTMLElement) why.hidden = !open;
+        item?.classList.toggle('judged-right', verdict.correct);
         item?.classList.toggle('judged-wrong', !verdict.items[i]);
       });
       fields.forEach((f, i) => f.setAttribute('aria-invalid', String(!verdict.items[i])));
