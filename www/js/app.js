@@ -5,7 +5,7 @@
 // the table of contents were rendered when the site was built (scripts/build-site.mjs).
 import init, * as wasm from '../pkg/pgbook.js';
 import { fitCanvas } from './canvas.js';
-import { formatNumber } from './format.js';
+import { formatNumber, useNumerals } from './format.js';
 import { registerOffline } from './offline.js';
 import { setupTrainers } from './trainers.js';
 
@@ -545,6 +545,7 @@ async function main() {
     return;
   }
   window.pgbookWasm = wasm; // for the self-checks of the end-to-end tests
+  useNumerals(wasm.russian_count);
   if (document.querySelector('[data-worked], [data-worked-table]')) {
     try {
       fillWorked(wasm.worked_examples());
