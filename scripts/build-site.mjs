@@ -9,8 +9,9 @@ import katex from 'katex';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { BOOK_TITLE, LESSONS } from '../www/book.mjs';
+import { formatNumber } from '../www/js/format.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'www');
@@ -49,6 +50,75 @@ export function renderMath(html, where) {
     }
     return `<${tag} class="${cls}">${mathml}</${tag}>`;
   });
+}
+
+/**
+ * The core's numbers for the pages: the wasm package in `src/pkg` (the same module the page
+ * runs), loaded in Node. This is the one place the build asks the core for a lesson's numbers:
+ * `worked_examples()` (every worked example, the profiles' settings, the core's constants, the
+ * figures' sliders) and `russian_count` (a number with its agreeing noun).
+ * @param {string} src
+ * @returns {Promise<{ values: unknown, count: (n: number, digits: number, forms: string[]) => string }>}
+ */
+export async function coreNumbers(src) {
+  const pkg = join(src, 'pkg');
+  if (!existsSync(join(pkg, 'pgbook_bg.wasm'))) throw new BuildError('www/pkg/ is missing: run scripts/build-wasm.sh first');
+  const wasm = await import(pathToFileURL(join(pkg, 'pgbook.js')).href);
+  wasm.initSync({ module: readFileSync(join(pkg, 'pgbook_bg.wasm')) });
+  return {
+    values: wasm.worked_examples(),
+    count: (n, digits, [one, few, many]) => wasm.russian_count(n, digits, one, few, many),
+  };
+}
+
+/** The value at a dotted path (`score.logits`). @param {unknown} obj @param {string} path */
+const lookup = (obj, path) => path.split('.').reduce((/** @type {any} */ o, k) => (o == null ? undefined : o[k]), obj);
+
+/**
+ * Fills every `{{path}}` of a page with the core's value at `path`: `{{path}}` in Russian
+ * typography (lists in parentheses, «(1; 0; −1)»), `{{path|4}}` with 4 decimals,
+ * `{{path|шаг,шага,шагов}}` with its agreeing noun («32 шага»), `{{path|raw}}` as JavaScript
+ * writes it (for attributes: `min`, `data-seeds`), `{{path|checked}}` a checkbox's `checked`;
+ * `{{path?words if true:words if false}}` chooses the sentence that fits the core's switch. Inside a formula the decimal comma is TeX's
+ * `{,}` and the minus ASCII. An unknown path fails the build.
+ * @param {string} html
+ * @param {{ values: unknown, count: (n: number, digits: number, forms: string[]) => string }} core
+ * @param {string} where
+ */
+export function fillNumbers(html, core, where) {
+  /** @param {string} text @param {boolean} tex */
+  const fill = (text, tex) =>
+    text
+      .replace(/\{\{([A-Za-z0-9_.]+)\?([^:}]*):([^}]*)\}\}/g, (_, path, yes, no) => {
+        const v = lookup(core.values, path);
+        if (typeof v !== 'boolean') throw new BuildError(`${where}: {{${path}?…}} needs a yes/no value in the core`);
+        return v ? yes : no;
+      })
+      .replace(/\{\{([A-Za-z0-9_.]+)(?:\|([^}]*))?\}\}/g, (_, path, mod = '') => {
+        const v = lookup(core.values, path);
+        if (v === undefined) throw new BuildError(`${where}: the core has no number at {{${path}}}`);
+        if (mod === 'raw') return Array.isArray(v) ? v.join(',') : String(v);
+        if (mod === 'checked') return v === true ? 'checked' : '';
+        const digits = /^\d+$/.test(mod) ? Number(mod) : 3;
+        /** @param {unknown} x @returns {string} */
+        const one = (x) => {
+          if (Array.isArray(x)) return `(${x.map(one).join('; ')})`;
+          let text = formatNumber(x, digits);
+          // Thousands apart, as Russian print writes them: «80 000».
+          if (typeof x === 'number' && Number.isInteger(x) && Math.abs(x) >= 10000)
+            text = text.replace(/\B(?=(\d{3})+$)/g, tex ? '\\,' : '\u00a0');
+          return tex ? text.replace(',', '{,}').replace('−', '-') : text;
+        };
+        if (mod.includes(',')) {
+          if (typeof v !== 'number') throw new BuildError(`${where}: {{${path}}} is not a number to count`);
+          return core.count(v, digits, mod.split(','));
+        }
+        return one(v);
+      });
+  return fill(
+    html.replace(/<(span|p) class="(math|math-display)">([\s\S]*?)<\/\1>/g, (whole) => fill(whole, true)),
+    false,
+  );
 }
 
 /**
@@ -127,7 +197,9 @@ export function embedSources(html) {
   });
 }
 
-export function pages(src = SRC) {
+/** @param {string} [src] */
+export async function pages(src = SRC) {
+  const core = await coreNumbers(src);
   const files = ['index.html', ...LESSONS.map((l) => l.file)];
   const present = readdirSync(join(src, 'pages')).filter((f) => f.endsWith('.html'));
   const unlisted = present.filter((f) => !files.includes(f));
@@ -136,7 +208,8 @@ export function pages(src = SRC) {
   const body = (file) => {
     const path = join(src, 'pages', file);
     if (!existsSync(path)) throw new BuildError(`www/book.mjs lists ${file}, but www/pages/${file} does not exist`);
-    return embedSources(renderMath(readFileSync(path, 'utf8'), `www/pages/${file}`));
+    const where = `www/pages/${file}`;
+    return embedSources(renderMath(fillNumbers(readFileSync(path, 'utf8'), core, where), where));
   };
   return [
     { file: 'index.html', html: frame({ title: BOOK_TITLE, heading: BOOK_TITLE, body: body('index.html'), after: toc() }) },
@@ -191,9 +264,8 @@ export function writeServiceWorker(out, src = SRC) {
 }
 
 /** @param {string} out @param {string} [src] the sources (www/) */
-export function buildSite(out, src = SRC) {
-  if (!existsSync(join(src, 'pkg', 'pgbook_bg.wasm'))) throw new BuildError('www/pkg/ is missing: run scripts/build-wasm.sh first');
-  const built = pages(src); // before touching `out`: a TeX error leaves the last good build in place
+export async function buildSite(out, src = SRC) {
+  const built = await pages(src); // before touching `out`: a TeX error leaves the last good build in place
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   for (const { file, html } of built) writeFileSync(join(out, file), html);
@@ -205,7 +277,7 @@ export function buildSite(out, src = SRC) {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const out = resolve(process.argv[2] ?? join(ROOT, 'site'));
   try {
-    const { version, files } = buildSite(out, resolve(process.argv[3] ?? SRC));
+    const { version, files } = await buildSite(out, resolve(process.argv[3] ?? SRC));
     const bytes = files.reduce((n, f) => n + statSync(join(out, f)).size, 0);
     console.error(`[build] ${relative(process.cwd(), out) || '.'}/: ${files.length + 1} files, ${bytes} bytes, build ${version}`);
   } catch (e) {

@@ -11,6 +11,7 @@
 //! - [`lessons`]: each lesson's inputs, worked examples and the analyses behind its figure.
 //! - [`plots`]: every figure, generic over the plotters drawing backend (canvas or SVG).
 //! - [`rng`]: seeded portable randomness.
+//! - [`numerals`]: Russian numerals agreeing with their nouns.
 //! - `web` (wasm32 only): the wasm-bindgen boundary.
 
 pub mod envs;
@@ -18,6 +19,7 @@ pub mod error;
 pub mod lessons;
 pub mod math;
 pub mod nn;
+pub mod numerals;
 pub mod plots;
 pub mod rl;
 pub mod rng;

@@ -395,14 +395,13 @@ fn the_lessons_mistakes_are_settings_that_change_the_run() {
     };
     let base = short(4);
     let correct = run(base.clone());
-    // No clipping: every ratio takes part, nothing is clipped, ε is reported as none.
+    // No clipping: every ratio takes part and ε is reported as none (its diagnostics are
+    // measured against the profile's ε: tests/ppo_reference_clip.rs).
     let unclipped = run(PpoConfig {
         clip_coef: None,
         ..base.clone()
     });
-    assert!(unclipped
-        .iter()
-        .all(|r| r.clip_epsilon.is_none() && r.active_clip_fraction == 0.0));
+    assert!(unclipped.iter().all(|r| r.clip_epsilon.is_none()));
     assert!(correct.iter().all(|r| r.clip_epsilon.is_some()));
     assert_ne!(unclipped[3].policy_loss, correct[3].policy_loss);
     // The smoke profile's 8 × 32 rollouts cut every environment's record 31; forgetting that

@@ -208,12 +208,12 @@ forEachBrowser((env) => {
     await env.withTab('lesson-02.html', null, async (tab) => {
       await tab.waitReady();
       const g = '[data-follows="returns.reward_to_go"]';
-      assert((await tab.text(g)) === '[1,5; 1; 2]', `G at the defaults: ${await tab.text(g)}`);
+      assert((await tab.text(g)) === '(1,5; 1; 2)', `G at the defaults: ${await tab.text(g)}`);
       await tab.setSlider('#returns-gamma', 1);
-      assert((await tab.text(g)) === '[3; 2; 2]', `G at γ = 1: ${await tab.text(g)}`);
+      assert((await tab.text(g)) === '(3; 2; 2)', `G at γ = 1: ${await tab.text(g)}`);
       assert((await tab.text('[data-follows="returns.gamma"]')) === '1', 'γ in the text did not follow');
       await tab.setSlider('#returns-r0', -1);
-      assert((await tab.text('[data-follows="returns.weights"]')) === '[1; 2; 2]', `weights: ${await tab.text('[data-follows="returns.weights"]')}`);
+      assert((await tab.text('[data-follows="returns.weights"]')) === '(1; 2; 2)', `weights: ${await tab.text('[data-follows="returns.weights"]')}`);
     });
   });
 

@@ -75,7 +75,7 @@ forEachBrowser((env) => {
       // Out of bounds, and a relation between two settings: refused with the setting named.
       for (const [id, value, words] of [
         ['gamma', '1.5', 'γ'],
-        ['minibatch_size', '100000', 'мини-батча'],
+        ['minibatch_size', '100000', 'мини-пакета'],
         ['clip_coef', 'off', 'клиппировать функцию ценности'],
       ]) {
         await tab.select('#ppo-profile', 'full'); // each case from the profile's own values

@@ -2,6 +2,7 @@
 //! decimal commas and the settings' Russian names.
 
 use super::{quote, Bound, Error, ErrorKind, Quantity, Rule, Value};
+use crate::numerals;
 
 /// A number the Russian way: decimal comma, no fraction for integers.
 pub(crate) fn number_ru(x: f64) -> String {
@@ -62,8 +63,15 @@ fn rule_ru(rule: &Rule) -> String {
         Rule::Binary => "допустимы только 0 и 1".into(),
         Rule::Distinct => "одно и то же значение указано дважды".into(),
         Rule::NonEmpty => "нужно хотя бы одно значение".into(),
-        Rule::Count { min, max } if min == max => format!("нужно ровно {min}"),
-        Rule::Count { min, max } => format!("нужно от {min} до {max} значений"),
+        Rule::Count { min, max } if min == max => format!(
+            "нужно ровно {}",
+            numerals::count(*min as f64, 0, ["значение", "значения", "значений"])
+        ),
+        // «до» takes the genitive: до 1 значения, до 4 значений, до 21 значения.
+        Rule::Count { min, max } => format!(
+            "нужно от {min} до {}",
+            numerals::count(*max as f64, 0, ["значения", "значений", "значений"])
+        ),
         Rule::IndexBelow(len) => format!("нужен индекс меньше {len}"),
         Rule::Requires { what } => format!("работает только при {what}"),
     }

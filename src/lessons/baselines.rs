@@ -225,11 +225,11 @@ pub const ZSCORE_EPS: f64 = 1e-8;
 fn describe_groups(f: &BaselineFigure) -> Description {
     let mc = &f.monte_carlo;
     let mut text = format!(
-        "При G = {} ({} групп): точный градиент {}; среднее оценки без опорного уровня {}, \
+        "При G = {} ({}): точный градиент {}; среднее оценки без опорного уровня {}, \
          со средним той же группы {} (сжатие (G−1)/G даёт {}), RLOO {}. \
          Разброс: {}, {} и {}.",
         f.group_size,
-        f.groups,
+        crate::numerals::count(f.groups as f64, 0, ["группа", "группы", "групп"]),
         num(mc.exact, 4),
         num(mc.plain_mean, 4),
         num(mc.same_group_mean, 4),

@@ -142,6 +142,8 @@ fn describe_rows(f: &FourRows) -> Description {
 #[derive(Debug, Clone, Serialize)]
 pub struct Ppo {
     pub clip_epsilon: f64,
+    /// [1 − ε, 1 + ε].
+    pub clip_interval: [f64; 2],
     pub ratio: Vec<f64>,
     pub advantage: Vec<f64>,
     pub unclipped: Vec<f64>,
@@ -168,6 +170,7 @@ pub fn ppo() -> Result<Ppo> {
         .collect();
     Ok(Ppo {
         clip_epsilon: rows.clip_epsilon,
+        clip_interval: [1.0 - rows.clip_epsilon, 1.0 + rows.clip_epsilon],
         ratio: rows.ratio.to_vec(),
         advantage: rows.advantage.to_vec(),
         mean_objective: rows.mean_objective,
@@ -348,9 +351,9 @@ pub fn drift(clip_epsilon: f64, steps: usize) -> Result<Figure<Drift, crate::plo
 fn describe_drift(f: &Drift) -> Description {
     let last = f.ratios.last().copied().unwrap_or([1.0; 3]);
     let text = format!(
-        "{} шагов Adam на клиппированной цели при ε = {}: отношения действий в конце {}, \
+        "{} Adam на клиппированной цели при ε = {}: отношения действий в конце {}, \
          наибольшее отклонение |r − 1| = {} против ε. {}; клиппированная цель {}, неклиппированная {}.",
-        f.steps,
+        crate::numerals::count(f.steps as f64, 0, ["шаг", "шага", "шагов"]),
         num(f.clip_epsilon, 2),
         list(&last, 3),
         num(f.max_deviation, 3),

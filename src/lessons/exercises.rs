@@ -26,6 +26,24 @@ pub struct Exercise {
     pub tolerance: f64,
     /// Inputs a code exercise gives the reader (shown on the page), by name.
     pub given: BTreeMap<&'static str, Vec<f64>>,
+    /// Typical mistakes: the values a reader who made one would enter, and the hint the check
+    /// gives when the wrong fields hold exactly those (not shown on the page before a check).
+    #[serde(skip)]
+    pub mistakes: Vec<Mistake>,
+}
+
+/// A typical wrong answer and what to say about it.
+#[derive(Debug, Clone)]
+pub struct Mistake {
+    pub values: Vec<f64>,
+    pub hint: &'static str,
+}
+
+impl Exercise {
+    fn with_mistake(mut self, values: Vec<f64>, hint: &'static str) -> Self {
+        self.mistakes.push(Mistake { values, hint });
+        self
+    }
 }
 
 fn choice(options: usize, correct: &[usize]) -> Exercise {
@@ -35,6 +53,7 @@ fn choice(options: usize, correct: &[usize]) -> Exercise {
         expected: Vec::new(),
         tolerance: 0.0,
         given: BTreeMap::new(),
+        mistakes: Vec::new(),
     }
 }
 
@@ -45,6 +64,7 @@ fn numbers(expected: Vec<f64>, given: &[(&'static str, Vec<f64>)]) -> Exercise {
         expected,
         tolerance: TOLERANCE,
         given: given.iter().cloned().collect(),
+        mistakes: Vec::new(),
     }
 }
 
@@ -68,7 +88,14 @@ pub fn exercises() -> Result<BTreeMap<usize, Exercise>> {
     all.insert(11, numbers(probs_grad, &[]));
     all.insert(
         12,
-        numbers([returns.reward_to_go, returns.weights].concat(), &[]),
+        numbers(
+            [returns.reward_to_go.clone(), returns.weights].concat(),
+            &[],
+        )
+        .with_mistake(
+            [returns.reward_to_go.clone(), returns.reward_to_go].concat(),
+            "Похоже, в веса вписаны сами G_t: внешний множитель γ^t забыт. Умножьте G_t на γ^t.",
+        ),
     );
     let mut b = vec![bstar.value];
     b.extend(&bstar.grad_norm_sq);
@@ -76,7 +103,15 @@ pub fn exercises() -> Result<BTreeMap<usize, Exercise>> {
     all.insert(13, numbers(b, &[]));
     let mut r = vec![rloo.group_mean];
     r.extend(&rloo.rloo);
-    all.insert(14, numbers(r, &[]));
+    let mut centred = vec![rloo.group_mean];
+    centred.extend(&rloo.centered);
+    all.insert(
+        14,
+        numbers(r, &[]).with_mistake(
+            centred,
+            "Похоже, вписаны центрированные преимущества R_i − R̄, а не RLOO: опорный уровень RLOO — среднее остальных ответов, без текущего (разница — множитель G/(G − 1)).",
+        ),
+    );
     let a = &gae.analysis;
     all.insert(
         15,
@@ -88,12 +123,30 @@ pub fn exercises() -> Result<BTreeMap<usize, Exercise>> {
             ]
             .concat(),
             &[],
+        )
+        .with_mistake(
+            [
+                a.single_done_deltas.clone(),
+                a.single_done_advantages.clone(),
+                a.single_done_value_targets.clone(),
+            ]
+            .concat(),
+            "Похоже, запись 0 посчитана как истинное завершение (один флаг done): усечение не терминально, бутстрэппинг γ·V(s_1) на нём нужен.",
         ),
     );
     let mut p = ppo.pessimistic.clone();
     p.push(ppo.mean_objective);
     p.push(ppo.approx_kl);
-    all.insert(16, numbers(p, &[]));
+    let mut unclipped = ppo.unclipped.clone();
+    unclipped.push(unclipped.iter().sum::<f64>() / unclipped.len() as f64);
+    unclipped.push(ppo.approx_kl);
+    all.insert(
+        16,
+        numbers(p, &[]).with_mistake(
+            unclipped,
+            "Похоже, вписаны неклиппированные члены r·Â: цель PPO — минимум из r·Â и clip(r, 1 − ε, 1 + ε)·Â.",
+        ),
+    );
 
     // Code exercises: the project's function on small given inputs.
     let (logits, action) = (vec![2.0, 0.0], 0usize);
@@ -114,7 +167,14 @@ pub fn exercises() -> Result<BTreeMap<usize, Exercise>> {
     );
     let group = vec![1.0, 0.0, 0.0, 1.0];
     let z = rl::group_zscore_advantages(ndarray::aview1(&group), 1e-8)?;
-    all.insert(19, numbers(z.to_vec(), &[("rewards", group)]));
+    let sample = sample_std_zscores(&group);
+    all.insert(
+        19,
+        numbers(z.to_vec(), &[("rewards", group)]).with_mistake(
+            sample,
+            "Похоже, σ посчитано с делением на G − 1 (выборочное, как .std() в PyTorch); здесь, как в курсе, — с делением на G.",
+        ),
+    );
     // Exercise 15's two records without the trace cut at record 0: record 1's δ leaks back.
     let tr = &gae.trajectory;
     let leak = [false, true];
@@ -171,7 +231,82 @@ pub fn exercises() -> Result<BTreeMap<usize, Exercise>> {
             ],
         ),
     );
+    // 23: lesson 7's three reductions on its two rows.
+    all.insert(
+        23,
+        numbers(
+            vec![
+                tokens.token_mean,
+                tokens.sequence_mean,
+                tokens.sequence_sum_mean,
+            ],
+            &[],
+        )
+        .with_mistake(
+            vec![
+                tokens.sequence_mean,
+                tokens.token_mean,
+                tokens.sequence_sum_mean,
+            ],
+            "Похоже, token_mean и sequence_mean перепутаны: token_mean делит сумму по всем ответам на общее число токенов, sequence_mean усредняет средние по ответам.",
+        ),
+    );
+    // 24: σ and the successful answer's z-score in a group with one success of four and in one
+    // with two: the rarer success gets the larger weight (lesson 3's difficulty bias).
+    let (rare, even) = (vec![1.0, 0.0, 0.0, 0.0], vec![1.0, 1.0, 0.0, 0.0]);
+    let z_rare = rl::group_zscore_advantages(ndarray::aview1(&rare), 1e-8)?;
+    let z_even = rl::group_zscore_advantages(ndarray::aview1(&even), 1e-8)?;
+    let sigma = |g: &[f64]| {
+        let m = g.iter().sum::<f64>() / g.len() as f64;
+        let var = g.iter().map(|r| (r - m) * (r - m)).sum::<f64>() / g.len() as f64;
+        var.sqrt()
+    };
+    let sample_sigma = |g: &[f64]| sigma(g) * (g.len() as f64 / (g.len() as f64 - 1.0)).sqrt();
+    all.insert(
+        24,
+        numbers(
+            vec![sigma(&rare), z_rare[0], sigma(&even), z_even[0]],
+            &[("rare", rare.clone()), ("even", even.clone())],
+        )
+        .with_mistake(
+            vec![
+                sample_sigma(&rare),
+                sample_std_zscores(&rare)[0],
+                sample_sigma(&even),
+                sample_std_zscores(&even)[0],
+            ],
+            "Похоже, σ посчитано с делением на G − 1; здесь нужно «популяционное» σ с делением на G.",
+        ),
+    );
+    // 25: one value-clipping case; which branch of the max gives the gradient.
+    let (value, old_value, target, clip) = (1.5, 1.0, 2.0, 0.2);
+    let (v_clip, term, d_value) = rl::clipped_value_term(value, old_value, target, clip);
+    all.insert(
+        25,
+        numbers(
+            vec![v_clip, term, d_value],
+            &[
+                ("value", vec![value]),
+                ("old_value", vec![old_value]),
+                ("target", vec![target]),
+                ("clip", vec![clip]),
+            ],
+        )
+        .with_mistake(
+            vec![v_clip, term, v_clip - target],
+            "Похоже, производная взята по клиппированной ветви как по V: но V_clip при V вне коридора от V не зависит, и градиент этой ветви равен нулю.",
+        ),
+    );
     Ok(all)
+}
+
+/// Z-scores with the sample (n − 1) standard deviation: the typical mistake of exercises 19, 24.
+fn sample_std_zscores(group: &[f64]) -> Vec<f64> {
+    let n = group.len() as f64;
+    let m = group.iter().sum::<f64>() / n;
+    let var = group.iter().map(|r| (r - m) * (r - m)).sum::<f64>() / (n - 1.0).max(1.0);
+    let s = var.sqrt();
+    group.iter().map(|r| (r - m) / (s + 1e-8)).collect()
 }
 
 /// The verdict on one answer.
@@ -298,8 +433,11 @@ pub fn check(number: usize, answers: &[String]) -> Result<Check> {
     } else if empty.len() == items.len() {
         "Поля пусты: впишите свои значения.".to_string()
     } else {
+        let hint = typical_mistake(ex, answers)
+            .map(|h| format!(" {h}"))
+            .unwrap_or_default();
         format!(
-            "Неверно: не совпадают поля {} (допуск ±{tol}){}.",
+            "Неверно: не совпадают поля {} (допуск ±{tol}){}.{hint}",
             list(&wrong),
             if empty.is_empty() {
                 String::new()
@@ -312,6 +450,22 @@ pub fn check(number: usize, answers: &[String]) -> Result<Check> {
         correct,
         message,
         items,
+    })
+}
+
+/// The hint of the typical mistake the answer matches: every field holds either the right
+/// value or that mistake's value.
+fn typical_mistake(ex: &Exercise, answers: &[String]) -> Option<&'static str> {
+    let typed: Option<Vec<f64>> = answers.iter().map(|a| parse_answer(a)).collect();
+    let typed = typed?;
+    let near = |a: f64, b: f64| (a - b).abs() <= ex.tolerance;
+    ex.mistakes.iter().find_map(|m| {
+        let fits = typed
+            .iter()
+            .zip(&ex.expected)
+            .zip(&m.values)
+            .all(|((&x, &e), &w)| near(x, e) || near(x, w));
+        fits.then_some(m.hint)
     })
 }
 
@@ -344,7 +498,55 @@ mod tests {
                 assert!(c.message.contains("поля 1"), "{}", c.message);
             }
         }
-        assert_eq!(all.keys().filter(|&&n| (11..=22).contains(&n)).count(), 12);
+        assert_eq!(all.keys().filter(|&&n| (11..=25).contains(&n)).count(), 15);
+    }
+
+    /// Each typical mistake gets its own hint, and a different wrong answer does not.
+    #[test]
+    fn typical_mistakes_get_their_hint() {
+        let all = exercises().unwrap();
+        let mut hinted = Vec::new();
+        for (n, ex) in &all {
+            for m in &ex.mistakes {
+                assert_ne!(
+                    m.values, ex.expected,
+                    "{n}: the mistake is the right answer"
+                );
+                let c = check(*n, &texts(&m.values)).unwrap();
+                assert!(
+                    !c.correct && c.message.contains(m.hint),
+                    "{n}: {}",
+                    c.message
+                );
+                hinted.push(*n);
+            }
+            if !ex.mistakes.is_empty() {
+                let mut other = ex.expected.clone();
+                other[0] += 1.0;
+                let c = check(*n, &texts(&other)).unwrap();
+                assert!(
+                    ex.mistakes.iter().all(|m| !c.message.contains(m.hint)),
+                    "{n}"
+                );
+            }
+        }
+        for n in [12, 14, 15, 16, 19] {
+            assert!(hinted.contains(&n), "exercise {n} has no typical mistake");
+        }
+    }
+
+    #[test]
+    fn the_new_exercises_expected_values() {
+        let all = exercises().unwrap();
+        let e = |n: usize| all[&n].expected.clone();
+        // Reductions: lesson 7's numbers.
+        assert!((e(23)[0] - 0.530272250309676).abs() < 1e-12);
+        // One success of four: σ = √(1/4 · 3/4), z = 0,75/σ = √3; two of four: σ = 0,5, z = 1.
+        assert!((e(24)[0] - (0.1875f64).sqrt()).abs() < 1e-12);
+        assert!((e(24)[1] - 3f64.sqrt()).abs() < 1e-6 && (e(24)[3] - 1.0).abs() < 1e-6);
+        // Value clipping: V_clip = 1,2, ½·0,8² = 0,32, no gradient.
+        assert!((e(25)[0] - 1.2).abs() < 1e-12 && (e(25)[1] - 0.32).abs() < 1e-12);
+        assert_eq!(e(25)[2], 0.0);
     }
 
     #[test]

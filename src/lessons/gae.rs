@@ -268,7 +268,7 @@ fn describe(tr: &GaeTrajectory, a: &GaeAnalysis, flags: Flags) -> Description {
         );
     }
     if flags.forgot_trace_cut {
-        text += " Trace_cut забыт на усечениях: преимущество следующего эпизода утекает назад.";
+        text += " На усечениях забыт обрыв рекурсии (trace_cut): преимущество следующего эпизода утекает назад.";
     }
     let mut table = Table::new(&[
         "t",

@@ -14,6 +14,7 @@
 //! | [`exercises`] | 9, the checkable exercises               | —                   |
 //! | [`trainers`]  | 6 and 8, the profiles' settings quoted   | —                   |
 //! | [`describe`]  | every figure in words (text and table)    | —                   |
+//! | [`sliders`]   | every figure slider's range and start     | —                   |
 //!
 //! A lesson with a figure has `figure(…) -> Result<Figure<Numbers, plots::NAME::Data>>`: the
 //! numbers the page shows beside the figure and everything the plot draws, computed here
@@ -28,6 +29,7 @@ pub mod exercises;
 pub mod gae;
 pub mod returns;
 pub mod score;
+pub mod sliders;
 pub mod tokens;
 pub mod trainers;
 pub mod verifier;
@@ -64,6 +66,66 @@ pub struct WorkedExamples {
     /// Lesson 9's checkable exercises by number (tolerances, options, given inputs); string
     /// keys, since a JS object's keys are strings.
     pub exercises: std::collections::BTreeMap<String, exercises::Exercise>,
+    /// Constants of the core the lessons name (the time limit, token ids, the bandit).
+    pub constants: Constants,
+    /// Every figure slider's range and starting value (`sliders.score_c.max`).
+    pub sliders: std::collections::BTreeMap<&'static str, sliders::Slider>,
+}
+
+/// Constants of the core that the lessons' text names.
+#[derive(Debug, Clone, Serialize)]
+pub struct Constants {
+    /// CartPole-v1's time limit in steps (truncation).
+    pub cartpole_max_steps: u32,
+    /// The token example's padding and end-of-sequence ids.
+    pub token_pad: i64,
+    pub token_eos: i64,
+    /// The token example's largest |new − old| log-probability difference (off the mask, where
+    /// the example puts junk that must never reach `exp`).
+    pub token_junk_log_ratio: f64,
+    /// Lesson 3's bandit: logits θ and success probabilities q of its three actions.
+    pub bandit_logits: [f64; 3],
+    pub bandit_success: [f64; 3],
+    /// The drift figure's Adam learning rate (lesson 5).
+    pub drift_learning_rate: f64,
+    /// Lesson 4's figure buffer: its records' flags and the steps the caption names.
+    pub gae_buffer: GaeBuffer,
+}
+
+/// The GAE figure's buffer as the page shows it before the reader changes a flag.
+#[derive(Debug, Clone, Serialize)]
+pub struct GaeBuffer {
+    pub records: usize,
+    pub terminated: Vec<bool>,
+    pub trace_cuts: Vec<bool>,
+    /// The true terminal, the time-limit truncation and the buffer's last record.
+    pub terminal_step: usize,
+    pub truncation_step: usize,
+    pub last_step: usize,
+}
+
+fn token_junk_log_ratio() -> f64 {
+    let ex = tokens::token_example();
+    let rows = ex.new_log_probs.iter().zip(&ex.old_log_probs);
+    rows.flat_map(|(new, old)| new.iter().zip(old).map(|(n, o)| (n - o).abs()))
+        .fold(0.0, f64::max)
+}
+
+fn gae_buffer() -> GaeBuffer {
+    let tr = gae::trajectory();
+    let last_step = gae::RECORDS - 1;
+    let terminal_step = tr.terminated.iter().position(|&t| t).unwrap_or(last_step);
+    let truncation_step = (0..last_step)
+        .find(|&t| tr.trace_cuts[t] && !tr.terminated[t])
+        .unwrap_or(last_step);
+    GaeBuffer {
+        records: gae::RECORDS,
+        terminated: tr.terminated,
+        trace_cuts: tr.trace_cuts,
+        terminal_step,
+        truncation_step,
+        last_step,
+    }
 }
 
 /// Computes every worked example.
@@ -84,6 +146,17 @@ pub fn worked_examples() -> Result<WorkedExamples> {
             .into_iter()
             .map(|(n, e)| (n.to_string(), e))
             .collect(),
+        constants: Constants {
+            cartpole_max_steps: crate::envs::cartpole::MAX_EPISODE_STEPS,
+            token_pad: tokens::TOKEN_PAD,
+            token_eos: tokens::TOKEN_EOS,
+            token_junk_log_ratio: token_junk_log_ratio(),
+            bandit_logits: crate::rl::BANDIT_LOGITS,
+            bandit_success: crate::rl::BANDIT_SUCCESS,
+            drift_learning_rate: clipping::DRIFT_LR,
+            gae_buffer: gae_buffer(),
+        },
+        sliders: sliders::sliders(),
     })
 }
 

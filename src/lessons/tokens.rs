@@ -235,7 +235,7 @@ fn describe(tk: &Tokens) -> Description {
         .map(|(name, value)| format!("{name} {}", num(*value, 4)))
         .collect();
     let text = format!(
-        "При ε = {}: в маске ответа {} токенов по строкам; отношения последовательностей {}. \
+        "При ε = {}: токенов в маске ответа по строкам {}; отношения последовательностей {}. \
          Цели трёх редукций: {}.",
         num(tk.clip_epsilon, 2),
         list(&tk.tokens_per_row, 0),
@@ -386,7 +386,7 @@ pub fn sequence_ratio_figure(
         leaves_at: leaves_at.filter(|&m| (m as f64) <= x_hi),
     };
     let text = format!(
-        "Каждый из n = {length} токенов сдвинул логарифм отношения на δ = {} (отношение токена {}): \
+        "При длине ответа n = {length} каждый токен сдвинул логарифм отношения на δ = {} (отношение токена {}): \
          ln ρ_b = {}, ρ_b = {}. {}",
         num(delta, 3),
         num(numbers.token_ratio, 4),

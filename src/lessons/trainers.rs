@@ -3,6 +3,7 @@
 
 use crate::train::cartpole::SOLVED_THRESHOLD;
 use crate::train::ppo::{PpoConfig, PpoProfile};
+use crate::train::reinforce::{ReinforceConfig, ReinforceProfile};
 use crate::train::sequence::{SequenceConfig, SequenceProfile};
 use crate::train::settings::{Profile, Settings};
 use serde::Serialize;
@@ -25,6 +26,8 @@ pub struct PpoProfileFacts {
     pub env_steps_all_seeds: u64,
     /// Whether an entropy bonus is used (ent_coef > 0).
     pub entropy_bonus: bool,
+    /// γλ: the weight per step with which GAE carries an error back (lesson 4).
+    pub gamma_lambda: f64,
 }
 
 /// One sequence-task profile as the lesson describes it.
@@ -40,6 +43,10 @@ pub struct Trainers {
     pub ppo_smoke: PpoProfileFacts,
     pub ppo_full: PpoProfileFacts,
     pub sequence_full: SequenceProfileFacts,
+    /// The seeds of REINFORCE's `full` profile (lessons 2 and 3's prepared comparisons).
+    pub reinforce_full_seeds: Vec<u64>,
+    /// REINFORCE's `full` settings (lessons 1 and 2 say what its loss optimises).
+    pub reinforce_full: ReinforceConfig,
     /// CartPole's "solved" level of an evaluation mean («стабильно ≥ …»).
     pub solved_threshold: f64,
 }
@@ -57,6 +64,7 @@ fn ppo(profile: PpoProfile) -> PpoProfileFacts {
         env_steps_per_seed,
         env_steps_all_seeds: env_steps_per_seed * seeds.len() as u64,
         entropy_bonus: config.ent_coef > 0.0,
+        gamma_lambda: config.gamma * config.gae_lambda,
         seeds,
         config,
     }
@@ -71,6 +79,8 @@ pub fn trainers() -> Trainers {
             config: SequenceConfig::for_profile(SequenceProfile::Full),
             seeds: SequenceProfile::Full.seeds().to_vec(),
         },
+        reinforce_full_seeds: ReinforceProfile::Full.seeds().to_vec(),
+        reinforce_full: ReinforceConfig::for_profile(ReinforceProfile::Full),
         solved_threshold: SOLVED_THRESHOLD,
     }
 }

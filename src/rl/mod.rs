@@ -18,8 +18,8 @@ pub use baselines::{
 };
 pub use gae::{gae_advantages, td_errors, Truncation};
 pub use ppo::{
-    clipped_objective, ppo_clipped_terms, ppo_diagnostics, ClippedTerms, DiagnosticsAccumulator,
-    PpoDiagnostics,
+    clipped_objective, clipped_value_term, ppo_clipped_terms, ppo_diagnostics, ClippedTerms,
+    DiagnosticsAccumulator, PpoDiagnostics,
 };
 pub use returns::{discounted_score_weights, reward_to_go};
 pub use simulate::{

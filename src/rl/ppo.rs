@@ -24,6 +24,28 @@ pub fn clipped_objective(ratio: f64, advantage: f64, clip_epsilon: f64) -> f64 {
     unclipped.min(clipped)
 }
 
+/// One sample's value-loss term ½·max((V − R)², (V_clip − R)²) with
+/// V_clip = V_old + clip(V − V_old, −ε_V, ε_V), and its derivative in V: zero where the clipped
+/// branch is the larger one and V is outside the band (the clipped value does not move with V).
+/// Returns (V_clip, term, ∂term/∂V).
+///
+/// ```
+/// let (v_clip, term, d) = pgbook::rl::clipped_value_term(1.5, 1.0, 2.0, 0.2);
+/// assert!((v_clip - 1.2).abs() < 1e-12 && (term - 0.32).abs() < 1e-12 && d == 0.0);
+/// ```
+pub fn clipped_value_term(value: f64, old_value: f64, target: f64, clip: f64) -> (f64, f64, f64) {
+    let moved = value - old_value;
+    let v_clip = old_value + moved.clamp(-clip, clip);
+    let (err, err_clip) = (value - target, v_clip - target);
+    if err * err >= err_clip * err_clip {
+        (v_clip, 0.5 * err * err, err)
+    } else if moved.abs() < clip {
+        (v_clip, 0.5 * err_clip * err_clip, err_clip)
+    } else {
+        (v_clip, 0.5 * err_clip * err_clip, 0.0)
+    }
+}
+
 /// Clipped-surrogate terms for positive probability ratios `ratio` and advantages.
 ///
 /// ```
@@ -114,12 +136,27 @@ pub struct DiagnosticsAccumulator {
     active: usize,
     kl_sum: f64,
     log_ratio_sum: f64,
+    reference_epsilon: Option<f64>,
 }
 
 impl DiagnosticsAccumulator {
+    /// An accumulator that counts ratios outside 1 ± `epsilon` (and the clipping that would be
+    /// active) for samples added with no clipping (ε = ∞): an unclipped run's share is then
+    /// measured against the ε it would have had, not reported as 0.
+    pub fn with_reference_epsilon(epsilon: f64) -> Self {
+        Self {
+            reference_epsilon: Some(epsilon),
+            ..Self::default()
+        }
+    }
+
     /// Adds one sample with log-ratio `log_ratio` = new − old and advantage `advantage`.
     #[inline]
     pub fn add(&mut self, log_ratio: f64, advantage: f64, clip_epsilon: f64) {
+        let clip_epsilon = match self.reference_epsilon {
+            Some(reference) if clip_epsilon == f64::INFINITY => reference,
+            _ => clip_epsilon,
+        };
         let ratio = crate::math::exp(log_ratio);
         let unclipped = ratio * advantage;
         let pessimistic = clipped_objective(ratio, advantage, clip_epsilon);

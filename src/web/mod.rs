@@ -224,6 +224,13 @@ pub fn worked_examples() -> Result<JsValue, JsError> {
     to_js(&lessons::worked_examples().map_err(js_error)?)
 }
 
+/// `n` and its noun in the agreeing form («32 шага»): the one Russian-numeral rule
+/// ([`crate::numerals`]), used by the site build for the lessons' phrases.
+#[wasm_bindgen]
+pub fn russian_count(n: f64, digits: usize, one: &str, few: &str, many: &str) -> String {
+    crate::numerals::count(n, digits, [one, few, many])
+}
+
 /// Checks the reader's answer to exercise `number` of lesson 9: the marked options' numbers
 /// or the fields' texts in order; returns { correct, message (Russian), items }.
 #[wasm_bindgen]

@@ -5,7 +5,7 @@
 // the table of contents were rendered when the site was built (scripts/build-site.mjs).
 import init, * as wasm from '../pkg/pgbook.js';
 import { fitCanvas } from './canvas.js';
-import { formatNumber } from './format.js';
+import { formatNumber, useNumerals } from './format.js';
 import { registerOffline } from './offline.js';
 import { setupTrainers } from './trainers.js';
 
@@ -52,7 +52,7 @@ let panicked = false;
 
 /** @param {unknown} v @param {number} digits @returns {string} */
 function formatValue(v, digits) {
-  return Array.isArray(v) ? `[${v.map((x) => formatValue(x, digits)).join('; ')}]` : formatNumber(v, digits);
+  return Array.isArray(v) ? `(${v.map((x) => formatValue(x, digits)).join('; ')})` : formatNumber(v, digits);
 }
 /** The value at a dotted path (`score.probs`) of the worked examples. @param {unknown} obj @param {string} path */
 function lookup(obj, path) {
@@ -518,12 +518,14 @@ function wireExercises() {
       feedback.textContent = verdict.message;
       feedback.className = `feedback ${verdict.correct ? 'right' : 'wrong'}`;
       form.dataset.checked = verdict.correct ? 'right' : 'wrong';
-      // Choice: every option's explanation, marked by whether the reader judged it right.
+      // Choice: a wrong answer opens only the explanations of the options judged wrong, so the
+      // reader can think again about the rest; a right one opens every explanation.
       options.forEach((o, i) => {
         const item = o.closest('li');
         const why = item?.querySelector('[data-why]');
-        if (why instanceof HTMLElement) why.hidden = false;
-        item?.classList.toggle('judged-right', verdict.items[i]);
+        const open = verdict.correct || !verdict.items[i];
+        if (why instanceof HTMLElement) why.hidden = !open;
+        item?.classList.toggle('judged-right', verdict.correct);
         item?.classList.toggle('judged-wrong', !verdict.items[i]);
       });
       fields.forEach((f, i) => f.setAttribute('aria-invalid', String(!verdict.items[i])));
@@ -543,6 +545,7 @@ async function main() {
     return;
   }
   window.pgbookWasm = wasm; // for the self-checks of the end-to-end tests
+  useNumerals(wasm.russian_count);
   if (document.querySelector('[data-worked], [data-worked-table]')) {
     try {
       fillWorked(wasm.worked_examples());

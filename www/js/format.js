@@ -15,14 +15,24 @@ export function formatNumber(x, digits = 3) {
   return text.replace('.', ',').replace('-', '−');
 }
 
+/** @type {((n: number, digits: number, one: string, few: string, many: string) => string) | null} */
+let numerals = null;
+/**
+ * Hands the core's Russian-numeral rule (wasm `russian_count`) to the page's phrases; app.js
+ * calls it once the module is loaded, so the page and the core agree nouns the same way.
+ * @param {(n: number, digits: number, one: string, few: string, many: string) => string} rule
+ */
+export function useNumerals(rule) {
+  numerals = rule;
+}
+
+/** `n` with its noun in the agreeing form: `count(2, ['шаг', 'шага', 'шагов'])` is «2 шага». @param {number} n @param {[string, string, string]} forms */
+export function count(n, [one, few, many]) {
+  if (!numerals) throw new Error('format.js: the numeral rule is not loaded yet');
+  return numerals(n, 3, one, few, many);
+}
+
 /** «1 начальное значение», «2 начальных значения», «5 начальных значений». @param {number} n */
 export function seedCount(n) {
-  const [ten, hundred] = [n % 10, n % 100];
-  const word =
-    ten === 1 && hundred !== 11
-      ? 'начальное значение'
-      : ten >= 2 && ten <= 4 && (hundred < 12 || hundred > 14)
-        ? 'начальных значения'
-        : 'начальных значений';
-  return `${formatNumber(n)} ${word}`;
+  return count(n, ['начальное значение', 'начальных значения', 'начальных значений']);
 }

@@ -46,7 +46,7 @@ crate::settings! {
         /// GAE λ.
         gae_lambda: f64 = [0.8, 0.8, 0.95], Advantages, Kind::real(0.0, 1.0),
             "λ — параметр GAE",
-            "Смесь одношаговой оценки (λ = 0) и полной отдачи (λ = 1).";
+            "Смесь одношаговой оценки (λ = 0) и полного возврата (λ = 1).";
         /// A time-limit truncation: bootstrap from V(s_final) (two masks) or treat it as a
         /// terminal (one `done` flag, CleanRL's choice).
         truncation: Truncation = [Truncation::Bootstrap, Truncation::Bootstrap, Truncation::Bootstrap], Advantages,
@@ -57,12 +57,12 @@ crate::settings! {
         /// lesson 4) each environment's last record takes in the advantage of the record that
         /// follows it in the buffer: the next environment's first.
         boundary_trace_cut: bool = [true, true, true], Advantages, Kind::Bool,
-            "обрывать след на границе роллаута",
+            "обрыв рекурсии (trace_cut) на границе роллаута",
             "Рекурсия GAE останавливается на последней записи каждой среды; без обрыва в неё утекает преимущество следующей записи буфера.";
         /// Normalise advantages per minibatch (mean 0, std 1).
         norm_adv: bool = [true, true, true], Advantages, Kind::Bool,
             "нормировать преимущества",
-            "Вычитать среднее и делить на стандартное отклонение в каждом мини-батче.";
+            "Вычитать среднее и делить на стандартное отклонение (с n − 1 в знаменателе, плюс 10⁻⁸) в каждом мини-пакете.";
         /// Clip range ε of the policy ratio (at the start, if annealed); `None`: no clipping
         /// (the ratio-weighted policy gradient, no pessimistic minimum).
         clip_coef: Option<f64> = [Some(0.2), Some(0.2), Some(0.2)], Loss,
@@ -72,7 +72,7 @@ crate::settings! {
         /// Anneal ε linearly to 0 together with the learning rate.
         anneal_clip: bool = [true, true, false], Loss, Kind::Bool,
             "уменьшать ε до нуля",
-            "Линейно уменьшать ε к концу обучения вместе с шагом обучения.";
+            "Линейно уменьшать ε к концу обучения вместе со скоростью обучения.";
         /// Clip the value loss around the old values with the same ε.
         clip_vloss: bool = [false, false, true], Loss, Kind::Bool,
             "клиппировать функцию ценности",
@@ -96,17 +96,17 @@ crate::settings! {
             "Сколько раз пройти по одному роллауту, прежде чем собрать новый.";
         /// Transitions per minibatch (at most N·T).
         minibatch_size: usize = [64, 64, 128], Optimisation, Kind::Int { min: 1, max: 1 << 18 },
-            "размер мини-батча",
+            "размер мини-пакета",
             "Сколько переходов входит в один шаг Adam (не больше N × T).",
             unit "переходов";
         /// Adam learning rate at the start.
         learning_rate: f64 = [1e-3, 1e-3, 2.5e-4], Optimisation, Kind::real_above(0.0, 1.0),
-            "шаг обучения Adam",
-            "Начальный шаг оптимизатора.";
+            "скорость обучения Adam",
+            "Начальная скорость обучения оптимизатора.";
         /// Anneal the learning rate linearly to 0 over the run.
         anneal_lr: bool = [true, true, true], Optimisation, Kind::Bool,
-            "уменьшать шаг до нуля",
-            "Линейно уменьшать шаг обучения к концу обучения.";
+            "уменьшать скорость обучения до нуля",
+            "Линейно уменьшать скорость обучения к концу обучения.";
         /// Global gradient-norm limit (actor and critic together).
         max_grad_norm: f64 = [0.5, 0.5, 0.5], Optimisation, Kind::real_above(0.0, 1000.0),
             "предел нормы градиента",
@@ -116,7 +116,7 @@ crate::settings! {
         target_kl: Option<f64> = [None, None, None], Optimisation,
             Kind::Optional(&Kind::real_above(0.0, 10.0)),
             "порог KL для остановки эпох",
-            "Если приближённая KL последнего мини-батча эпохи выше порога, оставшиеся эпохи обновления пропускаются; off — без остановки.";
+            "Если приближённая KL последнего мини-пакета эпохи выше порога, оставшиеся эпохи обновления пропускаются; off — без остановки.";
         /// Hidden layer widths of both the actor and the critic (separate networks).
         hidden_sizes: Vec<usize> = [vec![64, 64], vec![64, 64], vec![64, 64]], Network,
             Kind::IntList { min: 1, max: 1024, max_len: 4 },

@@ -139,7 +139,15 @@ impl<S: Scalar> Ppo<S> {
             vf_coef: cfg.vf_coef,
         };
         let mut order: Vec<usize> = (0..cfg.batch_size()).collect();
-        let mut diag = DiagnosticsAccumulator::default();
+        // Without clipping, «вне 1 ± ε» is counted against the ε the run would have had (the
+        // full profile's, annealed alike), so lesson 5 can compare it with the clipped runs.
+        let reference = PpoConfig::full().clip_coef.unwrap_or(f64::INFINITY);
+        let reference = if cfg.anneal_clip {
+            frac * reference
+        } else {
+            reference
+        };
+        let mut diag = DiagnosticsAccumulator::with_reference_epsilon(reference);
         let (mut sums, mut grad_norm_sum, mut steps) = ([0.0; 3], 0.0, 0usize);
         for _ in 0..cfg.update_epochs {
             rng::shuffle(&mut self.rng, &mut order);

@@ -78,36 +78,36 @@ crate::settings! {
         weight: Weight = [Weight::RewardToGo, Weight::RewardToGo], Advantages,
             Kind::Choice(&Weight::NAMES),
             "вес шага",
-            "whole_return — отдача всего эпизода G₀ на каждом шаге; reward_to_go — отдача с шага t, G_t; discounted — γ^t · G_t, буквальный градиент дисконтированной цели.";
+            "whole_return — возврат всего эпизода G₀ на каждом шаге; reward_to_go — возврат с шага t (накопленная награда от текущего шага), G_t; discounted — γ^t · G_t, буквальный градиент дисконтированной цели.";
         /// What is subtracted from the weight.
         baseline: Baseline = [Baseline::Value, Baseline::Value], Advantages,
             Kind::Choice(&Baseline::NAMES),
-            "базовая линия",
-            "none — без базовой линии; batch_mean — среднее весов по батчу; value — обученная оценка V(s), отдельная сеть, подогнанная к весам батча.";
+            "опорный уровень",
+            "none — без опорного уровня; batch_mean — среднее весов по пакету; value — обученная оценка V(s), отдельная сеть, подогнанная к весам пакета.";
         /// Normalise the advantages of each batch (mean 0, standard deviation 1).
         norm_adv: bool = [false, false], Advantages, Kind::Bool,
             "нормировать преимущества",
-            "Вычитать среднее по батчу и делить на стандартное отклонение (вычитание среднего — тоже базовая линия).";
+            "Вычитать среднее по пакету и делить на стандартное отклонение (вычитание среднего — тоже опорный уровень).";
         /// Discount γ.
         gamma: f64 = [0.99, 0.99], Advantages, Kind::real(0.0, 1.0),
             "γ — коэффициент дисконтирования",
             "Насколько будущие награды весят меньше ближайших.";
         /// Adam learning rate of the policy.
         learning_rate: f64 = [1e-3, 1e-3], Optimisation, Kind::real_above(0.0, 1.0),
-            "шаг обучения политики",
-            "Шаг Adam для сети политики: один шаг на обновление.";
+            "скорость обучения политики",
+            "Скорость обучения Adam для сети политики: один шаг на обновление.";
         /// Global gradient-norm limit of the policy's step (and of each critic step).
         max_grad_norm: f64 = [0.5, 0.5], Optimisation, Kind::real_above(0.0, 1000.0),
             "предел нормы градиента",
             "Норма градиента политики (и каждого шага критика) обрезается до этого значения.";
         /// Adam steps of the critic on each batch, before the policy step.
         value_steps: usize = [20, 20], Optimisation, Kind::Int { min: 1, max: 1000 },
-            "шагов критика на батч",
-            "Сколько шагов Adam подгоняют V(s) к весам батча перед шагом политики (только для baseline = value).";
+            "шагов критика на пакет",
+            "Сколько шагов Adam подгоняют V(s) к весам пакета перед шагом политики (только для baseline = value).";
         /// Adam learning rate of the critic.
         value_learning_rate: f64 = [1e-3, 1e-3], Optimisation, Kind::real_above(0.0, 1.0),
-            "шаг обучения критика",
-            "Шаг Adam для сети V(s) (только для baseline = value).";
+            "скорость обучения критика",
+            "Скорость обучения Adam для сети V(s) (только для baseline = value).";
         /// Hidden layer widths of the policy and of the critic (separate networks).
         hidden_sizes: Vec<usize> = [vec![64, 64], vec![64, 64]], Network,
             Kind::IntList { min: 1, max: 1024, max_len: 4 },

@@ -62,8 +62,8 @@ crate::settings! {
             "Сколько шагов Adam по одному пакету ответов.";
         /// Adam step size.
         learning_rate: f64 = [3e-3, 3e-3], Optimisation, Kind::real_above(0.0, 1.0),
-            "шаг обучения Adam",
-            "Шаг оптимизатора.";
+            "скорость обучения Adam",
+            "Скорость обучения оптимизатора (шаг Adam).";
         /// Global gradient-norm limit.
         max_grad_norm: f64 = [1.0, 1.0], Optimisation, Kind::real_above(0.0, 1000.0),
             "предел нормы градиента",

@@ -50,7 +50,7 @@ impl Group {
     pub fn label(self) -> &'static str {
         match self {
             Group::Rollout => "Сбор опыта",
-            Group::Advantages => "Отдача и преимущества",
+            Group::Advantages => "Возврат и преимущества",
             Group::Loss => "Функция потерь",
             Group::Optimisation => "Оптимизация",
             Group::Network => "Сети",

@@ -1,0 +1,138 @@
+// @ts-check
+// The lessons' numbers come from the core: a page source that types a number the core exports
+// (a worked example's inputs, a profile's seeds, a constant, a slider's range) fails here, and
+// the build fills `{{path}}` from the same wasm module the page runs (no browser needed).
+import { describe, it } from 'node:test';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { assert, ROOT } from '../harness.mjs';
+import { BuildError, coreNumbers, fillNumbers } from '../../scripts/build-site.mjs';
+
+const PAGES = join(ROOT, 'www', 'pages');
+const core = await coreNumbers(join(ROOT, 'www'));
+/** @type {any} */
+const values = core.values;
+
+/** A number as a lesson might type it: decimal comma (or TeX's `{,}`), either minus. @param {number} x */
+const typed = (x) => {
+  const [int, frac] = String(Math.abs(x)).split('.');
+  const digits = int.length > 3 ? `${int.slice(0, -3)}(?:\\s|\\\\,|&nbsp;)?${int.slice(-3)}` : int;
+  return `${x < 0 ? '(?:−|-)' : ''}${digits}${frac ? `(?:,|\\{,\\})${frac}` : ''}`;
+};
+/** A list as a lesson might type it: any of «;», «,», «и» between, TeX spaces allowed. @param {number[]} xs */
+const typedList = (xs) => xs.map(typed).join('\\s*(?:;|,| и )\\s*(?:\\\\\\s*)?');
+
+/** The exported values a lesson must never type, by the core path that holds them. */
+const lists = [
+  'score.logits',
+  'returns.rewards',
+  'bstar.q',
+  'rloo.rewards',
+  'constants.bandit_logits',
+  'constants.bandit_success',
+  'gae.rewards',
+  'gae.values',
+  'gae.next_values',
+  'ppo.ratio',
+  'ppo.advantage',
+  'ppo.clip_interval',
+  'tokens.input_ids.0',
+  'tokens.input_ids.1',
+  'tokens.advantages',
+  'trainers.ppo_full.seeds',
+  'trainers.ppo_smoke.seeds',
+];
+const scalars = ['simulation.groups', 'simulation.seed', 'constants.cartpole_max_steps', 'trainers.solved_threshold'];
+
+/** @param {string} path */
+const at = (path) => path.split('.').reduce((/** @type {any} */ o, k) => o?.[k], values);
+
+/** A page's text with the build's placeholders taken out: what is left was typed by hand. @param {string} file */
+const typedText = (file) => readFileSync(join(PAGES, file), 'utf8').replace(/\{\{[^}]*\}\}/g, '⟨core⟩');
+
+const files = readdirSync(PAGES).filter((f) => f.endsWith('.html'));
+
+describe('numbers from the core', () => {
+  it('no page types a list or a constant the core exports', () => {
+    /** @type {string[]} */
+    const found = [];
+    for (const path of lists) {
+      const v = at(path);
+      assert(Array.isArray(v) && v.length >= 2, `${path} is not a list in the core`);
+      // Short lists only inside brackets (a bare «2, 0» is too common); long ones anywhere.
+      const body = typedList(v);
+      const re =
+        v.length >= 4
+          ? new RegExp(`(?<![\\d,.])${body}(?![\\d]|\\{,\\}|,\\d)`)
+          : new RegExp(`[([]\\s*(?:\\\\\\s*)?${body}\\s*[)\\]]`);
+      for (const file of files) if (re.test(typedText(file))) found.push(`${file}: ${path} = ${v.join(', ')}`);
+    }
+    for (const path of scalars) {
+      const v = at(path);
+      assert(typeof v === 'number', `${path} is not a number in the core`);
+      const re = new RegExp(`(?<![\\d,.{])${typed(v)}(?![\\d]|\\{,\\}|,\\d)`);
+      for (const file of files) if (re.test(typedText(file))) found.push(`${file}: ${path} = ${v}`);
+    }
+    assert(found.length === 0, `numbers typed instead of taken from the core:\n${found.join('\n')}`);
+  });
+
+  it("the figures' sliders and the prepared comparisons' seeds are the core's", () => {
+    /** @type {string[]} */
+    const bad = [];
+    const names = new Set(Object.keys(values.sliders));
+    for (const file of files) {
+      const html = readFileSync(join(PAGES, file), 'utf8');
+      for (const [input] of html.matchAll(/<input type="range"[^>]*>/g)) {
+        for (const attr of ['min', 'max', 'step', 'value']) {
+          const m = input.match(new RegExp(` ${attr}="\\{\\{sliders\\.([a-z0-9_]+)\\.${attr}\\|raw\\}\\}"`));
+          if (!m) bad.push(`${file}: ${attr} typed in ${input.slice(0, 60)}…`);
+          else names.delete(m[1]);
+        }
+      }
+      for (const [, seeds] of html.matchAll(/data-seeds="([^"]*)"/g)) if (!/^\{\{trainers\.[a-z_.]+\|raw\}\}$/.test(seeds)) bad.push(`${file}: data-seeds="${seeds}"`);
+    }
+    assert(bad.length === 0, bad.join('\n'));
+    assert(names.size === 0, `sliders the core declares and no page uses: ${[...names].join(', ')}`);
+  });
+
+  it('fills values, agreeing nouns, formulas, attributes and switches; an unknown path fails', () => {
+    const fill = (/** @type {string} */ html) => fillNumbers(html, core, 'test.html');
+    assert(fill('{{ppo.ratio}}') === '(1,5; 0,5; 1,5; 0,5)', fill('{{ppo.ratio}}'));
+    assert(fill('<span class="math">r = {{ppo.ratio.0}}</span>') === '<span class="math">r = 1{,}5</span>', 'TeX decimal comma');
+    assert(fill('{{trainers.ppo_full.seeds|raw}}') === values.trainers.ppo_full.seeds.join(','), 'raw list');
+    const groups = String(values.simulation.groups);
+    assert(fill('{{simulation.groups}}') === `${groups.slice(0, -3)}\u00a0${groups.slice(-3)}`, 'thousands apart');
+    const steps = values.trainers.ppo_full.config.num_steps;
+    assert(fill('{{trainers.ppo_full.config.num_steps|шаг,шага,шагов}}') === core.count(steps, 3, ['шаг', 'шага', 'шагов']), 'noun');
+    assert(fill('{{constants.gae_buffer.terminated.0|checked}}') === '', 'checked');
+    assert(fill('{{trainers.ppo_full.entropy_bonus?да:нет}}') === (values.trainers.ppo_full.entropy_bonus ? 'да' : 'нет'), 'switch');
+    for (const bad of ['{{no.such.path}}', '{{ppo.ratio?a:b}}', '{{ppo.ratio|шаг,шага,шагов}}']) {
+      let error = null;
+      try {
+        fill(bad);
+      } catch (e) {
+        error = e;
+      }
+      assert(error instanceof BuildError, `${bad}: no BuildError`);
+    }
+  });
+
+  it("Russian numerals agree with their nouns (the core's one rule)", () => {
+    const forms = ['шаг', 'шага', 'шагов'];
+    /** @type {[number, string][]} */
+    const cases = [
+      [1, '1 шаг'],
+      [2, '2 шага'],
+      [5, '5 шагов'],
+      [11, '11 шагов'],
+      [12, '12 шагов'],
+      [21, '21 шаг'],
+      [22, '22 шага'],
+      [25, '25 шагов'],
+      [101, '101 шаг'],
+      [111, '111 шагов'],
+      [0.5, '0,5 шага'],
+    ];
+    for (const [n, want] of cases) assert(core.count(n, 2, forms) === want, `${n}: ${core.count(n, 2, forms)}`);
+  });
+});
