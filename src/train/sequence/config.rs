@@ -36,7 +36,7 @@ crate::settings! {
             unit "токенов";
         /// How token terms are reduced to one objective.
         reduction: Reduction = [Reduction::TokenMean, Reduction::TokenMean], Loss,
-            Kind::Choice(&["token_mean", "sequence_mean", "sequence_sum_mean"]),
+            Kind::Choice(&["token_mean", "sequence_mean", "sequence_sum_mean", "constant_length"]),
             "редукция",
             "Как слагаемые токенов сводятся к одной цели: по всем токенам, по ответам или суммой.";
         /// Whether the response mask keeps the `<eos>` label: without it the loss gives the policy

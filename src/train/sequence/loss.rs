@@ -91,7 +91,12 @@ impl SequenceTrainer {
         let mut diagnostics = diagnostics;
         for b in 0..rows {
             let advantage = batch.advantages[b];
-            let weight = self.config.reduction.token_weight(counts[b], total, rows);
+            let weight = self.config.reduction.token_weight(
+                counts[b],
+                total,
+                rows,
+                self.config.max_response_len,
+            );
             for k in 0..steps {
                 if batch.mask[[b, k]] != 1.0 {
                     continue;
@@ -127,7 +132,11 @@ impl SequenceTrainer {
                 }
             }
         }
-        let policy_loss = -self.config.reduction.reduce(&sums, &counts);
+        let policy_loss =
+            -self
+                .config
+                .reduction
+                .reduce(&sums, &counts, Some(self.config.max_response_len))?;
         let mean_entropy = entropy_sum / total.max(1.0);
         let grad = self.policy.backward(&tape, &d_logits)?;
         Ok(LossAndGradient {
