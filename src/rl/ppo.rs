@@ -168,11 +168,17 @@ impl DiagnosticsAccumulator {
     /// Adds one sample with log-ratio `log_ratio` = new − old and advantage `advantage`.
     #[inline]
     pub fn add(&mut self, log_ratio: f64, advantage: f64, clip_epsilon: f64) {
+        self.add_asymmetric(log_ratio, advantage, clip_epsilon, clip_epsilon);
+    }
+
+    /// [`Self::add`] with the clip range [1 − ε_low, 1 + ε_high] (clip-higher).
+    #[inline]
+    pub fn add_asymmetric(&mut self, log_ratio: f64, advantage: f64, eps_low: f64, eps_high: f64) {
         let ratio = crate::math::exp(log_ratio);
         let unclipped = ratio * advantage;
-        let pessimistic = clipped_objective(ratio, advantage, clip_epsilon);
+        let pessimistic = asymmetric_clipped_objective(ratio, advantage, eps_low, eps_high);
         self.count += 1;
-        self.outside += usize::from(ratio < 1.0 - clip_epsilon || ratio > 1.0 + clip_epsilon);
+        self.outside += usize::from(ratio < 1.0 - eps_low || ratio > 1.0 + eps_high);
         self.active += usize::from(pessimistic < unclipped - 1e-15);
         self.kl_sum += (ratio - 1.0) - log_ratio;
         self.log_ratio_sum += log_ratio;
