@@ -165,10 +165,11 @@ crate::settings! {
         head_init_scale: f64 = [0.1, 0.1, 0.1, 0.1, 0.1], Network, Kind::real(0.0, 10.0),
             "масштаб выходного слоя",
             "Малые значения начинают с почти равномерной политики.";
-        /// Fresh samples per prompt for every evaluation.
+        /// Fresh samples per prompt (lesson 8) or per difficulty level (copy) for every
+        /// evaluation.
         eval_samples_per_prompt: usize = [64, 64, 64, 64, 64], Evaluation, Kind::Int { min: 1, max: 4096 },
             "выборок оценки на запрос",
-            "Сколько свежих ответов на каждый запрос усредняется в оценке.",
+            "Сколько свежих ответов на каждый запрос (у задачи copy — на каждый уровень сложности) усредняется в оценке.",
             unit "ответов";
     }
 

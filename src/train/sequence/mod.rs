@@ -1,20 +1,24 @@
-//! Lesson 8's whole LLM-style loop at toy scale: a GRU policy answers three prompts, a verifier
-//! scores each answer, RLOO turns the scores of a group into advantages, and several epochs of
-//! token-level clipped PPO update the policy.
+//! Lesson 8's whole LLM-style loop at toy scale, and the GRPO family's recipes: a GRU policy
+//! answers prompts (lesson 8's three, or the copy task's four difficulty levels), a verifier
+//! scores each answer, a group estimator (RLOO, GRPO's std, Dr. GRPO's mean, …) turns the
+//! scores of a group into advantages, and several epochs of clipped PPO update the policy.
 //!
 //! One [`SequenceTrainer::step`] is one iteration, in the order it runs:
 //! 1. **Rollout.** For every prompt, `group_size` responses are sampled token by token up to
 //!    `max_response_len` (so lengths vary) and laid out as `input_ids [B, T]`:
-//!    `<bos> q<c> response… <eos> <pad>…` with `prompt_lengths = 2`.
-//! 2. **Rewards and advantages.** [`task::verify`] scores every response;
-//!    [`rl::rloo_advantages`] gives each response its reward minus the mean of the other
-//!    responses to the same prompt.
+//!    `<bos> prompt… response… <eos> <pad>…` with the prompts' lengths.
+//! 2. **Rewards and advantages.** The task's verifier scores every response;
+//!    [`rl::group_advantages`] with `advantage_estimator` gives each response its advantage
+//!    within its group (with the KL in the reward, on the penalised rewards of
+//!    [`rl::kl_in_reward`]).
 //! 3. **Mask and old log-probs.** [`rl::response_token_mask`] marks the response labels after the
 //!    causal shift (the generated `<eos>` kept, prompt and PAD left out). The log-probs of the
 //!    sampled tokens are frozen: they are the "old policy" of every PPO epoch.
-//! 4. **PPO epochs.** Each epoch takes one full-batch Adam step on the negative token-level
-//!    clipped objective under the chosen [`Reduction`] — the value of
-//!    [`rl::masked_token_ppo_objective`] — minus an entropy bonus that is annealed to zero over
+//! 4. **PPO epochs.** Each epoch takes one full-batch Adam step on the negative clipped
+//!    objective (token- or sequence-level ratio, clip range [1 − ε, 1 + ε_high]) under the
+//!    chosen [`Reduction`] — with ε_high = ε and token ratios the value of
+//!    [`rl::masked_token_ppo_objective`] — plus β times the KL estimator to the reference
+//!    policy when the KL goes in the loss, minus an entropy bonus that is annealed to zero over
 //!    the run (without it a group often agrees on a half-right answer, such as the right
 //!    first symbol and a wrong second one, before the right one is ever sampled; then every
 //!    advantage in the group is zero and nothing more is learned).
