@@ -16,7 +16,7 @@
 //!    sampled tokens are frozen: they are the "old policy" of every PPO epoch.
 //! 4. **PPO epochs.** Each epoch takes one full-batch Adam step on the negative clipped
 //!    objective (token- or sequence-level ratio, clip range [1 − ε, 1 + ε_high]) under the
-//!    chosen [`Reduction`] — with ε_high = ε and token ratios the value of
+//!    chosen [`rl::Reduction`] — with ε_high = ε and token ratios the value of
 //!    [`rl::masked_token_ppo_objective`] — plus β times the KL estimator to the reference
 //!    policy when the KL goes in the loss, minus an entropy bonus that is annealed to zero over
 //!    the run (without it a group often agrees on a half-right answer, such as the right
