@@ -314,3 +314,22 @@ fn new_settings_refuse_bad_values() {
     };
     assert!(SequenceTrainer::new(short, 1).is_err());
 }
+
+/// The copy task spans difficulty: a GRPO run learns level 1 almost always while level 4 stays
+/// almost never solved, and the first evaluation shows level 1 was not solved from the start.
+#[test]
+fn grpo_profile_learns_the_easy_levels_and_not_the_hardest() {
+    let config = SequenceConfig::for_profile(SequenceProfile::Grpo);
+    let mut trainer = SequenceTrainer::new(config, 1).unwrap();
+    let first = trainer.step().unwrap();
+    let mut last = first.clone();
+    while !trainer.done() {
+        last = trainer.step().unwrap();
+    }
+    println!("first {:?}, last {:?}", first.success_by_level, last.success_by_level);
+    assert!(first.success_by_level[0] < 0.3, "{first:?}");
+    assert!(last.success_by_level[0] >= 0.9, "{last:?}");
+    assert!(last.success_by_level[1] > first.success_by_level[1] + 0.3, "{last:?}");
+    assert!(last.success_by_level[3] <= 0.1, "{last:?}");
+    assert!(last.kl_to_reference > 0.0);
+}
