@@ -326,10 +326,16 @@ fn grpo_profile_learns_the_easy_levels_and_not_the_hardest() {
     while !trainer.done() {
         last = trainer.step().unwrap();
     }
-    println!("first {:?}, last {:?}", first.success_by_level, last.success_by_level);
+    println!(
+        "first {:?}, last {:?}",
+        first.success_by_level, last.success_by_level
+    );
     assert!(first.success_by_level[0] < 0.3, "{first:?}");
     assert!(last.success_by_level[0] >= 0.9, "{last:?}");
-    assert!(last.success_by_level[1] > first.success_by_level[1] + 0.3, "{last:?}");
+    assert!(
+        last.success_by_level[1] > first.success_by_level[1] + 0.3,
+        "{last:?}"
+    );
     assert!(last.success_by_level[3] <= 0.1, "{last:?}");
     assert!(last.kl_to_reference > 0.0);
 }
