@@ -9,7 +9,7 @@ mod common;
 
 use common::{close, load_fixture};
 use ndarray::{aview1, Array2};
-use pgbook::rl::{self, Reduction};
+use pgbook::rl::{self, AdvantageEstimator, Reduction};
 use serde_json::{json, Value};
 
 /// Inputs that cannot even be expressed in the Rust argument types (a 2-D array where a vector
@@ -67,6 +67,11 @@ fn index(v: &Value) -> Conv<usize> {
     v.as_u64()
         .map(|u| u as usize)
         .ok_or_else(|| format!("not a non-negative integer: {v}"))
+}
+fn text<'a>(inputs: &'a Value, key: &str) -> Conv<&'a str> {
+    arg(inputs, key)?
+        .as_str()
+        .ok_or_else(|| format!("`{key}` is not a string"))
 }
 fn scalar(inputs: &Value, key: &str) -> Conv<f64> {
     num(arg(inputs, key)?)
@@ -267,9 +272,86 @@ fn run(function: &str, x: &Value) -> Conv<Result<Value, String>> {
                 .map(|g| json!({ "plain": g.plain.to_vec(), "same_group": g.same_group.to_vec(), "rloo": g.rloo.to_vec() }))
                 .map_err(e)
         }
-        other => {
-            panic!("reference_cases.json names a function this crate does not implement: {other}")
+        "group_advantages" => {
+            let estimator = text(x, "estimator")?.parse::<AdvantageEstimator>();
+            let rewards = vector(x, "rewards")?;
+            let eps = scalar(x, "eps")?;
+            estimator
+                .and_then(|est| rl::group_advantages(aview1(&rewards), est, eps))
+                .map(|a| json!({ "advantages": a.to_vec() }))
+                .map_err(e)
         }
+        "bernoulli_group_gradient" => {
+            let estimator = text(x, "estimator")?.parse::<AdvantageEstimator>();
+            let (p, eps) = (scalar(x, "success_prob")?, scalar(x, "eps")?);
+            let g = index(arg(x, "group_size")?)?;
+            estimator
+                .and_then(|est| rl::bernoulli_group_gradient(p, g, est, eps))
+                .map(|g| serde_json::to_value(g).expect("serialisable"))
+                .map_err(e)
+        }
+        "kl_estimators" => {
+            let (lp, reference, mask) = (
+                array(x, "log_probs")?,
+                array(x, "ref_log_probs")?,
+                array(x, "mask")?,
+            );
+            (|| rl::kl_estimators(lp?.view(), reference?.view(), mask?.view()))()
+                .map(|k| {
+                    let rows = |a: Array2<f64>| rl::rows(a.view());
+                    json!({ "k1": rows(k.k1), "k2": rows(k.k2), "k3": rows(k.k3), "k1_mean": k.k1_mean, "k2_mean": k.k2_mean, "k3_mean": k.k3_mean })
+                })
+                .map_err(e)
+        }
+        "asymmetric_clipped_terms" => rl::asymmetric_clipped_terms(
+            aview1(&vector(x, "ratio")?),
+            aview1(&vector(x, "advantage")?),
+            scalar(x, "eps_low")?,
+            scalar(x, "eps_high")?,
+        )
+        .map(|t| serde_json::to_value(t).expect("serialisable"))
+        .map_err(e),
+        "sequence_level_ratio" => {
+            let (new, old, mask) = (
+                array(x, "new_log_probs")?,
+                array(x, "old_log_probs")?,
+                array(x, "mask")?,
+            );
+            (|| rl::sequence_level_ratio(new?.view(), old?.view(), mask?.view()))()
+                .map(|r| json!({ "ratio": r.to_vec() }))
+                .map_err(e)
+        }
+        "aggregate_token_terms" => {
+            let reduction = text(x, "reduction")?.parse::<Reduction>();
+            let max_length = match arg(x, "max_length")? {
+                Value::Null => None,
+                v => Some(index(v)?),
+            };
+            let (terms, mask) = (array(x, "terms")?, array(x, "mask")?);
+            (|| rl::aggregate_token_terms(terms?.view(), mask?.view(), reduction?, max_length))()
+                .map(|v| json!({ "value": v }))
+                .map_err(e)
+        }
+        "kl_in_reward" => {
+            let (lp, reference, mask) = (
+                array(x, "log_probs")?,
+                array(x, "ref_log_probs")?,
+                array(x, "mask")?,
+            );
+            let (rewards, beta) = (vector(x, "rewards")?, scalar(x, "beta")?);
+            (|| {
+                rl::kl_in_reward(
+                    aview1(&rewards),
+                    lp?.view(),
+                    reference?.view(),
+                    mask?.view(),
+                    beta,
+                )
+            })()
+            .map(|t| json!({ "token_rewards": rl::rows(t.view()) }))
+            .map_err(e)
+        }
+        other => return Err(format!("a function this crate does not implement: {other}")),
     })
 }
 
@@ -316,18 +398,26 @@ fn compare(path: &str, actual: &Value, expected: &Value, failures: &mut Vec<Stri
     }
 }
 
-#[test]
-fn every_reference_case_passes_at_the_stated_tolerance() {
-    let fixture = load_fixture("reference_cases.json");
+/// What running every case of one case file gave.
+struct Outcome {
+    checked: usize,
+    errors: usize,
+    conversions: usize,
+    failures: Vec<String>,
+}
+
+/// Runs every case of a case file of the course's schema; failures name the case.
+fn run_case_file(fixture: &Value) -> Outcome {
     let functions = fixture["functions"]
         .as_object()
         .expect("`functions` must be an object");
-    assert!(
-        !functions.is_empty(),
-        "reference_cases.json holds no functions"
-    );
-    let (mut checked, mut errors, mut conversions) = (0, 0, 0);
-    let mut failures = Vec::new();
+    assert!(!functions.is_empty(), "the case file holds no functions");
+    let mut out = Outcome {
+        checked: 0,
+        errors: 0,
+        conversions: 0,
+        failures: Vec::new(),
+    };
     for (function, cases) in functions {
         for case in cases.as_array().expect("cases must be an array") {
             let name = case["name"].as_str().unwrap_or("?");
@@ -335,37 +425,117 @@ fn every_reference_case_passes_at_the_stated_tolerance() {
             let outcome = std::panic::catch_unwind(|| run(function, &case["inputs"]));
             let label = format!("{function}/{name}");
             match (outcome, wants_error) {
-                (Err(_), _) => failures.push(format!("{label}: panicked")),
-                (Ok(Err(conv)), true) => {
-                    conversions += 1;
-                    errors += 1;
+                (Err(_), _) => out.failures.push(format!("{label}: panicked")),
+                (Ok(Err(conv)), true) if !conv.starts_with("a function") => {
+                    out.conversions += 1;
+                    out.errors += 1;
                     eprintln!("{label}: rejected by the argument types ({conv})");
                 }
-                (Ok(Err(conv)), false) => {
-                    failures.push(format!("{label}: inputs not understood: {conv}"))
-                }
-                (Ok(Ok(Err(_))), true) => errors += 1,
-                (Ok(Ok(Err(msg))), false) => {
-                    failures.push(format!("{label}: unexpected error: {msg}"))
-                }
-                (Ok(Ok(Ok(v))), true) => {
-                    failures.push(format!("{label}: expected an error, got {v}"))
-                }
+                (Ok(Err(conv)), _) => out
+                    .failures
+                    .push(format!("{label}: inputs not understood: {conv}")),
+                (Ok(Ok(Err(_))), true) => out.errors += 1,
+                (Ok(Ok(Err(msg))), false) => out
+                    .failures
+                    .push(format!("{label}: unexpected error: {msg}")),
+                (Ok(Ok(Ok(v))), true) => out
+                    .failures
+                    .push(format!("{label}: expected an error, got {v}")),
                 (Ok(Ok(Ok(actual))), false) => {
-                    compare(&label, &actual, &case["expected"], &mut failures)
+                    compare(&label, &actual, &case["expected"], &mut out.failures)
                 }
             }
-            checked += 1;
+            out.checked += 1;
         }
     }
+    out
+}
+
+#[test]
+fn every_reference_case_passes_at_the_stated_tolerance() {
+    let out = run_case_file(&load_fixture("reference_cases.json"));
     eprintln!(
-        "{checked} cases checked, {errors} error cases ({conversions} rejected by argument types)"
+        "{} cases checked, {} error cases ({} rejected by argument types)",
+        out.checked, out.errors, out.conversions
     );
     assert!(
-        failures.is_empty(),
+        out.failures.is_empty(),
         "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
+        out.failures.len(),
+        out.failures.join("\n")
     );
-    assert!(checked > 0, "no cases found");
+    assert!(out.checked > 0, "no cases found");
+}
+
+/// The GRPO family's functions, each of which must have cases in the file.
+const GRPO_FAMILY: [&str; 7] = [
+    "group_advantages",
+    "bernoulli_group_gradient",
+    "kl_estimators",
+    "asymmetric_clipped_terms",
+    "sequence_level_ratio",
+    "aggregate_token_terms",
+    "kl_in_reward",
+];
+
+/// Moves the first number of a value by a relative 1e-6 (far beyond the tolerance).
+fn perturb_first_number(v: &mut Value) -> bool {
+    match v {
+        Value::Number(n) => {
+            let x = n.as_f64().unwrap_or(0.0);
+            *v = json!(x + 1e-6 * x.abs().max(1.0));
+            true
+        }
+        Value::Array(a) => a.iter_mut().any(perturb_first_number),
+        Value::Object(o) => o.values_mut().any(perturb_first_number),
+        _ => false,
+    }
+}
+
+/// A perturbed copy of the fixture, written to a temporary directory and read back like
+/// `PGBOOK_FIXTURES` would: one expected number of one case of each GRPO-family function is
+/// moved, and exactly those cases fail. So the runner can fail, and compares every function.
+#[test]
+fn a_perturbed_copy_of_the_fixture_fails_on_exactly_the_perturbed_cases() {
+    let mut fixture = load_fixture("reference_cases.json");
+    let mut perturbed = Vec::new();
+    for function in GRPO_FAMILY {
+        let cases = fixture["functions"][function]
+            .as_array_mut()
+            .unwrap_or_else(|| panic!("the fixture has no cases of {function}"));
+        let case = cases
+            .iter_mut()
+            .find(|c| !c["error"].as_bool().unwrap_or(false))
+            .unwrap_or_else(|| panic!("{function} has no non-error case"));
+        assert!(perturb_first_number(&mut case["expected"]));
+        perturbed.push(format!(
+            "{function}/{}",
+            case["name"].as_str().unwrap_or("?")
+        ));
+    }
+    let dir = std::env::temp_dir().join(format!("pgbook-perturbed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("reference_cases.json");
+    std::fs::write(&path, fixture.to_string()).expect("write the perturbed copy");
+    let text = std::fs::read_to_string(&path).expect("read it back");
+    std::fs::remove_dir_all(&dir).ok();
+    let out = run_case_file(&serde_json::from_str(&text).expect("valid JSON"));
+    // A failure reads `function/case.output…` or `function/case: …`.
+    let of_case = |f: &str, case: &str| {
+        f.strip_prefix(case)
+            .is_some_and(|rest| rest.starts_with('.') || rest.starts_with(':'))
+    };
+    for f in &out.failures {
+        assert!(
+            perturbed.iter().any(|case| of_case(f, case)),
+            "an unperturbed case failed: {f}"
+        );
+    }
+    for case in &perturbed {
+        assert!(
+            out.failures.iter().any(|f| of_case(f, case)),
+            "the perturbed case {case} passed: {:#?}",
+            out.failures
+        );
+    }
 }

@@ -5,6 +5,8 @@
 mod arrays;
 mod baselines;
 mod gae;
+mod grpo;
+mod kl;
 mod ppo;
 mod returns;
 mod simulate;
@@ -17,9 +19,13 @@ pub use baselines::{
     leave_one_out_baselines, rloo_advantages, GroupGradients,
 };
 pub use gae::{gae_advantages, td_errors, Truncation};
+pub use grpo::{
+    bernoulli_group_gradient, group_advantages, AdvantageEstimator, BernoulliGroupGradient,
+};
+pub use kl::{kl_estimators, kl_in_reward, KlEstimates, KlEstimator};
 pub use ppo::{
-    clipped_objective, clipped_value_term, ppo_clipped_terms, ppo_diagnostics, ClippedTerms,
-    DiagnosticsAccumulator, PpoDiagnostics,
+    asymmetric_clipped_objective, asymmetric_clipped_terms, clipped_objective, clipped_value_term,
+    ppo_clipped_terms, ppo_diagnostics, ClippedTerms, DiagnosticsAccumulator, PpoDiagnostics,
 };
 pub use returns::{discounted_score_weights, reward_to_go};
 pub use simulate::{
@@ -29,7 +35,7 @@ pub use simulate::{
 };
 pub use softmax::{grad_log_softmax, log_softmax, softmax_entropy, stable_softmax};
 pub use tokens::{
-    broadcast_sequence_advantages, masked_token_ppo_objective, masked_token_ppo_terms,
-    response_token_mask, sequence_log_probability, sequence_log_probability_ratio,
-    sequence_probability_ratio, Reduction, TokenTerms,
+    aggregate_token_terms, broadcast_sequence_advantages, masked_token_ppo_objective,
+    masked_token_ppo_terms, response_token_mask, sequence_level_ratio, sequence_log_probability,
+    sequence_log_probability_ratio, sequence_probability_ratio, Reduction, TokenTerms,
 };

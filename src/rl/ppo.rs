@@ -1,9 +1,21 @@
 //! The PPO clipped surrogate and the diagnostics that say how far a policy moved.
 
+use super::arrays::check_finite as check_finite_view;
 use crate::error::{
-    check_clip_epsilon, check_finite, check_len, check_non_empty, Error, Result, Rule,
+    check_clip_epsilon, check_finite, check_finite_scalar, check_len, check_non_empty, check_rule,
+    Bound, Error, Result, Rule,
 };
+use ndarray::ArrayView1;
 use serde::Serialize;
+
+/// ε_low of clip-higher: 0 ≤ ε_low < 1, like PPO's ε.
+fn check_clip_epsilon_named(arg: &str, x: f64) -> Result<()> {
+    let rule = Rule::Interval {
+        min: Some(Bound::closed(0.0)),
+        max: Some(Bound::open(1.0)),
+    };
+    check_rule(arg, x, rule)
+}
 
 /// Per-sample terms of the clipped surrogate (objective terms, to be maximised).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -19,8 +31,19 @@ pub struct ClippedTerms {
 /// The clipped PPO term for one sample: min(r·A, clip(r, 1−ε, 1+ε)·A).
 #[inline]
 pub fn clipped_objective(ratio: f64, advantage: f64, clip_epsilon: f64) -> f64 {
+    asymmetric_clipped_objective(ratio, advantage, clip_epsilon, clip_epsilon)
+}
+
+/// DAPO's clip-higher for one sample: min(r·A, clip(r, 1 − ε_low, 1 + ε_high)·A).
+#[inline]
+pub fn asymmetric_clipped_objective(
+    ratio: f64,
+    advantage: f64,
+    eps_low: f64,
+    eps_high: f64,
+) -> f64 {
     let unclipped = ratio * advantage;
-    let clipped = ratio.clamp(1.0 - clip_epsilon, 1.0 + clip_epsilon) * advantage;
+    let clipped = ratio.clamp(1.0 - eps_low, 1.0 + eps_high) * advantage;
     unclipped.min(clipped)
 }
 
@@ -46,20 +69,22 @@ pub fn clipped_value_term(value: f64, old_value: f64, target: f64, clip: f64) ->
     }
 }
 
-/// Clipped-surrogate terms for positive probability ratios `ratio` and advantages.
+/// Clip-higher terms (DAPO): the clip range [1 − ε_low, 1 + ε_high]; ε_low = ε_high is PPO's.
 ///
 /// ```
-/// let t = pgbook::rl::ppo_clipped_terms(&[1.5, 0.5], &[1.0, -1.0], 0.2).unwrap();
-/// assert_eq!(t.pessimistic, vec![1.2, -0.8]);
+/// use ndarray::aview1;
+/// let t = pgbook::rl::asymmetric_clipped_terms(aview1(&[1.35]), aview1(&[1.0]), 0.2, 0.28).unwrap();
+/// assert_eq!(t.pessimistic, vec![1.28]);
 /// ```
-pub fn ppo_clipped_terms(
-    ratio: &[f64],
-    advantage: &[f64],
-    clip_epsilon: f64,
+pub fn asymmetric_clipped_terms(
+    ratio: ArrayView1<'_, f64>,
+    advantage: ArrayView1<'_, f64>,
+    eps_low: f64,
+    eps_high: f64,
 ) -> Result<ClippedTerms> {
     check_len("advantage", advantage.len(), ratio.len())?;
-    check_finite("ratio", ratio)?;
-    check_finite("advantage", advantage)?;
+    check_finite_view("ratio", &ratio)?;
+    check_finite_view("advantage", &advantage)?;
     if let Some(i) = ratio.iter().position(|&r| r <= 0.0) {
         return Err(Error::range(
             format!("ratio[{i}]"),
@@ -67,8 +92,10 @@ pub fn ppo_clipped_terms(
             ratio[i],
         ));
     }
-    check_clip_epsilon(clip_epsilon)?;
-    let (lo, hi) = (1.0 - clip_epsilon, 1.0 + clip_epsilon);
+    check_clip_epsilon_named("eps_low", eps_low)?;
+    check_finite_scalar("eps_high", eps_high)?;
+    check_rule("eps_high", eps_high, Rule::non_negative())?;
+    let (lo, hi) = (1.0 - eps_low, 1.0 + eps_high);
     let unclipped: Vec<f64> = ratio.iter().zip(advantage).map(|(r, a)| r * a).collect();
     let clipped: Vec<f64> = ratio
         .iter()
@@ -85,6 +112,27 @@ pub fn ppo_clipped_terms(
         clipped,
         pessimistic,
     })
+}
+
+/// Clipped-surrogate terms for positive probability ratios `ratio` and advantages.
+///
+/// ```
+/// let t = pgbook::rl::ppo_clipped_terms(&[1.5, 0.5], &[1.0, -1.0], 0.2).unwrap();
+/// assert_eq!(t.pessimistic, vec![1.2, -0.8]);
+/// ```
+pub fn ppo_clipped_terms(
+    ratio: &[f64],
+    advantage: &[f64],
+    clip_epsilon: f64,
+) -> Result<ClippedTerms> {
+    check_len("advantage", advantage.len(), ratio.len())?;
+    check_clip_epsilon(clip_epsilon)?;
+    asymmetric_clipped_terms(
+        ArrayView1::from(ratio),
+        ArrayView1::from(advantage),
+        clip_epsilon,
+        clip_epsilon,
+    )
 }
 
 /// How far the new policy moved from the one that collected the data.
@@ -157,11 +205,17 @@ impl DiagnosticsAccumulator {
             Some(reference) if clip_epsilon == f64::INFINITY => reference,
             _ => clip_epsilon,
         };
+        self.add_asymmetric(log_ratio, advantage, clip_epsilon, clip_epsilon);
+    }
+
+    /// [`Self::add`] with the clip range [1 − ε_low, 1 + ε_high] (clip-higher).
+    #[inline]
+    pub fn add_asymmetric(&mut self, log_ratio: f64, advantage: f64, eps_low: f64, eps_high: f64) {
         let ratio = crate::math::exp(log_ratio);
         let unclipped = ratio * advantage;
-        let pessimistic = clipped_objective(ratio, advantage, clip_epsilon);
+        let pessimistic = asymmetric_clipped_objective(ratio, advantage, eps_low, eps_high);
         self.count += 1;
-        self.outside += usize::from(ratio < 1.0 - clip_epsilon || ratio > 1.0 + clip_epsilon);
+        self.outside += usize::from(ratio < 1.0 - eps_low || ratio > 1.0 + eps_high);
         self.active += usize::from(pessimistic < unclipped - 1e-15);
         self.kl_sum += (ratio - 1.0) - log_ratio;
         self.log_ratio_sum += log_ratio;

@@ -1,5 +1,6 @@
 //! The autoregressive case: response masks after the causal shift, sequence log-probabilities
-//! and ratios, token-level clipped terms and the three loss reductions.
+//! and ratios (token- and GSPO's sequence-level), token-level clipped terms and the loss
+//! reductions (lesson 7's three and Dr. GRPO's constant length).
 //!
 //! Layout: `input_ids[b]` holds `T` tokens (prompt, response, PAD…). Predictions are shifted by
 //! one: column `k` of every `[B, T−1]` array belongs to the label `input_ids[b][k+1]`.
@@ -54,7 +55,7 @@ pub fn response_token_mask(
     Ok(mask)
 }
 
-fn check_binary_mask(arg: &str, mask: ArrayView2<'_, f64>) -> Result<()> {
+pub(super) fn check_binary_mask(arg: &str, mask: ArrayView2<'_, f64>) -> Result<()> {
     match mask.indexed_iter().find(|(_, &m)| m != 0.0 && m != 1.0) {
         Some(((b, k), &m)) => Err(Error::range(format!("{arg}[{b}][{k}]"), Rule::Binary, m)),
         None => Ok(()),
@@ -220,14 +221,25 @@ pub enum Reduction {
     SequenceMean,
     /// mean_b(s_b): sums over tokens, so the scale grows with the length.
     SequenceSumMean,
+    /// Σ_b s_b / (B · L) with L the maximum response length (Dr. GRPO): every token weighs
+    /// the same whatever its response's length and its batch's.
+    ConstantLength,
 }
 
 impl Reduction {
-    /// All three, in the order the lessons present them.
+    /// The three of lesson 7, in the order it presents them (they need no maximum length).
     pub const ALL: [Reduction; 3] = [
         Reduction::TokenMean,
         Reduction::SequenceMean,
         Reduction::SequenceSumMean,
+    ];
+
+    /// Every reduction: lesson 7's three and Dr. GRPO's `constant_length`.
+    pub const EVERY: [Reduction; 4] = [
+        Reduction::TokenMean,
+        Reduction::SequenceMean,
+        Reduction::SequenceSumMean,
+        Reduction::ConstantLength,
     ];
 
     /// The name used in configs, URLs and JSON.
@@ -236,16 +248,25 @@ impl Reduction {
             Reduction::TokenMean => "token_mean",
             Reduction::SequenceMean => "sequence_mean",
             Reduction::SequenceSumMean => "sequence_sum_mean",
+            Reduction::ConstantLength => "constant_length",
         }
     }
 
-    /// Reduces row sums `s_b` and response token counts `n_b`.
-    pub fn reduce(self, row_sums: &[f64], row_counts: &[f64]) -> f64 {
+    /// Reduces row sums `s_b` and response token counts `n_b`. `max_length` is the constant L
+    /// of `constant_length` (an integer ≥ 1 and ≥ every n_b, else an error); the others
+    /// ignore it.
+    pub fn reduce(
+        self,
+        row_sums: &[f64],
+        row_counts: &[f64],
+        max_length: Option<usize>,
+    ) -> Result<f64> {
         let b = row_sums.len();
+        let length = self.constant_length(row_counts, max_length)?;
         if b == 0 {
-            return 0.0;
+            return Ok(0.0);
         }
-        match self {
+        Ok(match self {
             Reduction::TokenMean => {
                 row_sums.iter().sum::<f64>() / row_counts.iter().sum::<f64>().max(1.0)
             }
@@ -258,15 +279,45 @@ impl Reduction {
                     / b as f64
             }
             Reduction::SequenceSumMean => row_sums.iter().sum::<f64>() / b as f64,
-        }
+            Reduction::ConstantLength => row_sums.iter().sum::<f64>() / (b as f64 * length),
+        })
     }
 
-    /// d objective / d (term of a token in row `b`): the weight each token's term gets.
-    pub fn token_weight(self, row_count: f64, total_count: f64, batch: usize) -> f64 {
+    /// L of `constant_length` as f64 after its checks (1 for the other reductions).
+    fn constant_length(self, row_counts: &[f64], max_length: Option<usize>) -> Result<f64> {
+        if self != Reduction::ConstantLength {
+            return Ok(1.0);
+        }
+        let length = match max_length {
+            Some(l) if l >= 1 => l,
+            other => {
+                let rule = Rule::Requires {
+                    what: "max_length ≥ 1".into(),
+                };
+                return Err(Error::range("max_length", rule, other.unwrap_or(0)));
+            }
+        };
+        if let Some(b) = row_counts.iter().position(|&n| n > length as f64) {
+            let rule = Rule::at_most(length as f64);
+            return Err(Error::range(format!("mask[{b}]"), rule, row_counts[b]));
+        }
+        Ok(length as f64)
+    }
+
+    /// d objective / d (term of a token in row `b`): the weight each token's term gets
+    /// (`max_length` is L of `constant_length`, ignored by the others).
+    pub fn token_weight(
+        self,
+        row_count: f64,
+        total_count: f64,
+        batch: usize,
+        max_length: usize,
+    ) -> f64 {
         match self {
             Reduction::TokenMean => 1.0 / total_count.max(1.0),
             Reduction::SequenceMean => 1.0 / (row_count.max(1.0) * batch as f64),
             Reduction::SequenceSumMean => 1.0 / batch as f64,
+            Reduction::ConstantLength => 1.0 / (batch as f64 * max_length as f64),
         }
     }
 }
@@ -280,8 +331,8 @@ impl fmt::Display for Reduction {
 impl FromStr for Reduction {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
-        let names = Reduction::ALL.map(Reduction::name);
-        Reduction::ALL
+        let names = Reduction::EVERY.map(Reduction::name);
+        Reduction::EVERY
             .into_iter()
             .find(|r| r.name() == s)
             .ok_or_else(|| Error::unknown("reduction", s, &names))
@@ -301,5 +352,55 @@ pub fn masked_token_ppo_objective(
         masked_token_ppo_terms(new_log_probs, old_log_probs, advantages, mask, clip_epsilon)?;
     let sums = row_sums(terms.pessimistic.view());
     let counts = row_sums(mask);
-    Ok(reduction.reduce(&sums, &counts))
+    reduction.reduce(&sums, &counts, None)
+}
+
+/// GSPO's length-normalised sequence ratio: exp(Σ_t mask·(new − old) / max(n_b, 1)) per row;
+/// a row without response tokens gives exactly 1.
+pub fn sequence_level_ratio(
+    new_log_probs: ArrayView2<'_, f64>,
+    old_log_probs: ArrayView2<'_, f64>,
+    mask: ArrayView2<'_, f64>,
+) -> Result<Array1<f64>> {
+    let log_ratio = sequence_log_probability_ratio(new_log_probs, old_log_probs, mask)?;
+    let counts = row_sums(mask);
+    Ok(log_ratio
+        .iter()
+        .zip(&counts)
+        .map(|(l, n)| crate::math::exp(l / n.max(1.0)))
+        .collect())
+}
+
+/// Masked token terms `[B, T]` reduced to one value (terms off the mask are never read).
+/// `max_length` is needed by `constant_length` only.
+///
+/// ```
+/// use ndarray::aview2;
+/// use pgbook::rl::{aggregate_token_terms, Reduction};
+/// let (terms, mask) = (aview2(&[[1.0, 2.0, 9.0], [7.0, 7.0, 3.0]]), aview2(&[[1.0, 1.0, 0.0], [0.0, 0.0, 1.0]]));
+/// assert_eq!(aggregate_token_terms(terms, mask, Reduction::ConstantLength, Some(3)).unwrap(), 1.0);
+/// ```
+pub fn aggregate_token_terms(
+    terms: ArrayView2<'_, f64>,
+    mask: ArrayView2<'_, f64>,
+    reduction: Reduction,
+    max_length: Option<usize>,
+) -> Result<f64> {
+    check_finite("terms", &terms)?;
+    check_finite("mask", &mask)?;
+    check_shape2("mask", mask, terms.dim())?;
+    check_binary_mask("mask", mask)?;
+    let sums: Vec<f64> = terms
+        .rows()
+        .into_iter()
+        .zip(mask.rows())
+        .map(|(t, m)| {
+            t.iter()
+                .zip(m)
+                .filter(|(_, &m)| m == 1.0)
+                .map(|(t, _)| *t)
+                .sum()
+        })
+        .collect();
+    reduction.reduce(&sums, &row_sums(mask), max_length)
 }

@@ -14,7 +14,7 @@ use crate::train::lines::{report_line, summary_line};
 use crate::train::policy::{self, PolicyFile};
 use crate::train::ppo::{PpoConfig, PpoTrainer};
 use crate::train::reinforce::{ReinforceConfig, ReinforceTrainer};
-use crate::train::sequence::{task, IterationReport, SequenceConfig, SequenceTrainer};
+use crate::train::sequence::{IterationReport, SequenceConfig, SequenceTrainer};
 use crate::train::settings::{schema_json, seeds, Request, Settings};
 use crate::train::{Progress, Trainer};
 use crate::{Error, Result};
@@ -202,17 +202,15 @@ impl PageExtras for ReinforceTrainer {
 
 impl PageExtras for SequenceTrainer {
     fn extra(&mut self, _report: &Self::Report, first: bool) -> Value {
-        let prompt = |class: usize| task::token_text(task::PROMPT_TOKENS[class]);
         let greedy: Vec<Value> = self
             .last_evaluation()
             .map(|e| e.greedy.clone())
             .unwrap_or_default()
             .into_iter()
             .map(|g| {
-                let right = task::layout_row(g.prompt_class, &task::correct_response(g.prompt_class), 0);
                 json!({
-                    "prompt": prompt(g.prompt_class), "answer": g.text,
-                    "correct_answer": task::decode(&right), "reward": g.reward, "correct": g.correct,
+                    "prompt": g.prompt, "answer": g.text,
+                    "correct_answer": g.correct_answer, "reward": g.reward, "correct": g.correct,
                 })
             })
             .collect();
@@ -222,7 +220,7 @@ impl PageExtras for SequenceTrainer {
                 .iter()
                 .map(|r| {
                     json!({
-                        "prompt": prompt(r.prompt_class), "sequence": r.text, "reward": r.reward,
+                        "prompt": r.prompt, "sequence": r.text, "reward": r.reward,
                         "advantage": r.advantage, "mask": r.mask,
                     })
                 })

@@ -1,20 +1,24 @@
-//! Lesson 8's whole LLM-style loop at toy scale: a GRU policy answers three prompts, a verifier
-//! scores each answer, RLOO turns the scores of a group into advantages, and several epochs of
-//! token-level clipped PPO update the policy.
+//! Lesson 8's whole LLM-style loop at toy scale, and the GRPO family's recipes: a GRU policy
+//! answers prompts (lesson 8's three, or the copy task's four difficulty levels), a verifier
+//! scores each answer, a group estimator (RLOO, GRPO's std, Dr. GRPO's mean, …) turns the
+//! scores of a group into advantages, and several epochs of clipped PPO update the policy.
 //!
 //! One [`SequenceTrainer::step`] is one iteration, in the order it runs:
 //! 1. **Rollout.** For every prompt, `group_size` responses are sampled token by token up to
 //!    `max_response_len` (so lengths vary) and laid out as `input_ids [B, T]`:
-//!    `<bos> q<c> response… <eos> <pad>…` with `prompt_lengths = 2`.
-//! 2. **Rewards and advantages.** [`task::verify`] scores every response;
-//!    [`rl::rloo_advantages`] gives each response its reward minus the mean of the other
-//!    responses to the same prompt.
+//!    `<bos> prompt… response… <eos> <pad>…` with the prompts' lengths.
+//! 2. **Rewards and advantages.** The task's verifier scores every response;
+//!    [`rl::group_advantages`] with `advantage_estimator` gives each response its advantage
+//!    within its group (with the KL in the reward, on the penalised rewards of
+//!    [`rl::kl_in_reward`]).
 //! 3. **Mask and old log-probs.** [`rl::response_token_mask`] marks the response labels after the
 //!    causal shift (the generated `<eos>` kept, prompt and PAD left out). The log-probs of the
 //!    sampled tokens are frozen: they are the "old policy" of every PPO epoch.
-//! 4. **PPO epochs.** Each epoch takes one full-batch Adam step on the negative token-level
-//!    clipped objective under the chosen [`Reduction`] — the value of
-//!    [`rl::masked_token_ppo_objective`] — minus an entropy bonus that is annealed to zero over
+//! 4. **PPO epochs.** Each epoch takes one full-batch Adam step on the negative clipped
+//!    objective (token- or sequence-level ratio, clip range [1 − ε, 1 + ε_high]) under the
+//!    chosen [`rl::Reduction`] — with ε_high = ε and token ratios the value of
+//!    [`rl::masked_token_ppo_objective`] — plus β times the KL estimator to the reference
+//!    policy when the KL goes in the loss, minus an entropy bonus that is annealed to zero over
 //!    the run (without it a group often agrees on a half-right answer, such as the right
 //!    first symbol and a wrong second one, before the right one is ever sampled; then every
 //!    advantage in the group is zero and nothing more is learned).
@@ -26,25 +30,27 @@
 //! [`crate::math`], the same `libm` port on every target).
 
 pub mod config;
+pub mod copy_task;
 pub mod loss;
 pub mod report;
 pub mod rollout;
 pub mod task;
+pub mod tasks;
 
-pub use config::{SequenceConfig, SequenceProfile};
+pub use config::{KlPlacement, RatioLevel, SequenceConfig, SequenceProfile};
 pub use loss::LossAndGradient;
 pub use report::{
     FirstBatchRow, GreedyAnswer, IterationReport, SampleEvaluation, SequenceSummary, SOLVED_SUCCESS,
 };
 pub use rollout::RolloutBatch;
+pub use tasks::{Prompt, TaskKind};
 
 use crate::error::{Error, Quantity, Result};
 use crate::nn::gru::{Gru, GruShape};
 use crate::nn::{clip_grad_norm, Adam};
-use crate::rl::DiagnosticsAccumulator;
+use crate::rl::{self, DiagnosticsAccumulator};
 use crate::rng::{self, Rng};
 use crate::train::{evaluation_seed, Progress, Trainer};
-use task::{NUM_ACTIONS, NUM_PROMPTS};
 
 /// The trainer: policy, optimiser and random streams of one seeded run.
 ///
@@ -62,6 +68,8 @@ pub struct SequenceTrainer {
     config: SequenceConfig,
     seed: u64,
     policy: Gru,
+    /// The policy as it was when RL started: the KL's reference.
+    reference: Gru,
     adam: Adam,
     rng: Rng,
     eval_rng: Rng,
@@ -77,16 +85,17 @@ impl SequenceTrainer {
         config.validate()?;
         let mut rng = rng::seeded(seed);
         let shape = GruShape {
-            vocab: task::VOCAB_SIZE,
+            vocab: config.task.vocab_size(),
             embed: config.embed_dim,
             hidden: config.hidden_dim,
-            outputs: NUM_ACTIONS,
+            outputs: config.task.num_actions(),
         };
         let policy = Gru::new(shape, config.head_init_scale, &mut rng)?;
         let adam = Adam::new(policy.params.len());
         Ok(SequenceTrainer {
             config,
             seed,
+            reference: policy.clone(),
             policy,
             adam,
             rng,
@@ -132,7 +141,8 @@ impl SequenceTrainer {
             final_mean_reward: ev.map_or(0.0, |e| e.mean_reward),
             final_success_rate: ev.map_or(0.0, |e| e.success_rate),
             greedy_correct: ev.map_or(0, SampleEvaluation::greedy_correct),
-            prompts: NUM_PROMPTS,
+            prompts: self.config.task.levels(),
+            final_success_by_level: ev.map_or_else(Vec::new, |e| e.success_by_level.clone()),
             iterations: self.iteration,
             solved_iteration: self.solved_iteration,
             greedy: ev.map_or_else(Vec::new, |e| e.greedy.clone()),
@@ -142,6 +152,11 @@ impl SequenceTrainer {
     /// The policy network.
     pub fn policy(&self) -> &Gru {
         &self.policy
+    }
+
+    /// The reference policy (the policy before the first update).
+    pub fn reference(&self) -> &Gru {
+        &self.reference
     }
 
     /// The policy's parameters, writable (for experiments and tests).
@@ -156,7 +171,7 @@ impl SequenceTrainer {
     fn diverged(&self, quantity: Quantity) -> Error {
         Error::diverged(self.iteration + 1, quantity)
     }
-    /// One iteration: rollout, RLOO advantages, `ppo_epochs` clipped updates, evaluation.
+    /// One iteration: rollout, group advantages, `ppo_epochs` clipped updates, evaluation.
     /// Stepping past `iterations` is allowed (the entropy bonus is then 0); [`Self::done`]
     /// says when the configured run is over.
     pub fn step(&mut self) -> Result<IterationReport> {
@@ -174,6 +189,7 @@ impl SequenceTrainer {
                 policy_loss,
                 mean_entropy,
                 mut grad,
+                ..
             } = self.loss_and_gradient(&batch, Some(&mut diagnostics))?;
             let norm = clip_grad_norm(&mut [&mut grad], self.config.max_grad_norm);
             if !loss.is_finite() || !norm.is_finite() {
@@ -201,14 +217,29 @@ impl SequenceTrainer {
         self.iteration += 1;
         let evaluation = self.evaluate()?;
         let rows = batch.len() as f64;
+        let lengths: Vec<f64> = (0..batch.len())
+            .map(|b| batch.response_len(b) as f64)
+            .collect();
+        let mean_length_where = |want: bool| {
+            let picked: Vec<f64> = (0..batch.len())
+                .filter(|&b| batch.correct[b] == want)
+                .map(|b| lengths[b])
+                .collect();
+            (!picked.is_empty()).then(|| picked.iter().sum::<f64>() / picked.len() as f64)
+        };
+        let kl = rl::kl_estimators(
+            batch.old_log_probs.view(),
+            batch.ref_log_probs.view(),
+            batch.mask.view(),
+        )?;
         let report = IterationReport {
             iteration: self.iteration,
             mean_reward: batch.rewards.iter().sum::<f64>() / rows,
             success_rate: batch.correct.iter().filter(|&&c| c).count() as f64 / rows,
-            mean_response_length: (0..batch.len())
-                .map(|b| batch.response_len(b) as f64)
-                .sum::<f64>()
-                / rows,
+            mean_response_length: lengths.iter().sum::<f64>() / rows,
+            mean_length_correct: mean_length_where(true),
+            mean_length_incorrect: mean_length_where(false),
+            kl_to_reference: kl.k3_mean,
             approx_kl: diag.approx_kl_nonnegative,
             ratio_outside_fraction: diag.ratio_outside_fraction,
             active_clip_fraction: diag.active_clip_fraction,
@@ -217,52 +248,80 @@ impl SequenceTrainer {
             grad_norm: norm_sum / self.config.ppo_epochs as f64,
             eval_mean_reward: evaluation.mean_reward,
             eval_success_rate: evaluation.success_rate,
+            success_by_level: evaluation.success_by_level.clone(),
             greedy_correct: evaluation.greedy_correct(),
         };
-        if self.solved_iteration.is_none() && SequenceSummary::is_solved(&report) {
+        let prompts = self.config.task.levels();
+        if self.solved_iteration.is_none() && SequenceSummary::is_solved(&report, prompts) {
             self.solved_iteration = Some(self.iteration);
         }
         self.last_evaluation = Some(evaluation);
         Ok(report)
     }
 
-    /// Mean reward and success rate over `eval_samples_per_prompt` fresh samples per prompt
-    /// (drawn from the evaluation stream), and the greedy answer to every prompt.
+    /// Mean reward and success rate over `eval_samples_per_prompt` fresh samples per level
+    /// (lesson 8: per prompt; the copy task draws each sample's prompt of that level), all
+    /// from the evaluation stream, and the greedy answer to every showcase prompt.
     pub fn evaluate(&mut self) -> Result<SampleEvaluation> {
         let n = self.config.eval_samples_per_prompt;
-        let max_len = self.config.max_response_len;
+        let (task, max_len) = (self.config.task, self.config.max_response_len);
         let (mut reward_sum, mut correct) = (0.0, 0usize);
-        for class in 0..NUM_PROMPTS {
-            let prompt = Self::read_prompt(&self.policy, class)?;
+        let mut success_by_level = Vec::with_capacity(task.levels());
+        for level in 0..task.levels() {
+            let mut level_correct = 0usize;
+            let mut cached: Option<(Prompt, rollout::PromptState)> = None;
             for _ in 0..n {
-                let (response, _) =
-                    Self::generate(&self.policy, &prompt, max_len, Some(&mut self.eval_rng))?;
-                let verdict = task::verify(class, &response);
+                let prompt = task.eval_prompt(level, &mut self.eval_rng);
+                // Lesson 8 asks the same prompt every time: read it once.
+                let state = match cached.take() {
+                    Some((p, state)) if p == prompt => state,
+                    _ => Self::read_prompt(&self.policy, &prompt)?,
+                };
+                let (response, _) = Self::generate(
+                    &self.policy,
+                    task,
+                    &state,
+                    max_len,
+                    Some(&mut self.eval_rng),
+                )?;
+                let verdict = task.verify(&prompt, &response);
                 reward_sum += verdict.reward;
-                correct += usize::from(verdict.correct);
+                level_correct += usize::from(verdict.correct);
+                cached = Some((prompt, state));
             }
+            correct += level_correct;
+            success_by_level.push(level_correct as f64 / n as f64);
         }
-        let samples = n * NUM_PROMPTS;
+        let samples = n * task.levels();
         Ok(SampleEvaluation {
             mean_reward: reward_sum / samples as f64,
             success_rate: correct as f64 / samples as f64,
             samples,
+            success_by_level,
             greedy: self.greedy_answers()?,
         })
     }
 
-    /// The most probable answer to every prompt, decoded.
+    /// The most probable answer to every showcase prompt, decoded.
     pub fn greedy_answers(&self) -> Result<Vec<GreedyAnswer>> {
-        let t = self.config.sequence_len();
-        (0..NUM_PROMPTS)
-            .map(|class| {
-                let prompt = Self::read_prompt(&self.policy, class)?;
-                let (response, _) =
-                    Self::generate(&self.policy, &prompt, self.config.max_response_len, None)?;
-                let verdict = task::verify(class, &response);
+        let (task, t) = (self.config.task, self.config.sequence_len());
+        task.showcase()
+            .into_iter()
+            .map(|prompt| {
+                let state = Self::read_prompt(&self.policy, &prompt)?;
+                let (response, _) = Self::generate(
+                    &self.policy,
+                    task,
+                    &state,
+                    self.config.max_response_len,
+                    None,
+                )?;
+                let verdict = task.verify(&prompt, &response);
                 Ok(GreedyAnswer {
-                    prompt_class: class,
-                    text: task::decode(&task::layout_row(class, &response, t)),
+                    prompt_class: prompt.class,
+                    prompt: task.decode(&prompt.tokens[1..]),
+                    text: task.decode(&rollout::layout_row(&prompt.tokens, &response, t)),
+                    correct_answer: task.decode(&task.correct_row(&prompt)),
                     reward: verdict.reward,
                     correct: verdict.correct,
                 })

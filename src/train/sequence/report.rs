@@ -1,7 +1,6 @@
 //! What a sequence run reports: per iteration, the first batch, the greedy answers, the
 //! evaluation on fresh samples, and the run's summary.
 
-use super::task;
 use serde::{Deserialize, Serialize};
 
 /// One row of the first rollout, kept for display.
@@ -13,6 +12,8 @@ pub struct FirstBatchRow {
     pub input_ids: Vec<i64>,
     /// The row decoded, PAD left out.
     pub text: String,
+    /// Its prompt decoded without `<bos>`.
+    pub prompt: String,
     /// Verifier reward.
     pub reward: f64,
     /// RLOO advantage.
@@ -26,8 +27,12 @@ pub struct FirstBatchRow {
 pub struct GreedyAnswer {
     /// Prompt class.
     pub prompt_class: usize,
+    /// The prompt decoded without `<bos>` (lesson 8: `q<c>`; copy: `a b =`).
+    pub prompt: String,
     /// The whole row decoded: `<bos> q<c> …`.
     pub text: String,
+    /// The prompt and its correct answer, decoded.
+    pub correct_answer: String,
     /// Verifier reward.
     pub reward: f64,
     /// Fully correct.
@@ -41,8 +46,10 @@ pub struct SampleEvaluation {
     pub mean_reward: f64,
     /// Fraction of fully correct sampled answers.
     pub success_rate: f64,
-    /// Number of samples (per prompt × prompts).
+    /// Number of samples (per level × levels).
     pub samples: usize,
+    /// Fully correct fraction per difficulty level (lesson 8: per prompt).
+    pub success_by_level: Vec<f64>,
     /// The greedy answer to every prompt.
     pub greedy: Vec<GreedyAnswer>,
 }
@@ -65,6 +72,13 @@ pub struct IterationReport {
     pub success_rate: f64,
     /// Mean response length of the rollout, `<eos>` included.
     pub mean_response_length: f64,
+    /// Mean length of the rollout's correct responses (`None`: there was none).
+    pub mean_length_correct: Option<f64>,
+    /// Mean length of the rollout's incorrect responses (`None`: there was none).
+    pub mean_length_incorrect: Option<f64>,
+    /// KL(π_old ‖ π_ref) to the reference policy (the policy before RL): mean k3 over the
+    /// rollout's response tokens.
+    pub kl_to_reference: f64,
     /// Non-negative KL estimate mean((r − 1) − log r) over response tokens, before every
     /// epoch's update (the first epoch contributes zeros).
     pub approx_kl: f64,
@@ -82,6 +96,8 @@ pub struct IterationReport {
     pub eval_mean_reward: f64,
     /// Evaluation after the update: fully correct fraction.
     pub eval_success_rate: f64,
+    /// Evaluation after the update: fully correct fraction per difficulty level.
+    pub success_by_level: Vec<f64>,
     /// Evaluation after the update: prompts whose greedy answer is correct.
     pub greedy_correct: usize,
 }
@@ -102,8 +118,10 @@ pub struct SequenceSummary {
     pub final_success_rate: f64,
     /// Prompts the greedy policy answers correctly.
     pub greedy_correct: usize,
-    /// Prompts of the task.
+    /// Showcase prompts of the task (one per difficulty level).
     pub prompts: usize,
+    /// Fully correct fraction per difficulty level, latest evaluation.
+    pub final_success_by_level: Vec<f64>,
     /// Iterations done.
     pub iterations: usize,
     /// The first iteration after which every greedy answer was correct and the success rate
@@ -114,8 +132,9 @@ pub struct SequenceSummary {
 }
 
 impl SequenceSummary {
-    /// Whether a report counts as solved.
-    pub fn is_solved(report: &IterationReport) -> bool {
-        report.greedy_correct == task::NUM_PROMPTS && report.eval_success_rate >= SOLVED_SUCCESS
+    /// Whether a report counts as solved: every one of the `prompts` showcase prompts
+    /// answered correctly by the greedy policy, and the success rate high enough.
+    pub fn is_solved(report: &IterationReport, prompts: usize) -> bool {
+        report.greedy_correct == prompts && report.eval_success_rate >= SOLVED_SUCCESS
     }
 }

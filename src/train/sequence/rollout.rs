@@ -1,8 +1,12 @@
-//! One iteration's experience: G sampled responses per prompt, verified, with RLOO advantages,
-//! the response mask after the causal shift and the frozen old log-probs.
+//! One iteration's experience: G sampled responses per prompt, verified, with the group's
+//! advantages (the configured estimator, on rewards with the KL penalty when it goes in the
+//! reward), the response mask after the causal shift, and the frozen old and reference
+//! log-probs.
 
+use super::config::KlPlacement;
 use super::report::FirstBatchRow;
-use super::task::{self, Verdict, NUM_ACTIONS, NUM_PROMPTS, PROMPT_LENGTH};
+use super::task::{self, Verdict};
+use super::tasks::{Prompt, TaskKind};
 use super::SequenceTrainer;
 use crate::error::{Error, Quantity, Result, Rule};
 use crate::math;
@@ -17,17 +21,21 @@ use ndarray::{Array1, Array2};
 /// The arrays are the course's (`ndarray`, as the NumPy reference has them).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RolloutBatch {
-    /// Prompt class of every row.
+    /// The task the rows answer.
+    pub task: TaskKind,
+    /// Prompt class of every row (its index among the task's prompts).
     pub prompt_classes: Vec<usize>,
-    /// `[B, T]` token ids: `<bos> q<c> response… <pad>…`.
+    /// Difficulty level of every row's prompt (0-based).
+    pub levels: Vec<usize>,
+    /// `[B, T]` token ids: `<bos> prompt… response… <pad>…`.
     pub input_ids: Array2<i64>,
-    /// Prompt length of every row `[B]` (2: `<bos> q<c>`).
+    /// Prompt length of every row `[B]` (lesson 8: 2, `<bos> q<c>`).
     pub prompt_lengths: Array1<usize>,
     /// Verifier rewards `[B]`.
     pub rewards: Array1<f64>,
     /// Fully correct answers `[B]`.
     pub correct: Vec<bool>,
-    /// RLOO advantages `[B]`; they sum to zero within each group.
+    /// Advantages `[B]` of the configured estimator within each group (RLOO's sum to zero).
     pub advantages: Array1<f64>,
     /// `[B, T−1]` response mask aligned with the labels `input_ids[:, 1:]`, `<eos>` included
     /// unless the settings leave it out.
@@ -35,6 +43,9 @@ pub struct RolloutBatch {
     /// `[B, T−1]` log-probs of the sampled tokens under the sampling policy, frozen; 0 off
     /// the mask.
     pub old_log_probs: Array2<f64>,
+    /// `[B, T−1]` log-probs of the same tokens under the reference policy (the policy before
+    /// RL); 0 off the mask.
+    pub ref_log_probs: Array2<f64>,
 }
 
 impl RolloutBatch {
@@ -56,24 +67,24 @@ impl RolloutBatch {
 
 /// A prompt read by the policy: the state and the first response token's log-probs.
 #[derive(Debug, Clone)]
-pub(super) struct PromptState {
+pub(crate) struct PromptState {
     state: Vec<f64>,
-    log_probs: [f64; NUM_ACTIONS],
+    log_probs: Vec<f64>,
 }
 
+/// The advantages' ε: a group whose rewards' std is below it gets zero advantages.
+pub const STD_EPS: f64 = 1e-8;
+
 impl SequenceTrainer {
-    /// The state after reading the prompt `<bos> q<c>` and the log-probs of the first
-    /// response token. They are the same for every response to that prompt, so every rollout
-    /// and evaluation computes them once per prompt.
-    pub(super) fn read_prompt(policy: &Gru, class: usize) -> Result<PromptState> {
+    /// The state after reading `prompt` and the log-probs of the first response token. They
+    /// are the same for every response to that prompt, so every rollout and evaluation
+    /// computes them once per prompt.
+    pub(super) fn read_prompt(policy: &Gru, prompt: &Prompt) -> Result<PromptState> {
         let mut state = policy.initial_state();
-        let mut log_probs = [0.0; NUM_ACTIONS];
-        policy.step(task::BOS as usize, &mut state, &mut log_probs)?;
-        policy.step(
-            task::PROMPT_TOKENS[class] as usize,
-            &mut state,
-            &mut log_probs,
-        )?;
+        let mut log_probs = vec![0.0; policy.shape().outputs];
+        for &token in &prompt.tokens {
+            policy.step(token as usize, &mut state, &mut log_probs)?;
+        }
         Ok(PromptState { state, log_probs })
     }
 
@@ -82,13 +93,14 @@ impl SequenceTrainer {
     /// under the current policy.
     pub(super) fn generate(
         policy: &Gru,
+        task: TaskKind,
         prompt: &PromptState,
         max_len: usize,
         mut rng: Option<&mut Rng>,
     ) -> Result<(Vec<i64>, Vec<f64>)> {
         let mut state = prompt.state.clone();
-        let mut log_probs = prompt.log_probs;
-        let mut probs = [0.0; NUM_ACTIONS];
+        let mut log_probs = prompt.log_probs.clone();
+        let mut probs = vec![0.0; log_probs.len()];
         let mut response = Vec::with_capacity(max_len);
         let mut chosen_log_probs = Vec::with_capacity(max_len);
         for _ in 0..max_len {
@@ -107,7 +119,7 @@ impl SequenceTrainer {
                 // Greedy: the first of the most probable actions.
                 None => categorical::argmax(&log_probs),
             };
-            let token = task::action_token(action);
+            let token = task.action_token(action);
             response.push(token);
             chosen_log_probs.push(log_probs[action]);
             if token == task::EOS {
@@ -117,50 +129,56 @@ impl SequenceTrainer {
         Ok((response, chosen_log_probs))
     }
 
-    /// Step 1–3 of an iteration: samples G responses per prompt with the training stream,
-    /// scores them, computes RLOO advantages, the response mask and the frozen old log-probs.
+    /// Steps 1–3 of an iteration: samples G responses per prompt with the training stream,
+    /// scores them, computes the response mask, the frozen old and reference log-probs and
+    /// the advantages.
     pub fn collect_rollout(&mut self) -> Result<RolloutBatch> {
         let (g, t) = (self.config.group_size, self.config.sequence_len());
-        let b = NUM_PROMPTS * g;
+        let task = self.config.task;
+        let prompts = task.iteration_prompts(&mut self.rng, self.config.prompts_per_iteration);
+        let b = prompts.len() * g;
         let mut prompt_classes = Vec::with_capacity(b);
+        let mut levels = Vec::with_capacity(b);
+        let mut lengths = Vec::with_capacity(b);
         let mut ids: Vec<i64> = Vec::with_capacity(b * t);
         let mut rewards = Vec::with_capacity(b);
         let mut correct = Vec::with_capacity(b);
-        let mut advantages = Vec::with_capacity(b);
         let mut old_log_probs = Array2::zeros((b, t - 1));
-        for class in 0..NUM_PROMPTS {
-            let prompt = Self::read_prompt(&self.policy, class)?;
+        for prompt in &prompts {
+            let state = Self::read_prompt(&self.policy, prompt)?;
+            let start = prompt.tokens.len();
             for _ in 0..g {
                 let row = prompt_classes.len();
                 let (response, log_probs) = Self::generate(
                     &self.policy,
-                    &prompt,
+                    task,
+                    &state,
                     self.config.max_response_len,
                     Some(&mut self.rng),
                 )?;
                 if log_probs.iter().any(|lp| !lp.is_finite()) {
                     return Err(self.diverged(Quantity::LogProbability));
                 }
-                // The response token at position PROMPT_LENGTH + i is label column
-                // PROMPT_LENGTH + i − 1 after the causal shift.
+                // The response token at position start + i is label column start + i − 1
+                // after the causal shift.
                 for (i, lp) in log_probs.iter().enumerate() {
-                    old_log_probs[[row, PROMPT_LENGTH - 1 + i]] = *lp;
+                    old_log_probs[[row, start - 1 + i]] = *lp;
                 }
                 let Verdict {
                     reward,
                     correct: ok,
-                } = task::verify(class, &response);
-                prompt_classes.push(class);
-                ids.extend(task::layout_row(class, &response, t));
+                } = task.verify(prompt, &response);
+                prompt_classes.push(prompt.class);
+                levels.push(prompt.level);
+                lengths.push(start);
+                ids.extend(layout_row(&prompt.tokens, &response, t));
                 rewards.push(reward);
                 correct.push(ok);
             }
-            let group = &rewards[class * g..(class + 1) * g];
-            advantages.extend(rl::rloo_advantages(group.into())?);
         }
         let input_ids = Array2::from_shape_vec((b, t), ids)
             .map_err(|_| Error::shape("input_ids", vec![b, t], vec![prompt_classes.len()]))?;
-        let prompt_lengths = Array1::from_elem(b, PROMPT_LENGTH);
+        let prompt_lengths = Array1::from(lengths);
         let mask = rl::response_token_mask(
             input_ids.view(),
             prompt_lengths.view(),
@@ -168,16 +186,63 @@ impl SequenceTrainer {
             task::EOS,
             self.config.include_eos,
         )?;
-        Ok(RolloutBatch {
+        let mut batch = RolloutBatch {
+            task,
             prompt_classes,
+            levels,
             input_ids,
             prompt_lengths,
             rewards: Array1::from(rewards),
             correct,
-            advantages: Array1::from(advantages),
+            advantages: Array1::zeros(b),
             mask,
             old_log_probs,
-        })
+            ref_log_probs: Array2::zeros((b, t - 1)),
+        };
+        batch.ref_log_probs = Self::log_probs_under(&self.reference, &batch)?;
+        batch.advantages = self.advantages(&batch)?;
+        Ok(batch)
+    }
+
+    /// Log-probs `[B, T−1]` of the batch's response tokens under `policy`, 0 off the mask.
+    pub(super) fn log_probs_under(policy: &Gru, batch: &RolloutBatch) -> Result<Array2<f64>> {
+        let tape = policy.forward(&Self::model_inputs(batch)?)?;
+        let mut out = Array2::zeros((batch.len(), tape.steps()));
+        for ((b, k), value) in out.indexed_iter_mut() {
+            if batch.mask[[b, k]] == 1.0 {
+                *value = tape.log_probs(b, k)[Self::label_action(batch, b, k)?];
+            }
+        }
+        Ok(out)
+    }
+
+    /// The group advantages of a batch (rows grouped by prompt, G per group). With the KL in
+    /// the reward, each response's reward is the sum of [`rl::kl_in_reward`]'s token rewards
+    /// (the verifier's reward − β·Σ_t (log π_old − log π_ref)) before the estimator.
+    pub fn advantages(&self, batch: &RolloutBatch) -> Result<Array1<f64>> {
+        let c = &self.config;
+        let rewards = if c.kl_placement == KlPlacement::Reward {
+            let token_rewards = rl::kl_in_reward(
+                batch.rewards.view(),
+                batch.old_log_probs.view(),
+                batch.ref_log_probs.view(),
+                batch.mask.view(),
+                c.kl_coef,
+            )?;
+            token_rewards
+                .rows()
+                .into_iter()
+                .map(|row| row.iter().sum())
+                .collect()
+        } else {
+            batch.rewards.clone()
+        };
+        let mut advantages = Vec::with_capacity(batch.len());
+        for group in rewards.exact_chunks(c.group_size) {
+            let a = rl::group_advantages(group, c.advantage_estimator, STD_EPS)?;
+            advantages.extend(a);
+        }
+        Ok(Array1::from(advantages))
     }
 
     /// Model inputs of a batch: every token but the last (the causal shift).
@@ -192,9 +257,9 @@ impl SequenceTrainer {
                     .map(|&t| {
                         usize::try_from(t)
                             .ok()
-                            .filter(|&t| t < task::VOCAB_SIZE)
+                            .filter(|&t| t < batch.task.vocab_size())
                             .ok_or_else(|| {
-                                let rule = Rule::IndexBelow(task::VOCAB_SIZE);
+                                let rule = Rule::IndexBelow(batch.task.vocab_size());
                                 Error::range("input_ids", rule, t)
                             })
                     })
@@ -206,14 +271,24 @@ impl SequenceTrainer {
     /// The action of label `(b, k)` on the mask: the token at `input_ids[b][k + 1]`.
     pub(super) fn label_action(batch: &RolloutBatch, b: usize, k: usize) -> Result<usize> {
         let token = batch.input_ids[[b, k + 1]];
-        task::token_action(token).ok_or_else(|| {
-            let names: Vec<String> = (0..NUM_ACTIONS)
-                .map(|a| task::token_text(task::action_token(a)))
+        let task = batch.task;
+        task.token_action(token).ok_or_else(|| {
+            let names: Vec<String> = (0..task.num_actions())
+                .map(|a| task.decode(&[task.action_token(a)]))
                 .collect();
             let arg = format!("input_ids[{b}][{}]", k + 1);
-            Error::range(arg, Rule::OneOf(names), task::token_text(token))
+            Error::range(arg, Rule::OneOf(names), task.decode(&[token]))
         })
     }
+}
+
+/// One row of the batch layout: the prompt, the response, then PAD up to `total_len`.
+pub fn layout_row(prompt: &[i64], response: &[i64], total_len: usize) -> Vec<i64> {
+    let mut row = Vec::with_capacity(total_len);
+    row.extend_from_slice(prompt);
+    row.extend_from_slice(response);
+    row.resize(total_len.max(row.len()), task::PAD);
+    row
 }
 
 pub(super) fn first_batch_rows(batch: &RolloutBatch) -> Vec<FirstBatchRow> {
@@ -221,7 +296,10 @@ pub(super) fn first_batch_rows(batch: &RolloutBatch) -> Vec<FirstBatchRow> {
         .map(|b| FirstBatchRow {
             prompt_class: batch.prompt_classes[b],
             input_ids: batch.input_ids.row(b).to_vec(),
-            text: task::decode(&batch.input_ids.row(b).to_vec()),
+            text: batch.task.decode(&batch.input_ids.row(b).to_vec()),
+            prompt: batch
+                .task
+                .decode(&batch.input_ids.row(b).to_vec()[1..batch.prompt_lengths[b]]),
             reward: batch.rewards[b],
             advantage: batch.advantages[b],
             mask: batch

@@ -120,7 +120,8 @@ fn the_schema_lists_every_field_with_bounds_defaults_and_russian_text() {
         .find(|f| f["name"] == "reduction")
         .unwrap()
         .clone();
-    assert_eq!(reduction["choices"].as_array().unwrap().len(), 3);
+    // Lesson 7's three and Dr. GRPO's constant_length.
+    assert_eq!(reduction["choices"].as_array().unwrap().len(), 4);
 }
 
 #[test]

@@ -1,0 +1,198 @@
+//! The two tasks a sequence run can train on, behind one interface: lesson 8's three prompts
+//! ([`task`]) and the copy task ([`copy_task`]), whose prompts span difficulty levels.
+
+use super::task::Verdict;
+use super::{copy_task, task};
+use crate::error::{Error, Result};
+use crate::rng::{self, Rng};
+use std::fmt;
+use std::str::FromStr;
+
+/// Which task a run trains on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskKind {
+    /// Lesson 8: three prompts, one correct answer each, partial credit.
+    ThreePrompts,
+    /// Repeat the prompt's symbols (1 to 4 of them), then `<eos>`; reward 1 or 0.
+    Copy,
+}
+
+/// One prompt of a task.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prompt {
+    /// Its tokens, `<bos>` first.
+    pub tokens: Vec<i64>,
+    /// Its difficulty level, 0-based (three prompts: the prompt class; copy: length − 1).
+    pub level: usize,
+    /// Its index among the task's prompts.
+    pub class: usize,
+}
+
+impl TaskKind {
+    /// Both tasks.
+    pub const ALL: [TaskKind; 2] = [TaskKind::ThreePrompts, TaskKind::Copy];
+
+    /// The name used in configs, URLs and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            TaskKind::ThreePrompts => "three_prompts",
+            TaskKind::Copy => "copy",
+        }
+    }
+
+    /// Size of the input vocabulary.
+    pub fn vocab_size(self) -> usize {
+        match self {
+            TaskKind::ThreePrompts => task::VOCAB_SIZE,
+            TaskKind::Copy => copy_task::VOCAB_SIZE,
+        }
+    }
+
+    /// Number of actions (tokens the policy can emit).
+    pub fn num_actions(self) -> usize {
+        match self {
+            TaskKind::ThreePrompts => task::NUM_ACTIONS,
+            TaskKind::Copy => copy_task::NUM_ACTIONS,
+        }
+    }
+
+    /// The token of action `action`.
+    pub fn action_token(self, action: usize) -> i64 {
+        match self {
+            TaskKind::ThreePrompts => task::action_token(action),
+            TaskKind::Copy => copy_task::action_token(action),
+        }
+    }
+
+    /// The action that emits `token`.
+    pub fn token_action(self, token: i64) -> Option<usize> {
+        match self {
+            TaskKind::ThreePrompts => task::token_action(token),
+            TaskKind::Copy => copy_task::token_action(token),
+        }
+    }
+
+    /// A row of tokens as text, PAD left out.
+    pub fn decode(self, tokens: &[i64]) -> String {
+        tokens
+            .iter()
+            .filter(|&&t| t != task::PAD)
+            .map(|&t| match self {
+                TaskKind::ThreePrompts => task::token_text(t),
+                TaskKind::Copy => copy_task::token_text(t),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Longest prompt, `<bos>` included.
+    pub fn max_prompt_len(self) -> usize {
+        match self {
+            TaskKind::ThreePrompts => task::PROMPT_LENGTH,
+            TaskKind::Copy => copy_task::MAX_PROMPT_LENGTH,
+        }
+    }
+
+    /// Longest correct response, `<eos>` included: the least `max_response_len`.
+    pub fn max_answer_len(self) -> usize {
+        match self {
+            TaskKind::ThreePrompts => task::ANSWER_LENGTH,
+            TaskKind::Copy => copy_task::MAX_ANSWER_LENGTH,
+        }
+    }
+
+    /// Number of difficulty levels (three prompts: one per prompt).
+    pub fn levels(self) -> usize {
+        match self {
+            TaskKind::ThreePrompts => task::NUM_PROMPTS,
+            TaskKind::Copy => copy_task::MAX_LEVEL,
+        }
+    }
+
+    /// Prompts per iteration: lesson 8 always answers its three; the copy task draws
+    /// `count` (a uniform level, then uniform symbols) from `rng`.
+    pub fn iteration_prompts(self, rng: &mut Rng, count: usize) -> Vec<Prompt> {
+        match self {
+            TaskKind::ThreePrompts => (0..task::NUM_PROMPTS).map(Self::lesson_prompt).collect(),
+            TaskKind::Copy => (0..count)
+                .map(|_| {
+                    let level = rng::below(rng, copy_task::MAX_LEVEL);
+                    Self::copy_prompt(&copy_task::draw_symbols(rng, level + 1))
+                })
+                .collect(),
+        }
+    }
+
+    /// A prompt of `level` for evaluation (the copy task draws its symbols from `rng`).
+    pub fn eval_prompt(self, level: usize, rng: &mut Rng) -> Prompt {
+        match self {
+            TaskKind::ThreePrompts => Self::lesson_prompt(level),
+            TaskKind::Copy => Self::copy_prompt(&copy_task::draw_symbols(rng, level + 1)),
+        }
+    }
+
+    /// One fixed prompt per level, whose greedy answers the run shows.
+    pub fn showcase(self) -> Vec<Prompt> {
+        (0..self.levels())
+            .map(|level| match self {
+                TaskKind::ThreePrompts => Self::lesson_prompt(level),
+                TaskKind::Copy => Self::copy_prompt(&copy_task::showcase_symbols(level + 1)),
+            })
+            .collect()
+    }
+
+    /// The verifier's judgement of `response` to `prompt`.
+    pub fn verify(self, prompt: &Prompt, response: &[i64]) -> Verdict {
+        match self {
+            TaskKind::ThreePrompts => task::verify(prompt.class, response),
+            TaskKind::Copy => copy_task::verify(&prompt.tokens, response),
+        }
+    }
+
+    /// The prompt followed by its correct response, as token ids.
+    pub fn correct_row(self, prompt: &Prompt) -> Vec<i64> {
+        let mut row = prompt.tokens.clone();
+        match self {
+            TaskKind::ThreePrompts => row.extend(task::correct_response(prompt.class)),
+            TaskKind::Copy => {
+                row.extend(prompt.tokens[1..prompt.tokens.len() - 1].iter().copied());
+                row.push(task::EOS);
+            }
+        }
+        row
+    }
+
+    fn lesson_prompt(class: usize) -> Prompt {
+        Prompt {
+            tokens: vec![task::BOS, task::PROMPT_TOKENS[class % task::NUM_PROMPTS]],
+            level: class,
+            class,
+        }
+    }
+
+    fn copy_prompt(symbols: &[usize]) -> Prompt {
+        Prompt {
+            tokens: copy_task::prompt_tokens(symbols),
+            level: symbols.len() - 1,
+            class: copy_task::prompt_index(symbols),
+        }
+    }
+}
+
+impl fmt::Display for TaskKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for TaskKind {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        let names = TaskKind::ALL.map(TaskKind::name);
+        TaskKind::ALL
+            .into_iter()
+            .find(|t| t.name() == s)
+            .ok_or_else(|| Error::unknown("task", s, &names))
+    }
+}
