@@ -513,17 +513,23 @@ async function gates() {
     const [p95, max] = [percentile(redraws, 95), Math.max(...redraws)];
     const workers = await tab.eval(() => /** @type {any} */ (window).pgbookWorkersMax);
     const figures = taskFigures(tasks);
-    gate('main_thread', status === 'finished' && figures.over_budget_cpu_ms.length === 0 && p95 <= 16 && max < PANEL_REDRAW_MAX_MS, {
-      run,
-      status,
-      wall_s: (Date.now() - t0) / 1000,
-      workers_at_once: workers,
-      ...figures,
-      budget_task_cpu_ms: TASK_CPU_BUDGET_MS,
-      redraws: redraws.length,
-      redraw_p95_ms: p95,
-      redraw_max_ms: max,
-    });
+    // The longest redraw is gated during the full run, as the test it comes from did (p95 on both).
+    const longestGated = run.startsWith('ppo full');
+    gate(
+      'main_thread',
+      status === 'finished' && figures.over_budget_cpu_ms.length === 0 && p95 <= 16 && (!longestGated || max < PANEL_REDRAW_MAX_MS),
+      {
+        run,
+        status,
+        wall_s: (Date.now() - t0) / 1000,
+        workers_at_once: workers,
+        ...figures,
+        budget_task_cpu_ms: TASK_CPU_BUDGET_MS,
+        redraws: redraws.length,
+        redraw_p95_ms: p95,
+        redraw_max_ms: max,
+      },
+    );
     await tab.close();
   }
 
