@@ -4,6 +4,9 @@
 // Debian's Firefox ESR (puppeteer-core, over WebDriver BiDi), neither of which downloads
 // anything. A tab fails its test on any console error, page error, or request to anything
 // but 127.0.0.1. The browser set comes from $PGBOOK_BROWSERS (default "chromium,firefox").
+// Under e2e/run.mjs (the whole suite in one process per browser) every file shares one server
+// and one browser per kind; a file run alone launches its own. No test gates on time: speed is
+// e2e/bench.mjs's (scripts/bench.sh), and waits are on the page's state, never fixed sleeps.
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { execFileSync, spawn } from 'node:child_process';
@@ -39,9 +42,6 @@ export const CHROMIUM_ARGS = [
 ];
 const CHROMIUM = process.env.PGBOOK_CHROMIUM || '/usr/bin/chromium';
 const FIREFOX = process.env.PGBOOK_FIREFOX || (existsSync('/usr/bin/firefox-esr') ? '/usr/bin/firefox-esr' : '/usr/bin/firefox');
-
-/** @param {number} ms */
-export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** @param {unknown} cond @param {string} message @returns {asserts cond} */
 export function assert(cond, message) {
@@ -200,6 +200,13 @@ export class Tab {
   }
   close() {
     return this.driver.close();
+  }
+  /**
+   * Lets the page's late log entries arrive before its problems are read: a round trip to the
+   * page and back after one animation frame (the browser's events come in order).
+   */
+  settle() {
+    return this.eval(() => new Promise((r) => requestAnimationFrame(() => r(null))));
   }
 
   /* Built on the above, the same in every browser. */
@@ -524,21 +531,50 @@ export function launch(name, { serviceWorkers = false } = {}) {
  */
 
 /**
- * Registers a test file's tests once per browser, as the suites «chromium» and «firefox»,
- * each with its own server and browser.
+ * Under e2e/run.mjs: one server and one browser of each kind (and option set) for every file,
+ * launched on first use and closed by closeShared() at the end of the run.
+ * @type {{ server: Promise<Server> | null, browsers: Map<string, Promise<Browser>> } | null}
+ */
+let shared = null;
+/** Called by e2e/run.mjs before it imports the test files. */
+export function shareAcrossFiles() {
+  shared ??= { server: null, browsers: new Map() };
+}
+/** Closes what shareAcrossFiles() launched. */
+export async function closeShared() {
+  if (!shared) return;
+  const { server, browsers } = shared;
+  shared = null;
+  for (const b of browsers.values()) await (await b).close();
+  await (await server)?.stop();
+}
+
+/**
+ * Registers a test file's tests once per browser, as the suites «chromium» and «firefox».
+ * `fresh`: this file needs a browser of its own (a clean profile: Firefox's contexts share
+ * one, so saved runs would carry over from other files).
  * @param {(env: Env) => void} register
- * @param {{ serviceWorkers?: boolean }} [options]
+ * @param {{ serviceWorkers?: boolean, fresh?: boolean }} [options]
  */
 export function forEachBrowser(register, options = {}) {
   for (const name of BROWSERS) {
     describe(name, () => {
       const env = /** @type {Env} */ ({ name });
+      const own = !shared || options.fresh;
       before(async () => {
-        env.server = await startServer();
+        if (own) {
+          env.server = await startServer();
+          env.browser = await launch(name, options);
+        } else if (shared) {
+          env.server = await (shared.server ??= startServer());
+          const key = `${name}/${options.serviceWorkers ? 'sw' : 'plain'}`;
+          if (!shared.browsers.has(key)) shared.browsers.set(key, launch(name, options));
+          env.browser = await /** @type {Promise<Browser>} */ (shared.browsers.get(key));
+        }
         env.url = env.server.url;
-        env.browser = await launch(name, options);
       });
       after(async () => {
+        if (!own) return;
         await env.browser?.close();
         await env.server?.stop();
       });
@@ -546,7 +582,7 @@ export function forEachBrowser(register, options = {}) {
         const tab = await env.browser.open(env.url + path, options ?? {});
         try {
           const result = await check(tab);
-          await sleep(100); // let late log entries arrive
+          await tab.settle();
           assert(tab.problems.length === 0, tab.problems.join('\n'));
           return result;
         } finally {
@@ -558,7 +594,32 @@ export function forEachBrowser(register, options = {}) {
   }
 }
 
-/** Counts Worker constructions and the most alive at once. @param {Tab} tab */
+/**
+ * Waits until every worker made so far has posted `type` at least `times` times in all (its
+ * acknowledgement: worker.js posts `started` when a job begins, `paused` when it stops
+ * stepping), after countWorkers(). Returns how many workers there are.
+ * @param {Tab} tab @param {string} type @param {number} [timeout]
+ */
+export const waitWorkersSaid = (tab, type, timeout = 30_000) =>
+  tab.waitFor(
+    (t) => {
+      const w = /** @type {any} */ (window);
+      const n = w.pgbookWorkersCreated;
+      const said = new Set(
+        w.pgbookWorkerLog.filter((/** @type {[number, string]} */ [, m]) => m === t).map((/** @type {[number, string]} */ [id]) => id),
+      );
+      return n > 0 && said.size === n && n;
+    },
+    type,
+    timeout,
+  );
+
+/**
+ * Counts Worker constructions and the most alive at once, and logs every message a worker
+ * posts (`window.pgbookWorkerLog`: [worker number, message type]) so that a test can wait for
+ * the workers' own acknowledgements (worker.js's protocol: ready, started, paused, …).
+ * @param {Tab} tab
+ */
 export const countWorkers = (tab) =>
   tab.eval(() => {
     const Original = window.Worker;
@@ -566,13 +627,15 @@ export const countWorkers = (tab) =>
     w.pgbookWorkersCreated = 0;
     w.pgbookWorkersAlive = 0;
     w.pgbookWorkersMax = 0;
+    w.pgbookWorkerLog = [];
     window.Worker = class extends Original {
       /** @param {ConstructorParameters<typeof Worker>} a */
       constructor(...a) {
         super(...a);
-        w.pgbookWorkersCreated++;
+        const id = w.pgbookWorkersCreated++;
         w.pgbookWorkersAlive++;
         w.pgbookWorkersMax = Math.max(w.pgbookWorkersMax, w.pgbookWorkersAlive);
+        this.addEventListener('message', (/** @type {MessageEvent<any>} */ e) => w.pgbookWorkerLog.push([id, e.data?.type]));
       }
       terminate() {
         w.pgbookWorkersAlive--;
@@ -580,30 +643,6 @@ export const countWorkers = (tab) =>
       }
     };
   });
-
-/**
- * What the main thread did during a run, for a test's log: from the trace where there is one,
- * else the page's own long-task observer (app.js; none in Firefox).
- * @param {MainThreadTask[] | null} tasks @param {number[]} longTasks
- */
-export function taskLine(tasks, longTasks) {
-  if (!tasks) return `${longTasks.length} tasks over 50 ms reported by the page`;
-  const most = (/** @type {MainThreadTask[]} */ ts) => Math.max(0, ...ts.map((t) => t.cpu)).toFixed(1);
-  const slow = tasks.filter((t) => t.wall > 50);
-  return (
-    `${tasks.length} main-thread tasks, the most work in one ${most(tasks)} ms; ` +
-    `${slow.length} took over 50 ms of wall time (longest ${Math.max(0, ...slow.map((t) => t.wall)).toFixed(0)} ms, their work at most ${most(slow)} ms)`
-  );
-}
-
-/**
- * The redraw budget a figure must keep (p95 of its redraw times, ms), per browser. Chromium
- * keeps one frame at 60 Hz. Firefox ESR is measured and reported, not gated: its canvas calls
- * make the same redraws about twice as slow (group-baseline figure p95 24–36 ms on this
- * machine), and fixing that belongs to the drawing code, not to these tests.
- * @type {Record<string, number | null>}
- */
-export const REDRAW_BUDGET_MS = { chromium: 16, firefox: null };
 
 export function percentile(/** @type {number[]} */ xs, /** @type {number} */ p) {
   const s = [...xs].sort((a, b) => a - b);
@@ -613,46 +652,100 @@ export function percentile(/** @type {number[]} */ xs, /** @type {number} */ p) 
 // The native CLI that `cargo test` builds (same code, same bits as the wasm).
 export const CLI = join(ROOT, 'target', 'debug', 'pgbook');
 
-/** Runs the CLI and parses its JSON lines. @param {string[]} args @returns {any[]} */
-export function cliLines(args) {
+/** @type {Map<string, string>} */
+const cliMemo = new Map();
+/**
+ * The CLI's stdout for `args`, computed once per argument list in a process (it does not
+ * depend on the browser: both suites of a file, and every file under e2e/run.mjs, share it).
+ * @param {string[]} args
+ */
+export function cliText(args) {
   assert(existsSync(CLI), `the native CLI is missing at ${CLI} (cargo test builds it)`);
-  return execFileSync(CLI, args, { encoding: 'utf8', maxBuffer: 1 << 28 })
+  const key = JSON.stringify(args);
+  let text = cliMemo.get(key);
+  if (text === undefined) {
+    text = execFileSync(CLI, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+    cliMemo.set(key, text);
+  }
+  return text;
+}
+
+/** A summary line without the CLI's wall-time fields (the page's has none). @param {string} line */
+const untimed = (line) => {
+  const fields = JSON.parse(line);
+  delete fields.wall_s;
+  delete fields.env_steps_per_s;
+  return JSON.stringify(fields);
+};
+
+/**
+ * The page's JSON-lines download against the CLI's `--json --threads 1` output for `args`: the
+ * same lines in the same order, byte for byte (the summaries but for the CLI's timings).
+ * @param {string} text @param {string[]} args @param {string} label
+ */
+export function assertSameLines(text, args, label) {
+  const cli = cliText(args).trim().split('\n');
+  const page = text.trim().split('\n');
+  assert(page.length === cli.length, `${label}: ${page.length} lines on the page, ${cli.length} from the CLI`);
+  page.forEach((line, i) => {
+    const same = line.includes('"kind":"summary"') ? untimed(line) === untimed(cli[i]) : line === cli[i];
+    assert(same, `${label}: line ${i + 1} differs:\n page ${line.slice(0, 200)}\n CLI  ${cli[i].slice(0, 200)}`);
+  });
+}
+
+/** Runs the CLI (memoised) and parses its JSON lines. @param {string[]} args @returns {any[]} */
+export function cliLines(args) {
+  return cliText(args)
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
 }
 
 /**
- * Every number in a report, nested ones (the evaluation inside a PPO report) included.
- * @param {unknown} value @param {string} [path] @param {Record<string, number>} [out]
+ * Every field of a report by its path, nested ones (the evaluation inside a PPO report)
+ * included: numbers, strings, booleans and nulls.
+ * @param {unknown} value @param {string} [path] @param {Record<string, unknown>} [out]
  */
-function numbers(value, path = '', out = {}) {
-  if (typeof value === 'number') out[path] = value;
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) numbers(v, `${path}.${k}`, out);
+function leaves(value, path = '', out = {}) {
+  if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) leaves(v, `${path}.${k}`, out);
+  else out[path] = value;
   return out;
 }
 
+/** A JSON line's envelope around the report (train::lines): the page keeps the seed beside it. */
+const ENVELOPE = ['.kind', '.seed'];
+
 /**
- * Compares every numeric field the two reports share; returns the largest relative difference
- * over the first five reports and how many reports from the start are identical to the bit.
+ * Compares the page's reports with the CLI's lines field by field: the report must have exactly
+ * the line's fields but its envelope (a field renamed or dropped on either side fails), and
+ * every field that is not a number must be equal. Returns the largest relative difference of a number over all reports
+ * and how many reports from the start are identical to the bit.
  * @param {unknown[]} browser @param {unknown[]} native @param {string} label
  */
 export function compareReports(browser, native, label) {
   let worst = 0,
     identical = 0,
     compared = 0;
-  const n = Math.min(browser.length, native.length);
   assert(browser.length === native.length, `${label}: ${browser.length} reports in the browser, ${native.length} from the CLI`);
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < browser.length; i++) {
     let same = true;
-    const [nb, nn] = [numbers(browser[i]), numbers(native[i])];
-    assert(Object.keys(nb).length > 5, `${label}: report ${i} has too few numbers`);
-    for (const [k, v] of Object.entries(nb)) {
-      if (typeof nn[k] !== 'number') continue;
-      const w = nn[k];
-      const rel = Math.abs(v - w) / Math.max(1e-12, Math.abs(w));
-      if (v !== w) same = false;
-      worst = Math.max(worst, i < 5 ? rel : worst);
+    const [lb, ln] = [leaves(browser[i]), leaves(native[i])];
+    for (const k of ENVELOPE) delete ln[k];
+    const [kb, kn] = [Object.keys(lb).sort(), Object.keys(ln).sort()];
+    const onlyPage = kb.filter((k) => !(k in ln));
+    const onlyCli = kn.filter((k) => !(k in lb));
+    assert(
+      onlyPage.length + onlyCli.length === 0,
+      `${label}: report ${i}: fields only on the page ${onlyPage.join(', ') || '—'}; only in the CLI ${onlyCli.join(', ') || '—'}`,
+    );
+    assert(kb.filter((k) => typeof lb[k] === 'number').length > 5, `${label}: report ${i} has too few numbers`);
+    for (const k of kb) {
+      const [v, w] = [lb[k], ln[k]];
+      if (typeof v === 'number' && typeof w === 'number') {
+        const rel = v === w ? 0 : Math.abs(v - w) / Math.max(1e-12, Math.abs(w));
+        if (v !== w) same = false;
+        worst = Math.max(worst, rel);
+      } else assert(v === w, `${label}: report ${i}: ${k} is ${JSON.stringify(v)} on the page, ${JSON.stringify(w)} in the CLI`);
     }
     compared++;
     if (same && identical === i) identical++;

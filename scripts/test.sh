@@ -4,11 +4,25 @@
 # headless Chromium and headless Firefox (wasm-pack test, as teachers run it), the release
 # wasm build, the JavaScript type check against its declarations, the site build, and the
 # page tests (the build, the server, every page and both trainers, offline use) in headless
-# Chromium and Firefox ESR. The last lines are node:test's summary of the page tests.
+# Chromium and Firefox ESR, the two browsers side by side.
+#   scripts/test.sh quick   the edit loop: formatting, clippy (native), native tests, the site,
+#                           and the Chromium page tests without the slow files (offline use,
+#                           the prepared comparisons)
+# No test is timed: speed has its own command with budgets, scripts/bench.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mode=${1:-all}
+case "$mode" in all | quick) ;; *) echo "usage: scripts/test.sh [quick]" >&2; exit 2 ;; esac
 start=$(date +%s)
 step() { printf '\n==== %s (%ss)\n' "$*" "$(( $(date +%s) - start ))"; }
+
+# The page tests of one browser (one process: one server and one browser for every file),
+# each line prefixed with the browser's name; returns node:test's exit code.
+pages() {
+  local browser=$1; shift
+  PGBOOK_BROWSERS=$browser node --test-reporter=spec e2e/run.mjs "$@" 2>&1 | sed -u "s/^/[$browser] /"
+  return "${PIPESTATUS[0]}"
+}
 
 step "setup"
 scripts/setup.sh test
@@ -19,21 +33,39 @@ step "cargo fmt --check"
 cargo fmt --check
 step "cargo clippy (native, all targets)"
 cargo clippy --all-targets -- -D warnings
-step "cargo clippy (wasm32: the web boundary and browser tests)"
-cargo clippy --target wasm32-unknown-unknown --lib --tests -- -D warnings
+if [ "$mode" = all ]; then
+  step "cargo clippy (wasm32: the web boundary and browser tests)"
+  cargo clippy --target wasm32-unknown-unknown --lib --tests -- -D warnings
+fi
 step "native tests"
 cargo test
-step "wasm tests in headless Chromium"
-wasm-pack test --headless --chrome
-step "wasm tests in headless Firefox"
-wasm-pack test --headless --firefox
+if [ "$mode" = all ]; then
+  step "wasm tests in headless Chromium"
+  wasm-pack test --headless --chrome
+  step "wasm tests in headless Firefox"
+  wasm-pack test --headless --firefox
+fi
 step "release wasm for the page"
 scripts/build-wasm.sh
-step "JavaScript type check (tsc against www/pkg/pgbook.d.ts)"
-node_modules/.bin/tsc -p tsconfig.json
-node_modules/.bin/tsc -p tsconfig.sw.json
+if [ "$mode" = all ]; then
+  step "JavaScript type check (tsc against www/pkg/pgbook.d.ts)"
+  node_modules/.bin/tsc -p tsconfig.json
+  node_modules/.bin/tsc -p tsconfig.sw.json
+fi
 step "the site (site/)"
 node scripts/build-site.mjs
-step "page tests in headless Chromium and Firefox ESR (node:test)"
-# One file at a time: each starts its own server and browsers, and the machine has 2 cores.
-node --test --test-concurrency=1 --test-reporter=spec e2e/tests/
+if [ "$mode" = quick ]; then
+  step "page tests in headless Chromium (without 40-offline, 88-prepared)"
+  pages chromium --skip 40-offline,88-prepared
+  step "done"
+  exit 0
+fi
+step "page tests in headless Chromium and Firefox ESR, side by side (node:test)"
+# The files without a browser (the server, the build) run once, in Chromium's process.
+pages chromium & chromium=$!
+pages firefox --browser-only & firefox=$!
+status=0
+wait "$chromium" || status=$?
+wait "$firefox" || status=$?
+step "done"
+exit "$status"

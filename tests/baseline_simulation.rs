@@ -2,9 +2,7 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::{close, f, load_fixture};
+use crate::common::{close, f, load_fixture};
 use pgbook::rl::{
     bandit_exact_gradient, bandit_exact_stds, bandit_plain_std, simulate_group_baseline_bias,
 };

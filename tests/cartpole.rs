@@ -1,8 +1,6 @@
 //! CartPole-v1 against Gymnasium's recorded trajectories (`cartpole_trajectories.json`).
 
-mod common;
-
-use common::{f, load_fixture, vec_f64};
+use crate::common::{f, load_fixture, vec_f64};
 use pgbook::envs::cartpole::{dynamics, is_terminal, observe, CartPole, MAX_EPISODE_STEPS};
 use pgbook::rng::seeded;
 use serde_json::Value;

@@ -1,36 +1,106 @@
 //! The `pgbook` command line as a user meets it: every bound checked before any work (exit 2
-//! and a message, fast), a closed pipe ends quietly, every option checked before training,
-//! help on every level, and the settings' schema.
+//! and a message, nothing trained), a closed pipe ends quietly, every option checked before
+//! training, help on every level, and the settings' schema.
 
 #![cfg(not(target_arch = "wasm32"))]
 
+use pgbook::train::ppo::PpoConfig;
+use pgbook::train::reinforce::ReinforceConfig;
+use pgbook::train::sequence::SequenceConfig;
+use pgbook::train::settings::{Profile, Settings};
 use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_pgbook");
 
-/// Runs the CLI; returns (exit code, stdout, stderr, seconds).
-fn run(args: &[&str]) -> (i32, String, String, f64) {
+/// Runs the CLI; returns (exit code, stdout, stderr). A run that has not ended after two
+/// minutes is a hang (killed, the test fails): a guard, not a time budget.
+fn run(args: &[&str]) -> (i32, String, String) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the CLI runs");
+    // Both pipes drained beside the wait, so that neither fills and blocks the CLI.
+    let read = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            pipe.read_to_string(&mut text).ok();
+            text
+        })
+    };
+    let out = read(Box::new(child.stdout.take().expect("stdout")));
+    let err = read(Box::new(child.stderr.take().expect("stderr")));
     let t0 = Instant::now();
-    let out = Command::new(BIN).args(args).output().expect("the CLI runs");
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if t0.elapsed() > Duration::from_secs(120) {
+            child.kill().ok();
+            panic!("{args:?}: the CLI did not end (a hang)");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
     (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        t0.elapsed().as_secs_f64(),
+        status.code().unwrap_or(-1),
+        out.join().expect("stdout"),
+        err.join().expect("stderr"),
     )
 }
 
+/// Refused with exit code 2 and a message naming `names`, before any training: nothing on
+/// stdout. (That the check precedes any allocation is the schema's: see
+/// `every_refused_size_is_refused_by_the_schema_alone` below.)
 fn refused(args: &[&str], names: &str) {
-    let (code, _, err, secs) = run(args);
+    let (code, out, err) = run(args);
     assert_eq!(code, 2, "{args:?}: {err}");
     assert!(
         err.contains(names),
         "{args:?}: the message should name {names}: {err}"
     );
     assert!(!err.contains("panicked"), "{args:?}: {err}");
-    assert!(secs < 5.0, "{args:?}: refused only after {secs:.1} s");
+    assert!(out.is_empty(), "{args:?}: printed before refusing: {out}");
+}
+
+/// `pairs` on the default profile's settings: an error naming `name`, from the schema's checks
+/// alone (no trainer exists yet; the CLI's `train` runs exactly these before `Trainer::new`).
+fn schema_refuses<S: Settings>(pairs: &[(&str, &str)], name: &str) {
+    let pairs: Vec<(String, String)> = pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let base = S::for_profile(S::Profile::ALL[0]);
+    let e = base.with_text(&pairs).expect_err("refused by the schema");
+    assert!(e.to_string().contains(name), "{pairs:?}: {e}");
+}
+
+#[test]
+fn every_refused_size_is_refused_by_the_schema_alone() {
+    schema_refuses::<SequenceConfig>(&[("iterations", "10000000000")], "iterations");
+    schema_refuses::<SequenceConfig>(&[("group_size", "100000000000")], "group_size");
+    schema_refuses::<SequenceConfig>(&[("ppo_epochs", "100000000")], "ppo_epochs");
+    schema_refuses::<SequenceConfig>(&[("hidden_dim", "1000000")], "hidden_dim");
+    schema_refuses::<PpoConfig>(&[("update_epochs", "1000000")], "update_epochs");
+    schema_refuses::<PpoConfig>(&[("hidden_sizes", "100000")], "hidden_sizes");
+    schema_refuses::<PpoConfig>(&[("num_envs", "4096"), ("num_steps", "4096")], "num_steps");
+    schema_refuses::<PpoConfig>(
+        &[("num_updates", "100000"), ("hidden_sizes", "1024,1024")],
+        "num_updates",
+    );
+    schema_refuses::<ReinforceConfig>(&[("env_step_budget", "100000000000")], "env_step_budget");
+    schema_refuses::<ReinforceConfig>(&[("episodes_per_update", "100000")], "episodes_per_update");
+    schema_refuses::<ReinforceConfig>(&[("env_step_budget", "3999")], "env_step_budget");
+    schema_refuses::<ReinforceConfig>(
+        &[
+            ("env_step_budget", "100000000"),
+            ("value_steps", "1000"),
+            ("hidden_sizes", "1024,1024"),
+        ],
+        "env_step_budget",
+    );
 }
 
 #[test]
@@ -212,7 +282,7 @@ fn help_on_every_level_lists_the_options() {
         &["train", "reinforce", "--help"],
         &[],
     ] {
-        let (code, out, err, _) = run(args);
+        let (code, out, err) = run(args);
         assert_eq!(code, 0, "{args:?}: {err}");
         for option in ["--set", "--config", "--seeds", "--json", "settings"] {
             assert!(out.contains(option), "{args:?} does not mention {option}");
@@ -222,7 +292,7 @@ fn help_on_every_level_lists_the_options() {
 
 #[test]
 fn settings_print_the_schema_and_overrides_apply() {
-    let (code, out, _, _) = run(&["settings", "ppo", "--json"]);
+    let (code, out, _) = run(&["settings", "ppo", "--json"]);
     assert_eq!(code, 0);
     let schema: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     let fields = schema["fields"].as_array().expect("fields");
@@ -232,7 +302,7 @@ fn settings_print_the_schema_and_overrides_apply() {
         }
         assert!(f.get("choices").is_some() || f["type"] == "bool" || f.get("min").is_some());
     }
-    let (code, out, _, _) = run(&["settings", "reinforce", "--json"]);
+    let (code, out, _) = run(&["settings", "reinforce", "--json"]);
     assert_eq!(code, 0);
     let schema: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     let names: Vec<&str> = schema["fields"]
@@ -250,7 +320,7 @@ fn settings_print_the_schema_and_overrides_apply() {
     ] {
         assert!(names.contains(&name), "{name} in {names:?}");
     }
-    let (code, out, _, _) = run(&["settings", "sequence"]);
+    let (code, out, _) = run(&["settings", "sequence"]);
     assert!(code == 0 && out.contains("reduction") && out.contains("token_mean"));
     // --set and --config reach the run (two updates of one seed, as JSON lines).
     let dir = std::env::temp_dir().join(format!("pgbook-cli-{}", std::process::id()));
@@ -258,7 +328,7 @@ fn settings_print_the_schema_and_overrides_apply() {
     let config = dir.join("c.json");
     std::fs::write(&config, r#"{"num_updates": 2, "evaluation_every": 1}"#).expect("write");
     let path = config.to_string_lossy().into_owned();
-    let (code, out, err, _) = run(&[
+    let (code, out, err) = run(&[
         "train",
         "ppo",
         "--seeds",
@@ -279,7 +349,7 @@ fn settings_print_the_schema_and_overrides_apply() {
     assert_eq!(lines[2]["kind"], "summary");
     assert!(lines[1]["evaluation"].is_object());
     // REINFORCE's lines have the same shape: one update per step, one summary per seed.
-    let (code, out, err, _) = run(&[
+    let (code, out, err) = run(&[
         "train",
         "reinforce",
         "--profile",
@@ -313,7 +383,7 @@ fn settings_print_the_schema_and_overrides_apply() {
     assert_eq!(lines[2]["kind"], "summary");
     assert!(lines[3].get("solved_from_env_steps").is_some());
     assert!(lines[3]["final_evaluation_mean"].is_number());
-    let (code, out, _, _) = run(&["train", "reinforce", "--profile", "smoke", "--seed", "5"]);
+    let (code, out, _) = run(&["train", "reinforce", "--profile", "smoke", "--seed", "5"]);
     assert!(
         code == 0 && out.contains("REINFORCE") && out.contains("reward_to_go"),
         "{out}"
@@ -322,7 +392,7 @@ fn settings_print_the_schema_and_overrides_apply() {
 
 #[test]
 fn url_prints_the_books_link_to_the_same_run() {
-    let (code, out, err, secs) = run(&[
+    let (code, out, err) = run(&[
         "train",
         "ppo",
         "--profile",
@@ -340,9 +410,8 @@ fn url_prints_the_books_link_to_the_same_run() {
         out.trim(),
         "http://127.0.0.1:8000/lesson-06.html?run=ppo&profile=full&gamma=0.98&clip_coef=off&seeds=11,37#trainer-ppo"
     );
-    assert!(secs < 5.0, "--url trains nothing ({secs:.1} s)");
     // A setting equal to the profile's is no override; the base is the book's address.
-    let (code, out, _, _) = run(&[
+    let (code, out, _) = run(&[
         "train",
         "sequence",
         "--profile",
@@ -360,7 +429,7 @@ fn url_prints_the_books_link_to_the_same_run() {
         out.trim(),
         "https://school.example/pgbook/lesson-08.html?run=sequence&profile=smoke&seed=5#trainer-sequence"
     );
-    let (code, out, _, _) = run(&[
+    let (code, out, _) = run(&[
         "train",
         "reinforce",
         "--profile",
@@ -401,7 +470,7 @@ fn replay_plays_a_policy_files_greedy_episode_and_refuses_broken_files() {
     let path = dir.join("policy.json");
     std::fs::write(&path, file.to_json().unwrap()).unwrap();
     let path = path.to_str().unwrap();
-    let (code, out, err, _) = run(&["replay", path, "--json"]);
+    let (code, out, err) = run(&["replay", path, "--json"]);
     assert_eq!(code, 0, "{err}");
     let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     let expected = replay(&t.actor(), file.precision().unwrap(), file.replay_seed());
@@ -409,7 +478,7 @@ fn replay_plays_a_policy_files_greedy_episode_and_refuses_broken_files() {
     assert_eq!(line["episode_return"], expected.episode_return);
     let states: Vec<[f64; 4]> = serde_json::from_value(line["states"].clone()).unwrap();
     assert_eq!(states, expected.states);
-    let (code, out, _, _) = run(&["replay", path, "--reset-seed", "5"]);
+    let (code, out, _) = run(&["replay", path, "--reset-seed", "5"]);
     assert_eq!(code, 0);
     assert!(out.contains("reset seed 5"), "{out}");
     // A missing file, a file that is no policy, a bad option: exit 2 with what is wrong.

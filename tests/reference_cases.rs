@@ -5,9 +5,7 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::{close, load_fixture};
+use crate::common::{close, load_fixture};
 use ndarray::{aview1, Array2};
 use pgbook::rl::{self, AdvantageEstimator, Reduction};
 use serde_json::{json, Value};

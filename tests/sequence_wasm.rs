@@ -6,8 +6,6 @@
 use pgbook::train::sequence::{SequenceConfig, SequenceTrainer};
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
 #[wasm_bindgen_test]
 fn full_profile_seed_5_in_wasm() {
     let start = js_sys::Date::now();

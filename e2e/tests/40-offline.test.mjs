@@ -107,5 +107,5 @@ forEachBrowser(
       }
     });
   },
-  { serviceWorkers: true },
+  { serviceWorkers: true, fresh: true },
 );

@@ -20,18 +20,19 @@ const CASES = [
 
 forEachBrowser((env) => {
   it('a URL value the slider cannot take exactly is refused; figure, slider and URL agree', { timeout: 120_000 }, async () => {
-    /** @type {Record<string, number>} canvas hash of each page as it opens without a query */
-    const reference = {};
-    for (const [query, fig] of CASES) {
-      const page = query.split('?')[0];
-      if (reference[page] !== undefined) continue;
-      reference[page] = await env.withTab(page, null, async (tab) => {
+    // One tab for every case: each is a fresh navigation (a new document), not a fresh context.
+    await env.withTab('', null, async (tab) => {
+      /** @type {Record<string, number>} canvas hash of each page as it opens without a query */
+      const reference = {};
+      for (const [query, fig] of CASES) {
+        const page = query.split('?')[0];
+        if (reference[page] !== undefined) continue;
+        await tab.goto(env.url + page);
         await tab.waitReady();
-        return (await tab.canvas(`#canvas-${fig}`)).hash;
-      });
-    }
-    for (const [query, fig, slider, other] of CASES) {
-      await env.withTab(query, null, async (tab) => {
+        reference[page] = (await tab.canvas(`#canvas-${fig}`)).hash;
+      }
+      for (const [query, fig, slider, other] of CASES) {
+        await tab.goto(env.url + query);
         await tab.waitReady();
         const box = `#figure-${fig} .figure-error`;
         assert(await tab.visible(box), `${query}: no message`);
@@ -50,8 +51,8 @@ forEachBrowser((env) => {
         );
         if (other !== slider) assert(Number(await tab.value(slider)) === before, `${query}: the refused slider moved`);
         assert(!(await tab.visible(box)), `${query}: the message stayed after the reader moved a slider`);
-      });
-    }
+      }
+    });
   });
 
   it('a 20,000-character value never widens the page; messages quote a short prefix', { timeout: 120_000 }, async () => {

@@ -3,9 +3,31 @@
 // items 1–8): Stop and Reset tell the truth, the CartPole animation plays on every run and
 // rests when it shows nothing new, a pause before the workers are ready is honoured, one
 // seed rule, every run link gets an answer, leaving asks first and the form lives in the URL,
-// focus never falls to <body>, and many seeds queue on a pool without blocking the page.
+// focus never falls to <body>, and many seeds queue on a pool of hardwareConcurrency workers.
+// (Whether the main thread stays free during a long run is measured by e2e/bench.mjs.)
 import { it } from 'node:test';
-import { forEachBrowser, assert, countWorkers, percentile, sleep, taskLine, REDRAW_BUDGET_MS } from '../harness.mjs';
+import { forEachBrowser, assert, canvasHash, countWorkers, waitWorkersSaid } from '../harness.mjs';
+
+/** Sets PPO settings in the panel's form by name, as a reader's edit would. @param {import('../harness.mjs').Tab} tab @param {Record<string, string>} values */
+const setPpo = (tab, values) =>
+  tab.eval((v) => {
+    for (const [name, value] of Object.entries(v)) {
+      const input = /** @type {HTMLInputElement | HTMLSelectElement} */ (document.querySelector(`#ppo-${name}`));
+      input.value = value;
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    }
+  }, values);
+
+/** Waits until the canvases `selectors` show the pictures `hashes`. @param {import('../harness.mjs').Tab} tab @param {string[]} selectors @param {number[]} hashes */
+const waitCanvases = (tab, selectors, hashes) =>
+  tab.waitFor(
+    ([src, sels, want]) => {
+      const hash = /** @type {(c: HTMLCanvasElement) => { hash: number }} */ ((0, eval)(`(${src})`));
+      return sels.every((s, i) => hash(/** @type {HTMLCanvasElement} */ (document.querySelector(s))).hash === want[i]);
+    },
+    /** @type {[string, string[], number[]]} */ ([String(canvasHash), selectors, hashes]),
+    10_000,
+  );
 
 /** @param {import('../harness.mjs').Tab} tab */
 const reports = (tab) => tab.eval(() => window.pgbookRuns.ppo?.[0]?.reports.length ?? 0);
@@ -21,6 +43,7 @@ forEachBrowser((env) => {
   it('Stop keeps the status and progress where they stopped; Reset brings every canvas back to its empty axes', { timeout: 120_000 }, async () => {
     await env.withTab('lesson-06.html', {}, async (tab) => {
       await tab.waitReady();
+      await countWorkers(tab);
       await tab.select('#ppo-profile', 'full');
       await tab.fill('#ppo-seeds', '11');
       const canvases = ['#canvas-ppo-curve', '#canvas-ppo-diagnostics', '#canvas-cartpole'];
@@ -32,7 +55,10 @@ forEachBrowser((env) => {
       await tab.clickButton('#trainer-ppo', 'Стоп');
       const progress = () => tab.eval(() => /** @type {HTMLProgressElement} */ (document.querySelector('#trainer-ppo progress')).value);
       const at = await progress();
-      await sleep(1000); // a redraw queued before the click would land in here
+      // Stop ends the workers, so no update can arrive; a redraw queued before the click would
+      // land within the next frames.
+      assert((await tab.eval(() => /** @type {any} */ (window).pgbookWorkersAlive)) === 0, 'a worker is alive after Stop');
+      for (let i = 0; i < 3; i++) await tab.settle();
       assert((await tab.status('#trainer-ppo')) === 'stopped', 'status after Stop');
       const text = (await tab.text('#trainer-ppo .progress-text')) ?? '';
       assert(/остановлено/.test(text) && !/осталось/.test(text), `progress line after Stop: ${text}`);
@@ -40,9 +66,11 @@ forEachBrowser((env) => {
       assert(later === at, `the progress bar moved after Stop: ${at} → ${later}`);
       assert((await tab.canvas('#canvas-ppo-curve')).hash !== empty[0], 'the curve is drawn before Reset');
       await tab.clickButton('#trainer-ppo', 'Сброс');
-      await sleep(600);
-      assert((await tab.status('#trainer-ppo')) === 'idle', 'status after Reset');
+      await tab.waitStatus('#trainer-ppo', ['idle'], 10_000);
       assert((await tab.text('#trainer-ppo .progress-text')) === 'Обучение не запущено.', 'progress line after Reset');
+      await waitCanvases(tab, canvases, empty).catch(() => null);
+      // …and stay so: a redraw queued before the click must not bring the old run back.
+      for (let i = 0; i < 3; i++) await tab.settle();
       for (const [k, c] of canvases.entries()) {
         assert((await tab.canvas(c)).hash === empty[k], `${c} still shows the old run after Reset`);
       }
@@ -60,18 +88,29 @@ forEachBrowser((env) => {
         await tab.eval(() => document.querySelector('#canvas-cartpole')?.scrollIntoView());
         // This run's episodes are played: the frame shown keeps changing.
         await tab.waitFor(() => (window.pgbookPanels.ppo.frames?.shown ?? -1) >= 0, null, 30_000);
-        const seen = new Set();
-        for (let k = 0; k < 30 && seen.size < 3; k++) {
-          seen.add(await tab.eval(() => window.pgbookPanels.ppo.frames?.shown));
-          await sleep(50);
-        }
-        assert(seen.size >= 3, `run ${run}: the animation is frozen (frames ${[...seen].join(', ')})`);
+        // Three different frames seen, sampled on the page's own animation frames.
+        const seen = await tab
+          .eval(
+            () =>
+              new Promise((resolve) => {
+                const shown = new Set();
+                const t0 = performance.now();
+                const look = () => {
+                  shown.add(window.pgbookPanels.ppo.frames?.shown);
+                  if (shown.size >= 3 || performance.now() - t0 > 10_000) resolve([...shown]);
+                  else requestAnimationFrame(look);
+                };
+                look();
+              }),
+          )
+          .then((x) => /** @type {unknown[]} */ (x));
+        assert(seen.length >= 3, `run ${run}: the animation is frozen (frames ${seen.join(', ')})`);
         if (run === 2) {
           // Off-screen it rests: no animation frame is scheduled.
           await tab.eval(() => window.scrollTo(0, 0));
           await tab.waitFor(() => window.pgbookPanels.ppo.animation === null, null, 5_000);
           const before = (await tab.canvas('#canvas-cartpole')).hash;
-          await sleep(400);
+          for (let i = 0; i < 5; i++) await tab.settle();
           assert((await tab.canvas('#canvas-cartpole')).hash === before, 'drawing off-screen');
           await tab.eval(() => document.querySelector('#canvas-cartpole')?.scrollIntoView());
         }
@@ -86,12 +125,16 @@ forEachBrowser((env) => {
   it('a pause clicked before the workers are ready is honoured', { timeout: 90_000 }, async () => {
     await env.withTab('lesson-06.html', {}, async (tab) => {
       await tab.waitReady();
+      await countWorkers(tab);
       await tab.select('#ppo-profile', 'smoke');
       await tab.fill('#ppo-seeds', '11, 37');
       await clickInOneTask(tab, ['Старт', 'Пауза']);
-      await sleep(1500);
+      // Every worker has loaded its wasm and begun its job (its `started`): the pause was
+      // asked for before that, so none may step.
+      const workers = await waitWorkersSaid(tab, 'started');
       assert((await tab.status('#trainer-ppo')) === 'paused', 'status after an early pause');
-      assert((await reports(tab)) === 0, `trained while paused: ${await reports(tab)} updates`);
+      for (let i = 0; i < 3; i++) await tab.settle();
+      assert((await reports(tab)) === 0, `trained while paused: ${await reports(tab)} updates (${workers} workers started)`);
       await tab.clickButton('#trainer-ppo', 'Продолжить');
       await tab.waitFor(() => (window.pgbookRuns.ppo?.[0]?.reports.length ?? 0) >= 2, null, 30_000);
       await tab.clickButton('#trainer-ppo', 'Стоп');
@@ -192,35 +235,26 @@ forEachBrowser((env) => {
     });
   });
 
-  it('eight seeds queue on a pool of hardwareConcurrency workers and all finish; no main-thread task does 50 ms of work', { timeout: 400_000 }, async () => {
+  it('eight seeds queue on a pool of hardwareConcurrency workers and all finish', { timeout: 240_000 }, async () => {
     await env.withTab('lesson-06.html', { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       await countWorkers(tab);
+      // The full profile cut to a few updates: the queue turns over as often, in seconds (its
+      // whole run, traced, is a main_thread gate of e2e/bench.mjs).
       await tab.select('#ppo-profile', 'full');
+      await setPpo(tab, { num_updates: '4' });
       await tab.fill('#ppo-seeds', '1, 2, 3, 4, 5, 6, 7, 8');
-      const before = await tab.eval(() => window.pgbookLongTasks.length);
-      const { tasks } = await tab.traceTasks(async () => {
-        await tab.clickButton('#trainer-ppo', 'Старт');
-        await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 280_000);
-      });
+      await tab.clickButton('#trainer-ppo', 'Старт');
+      await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 200_000);
       assert((await tab.status('#trainer-ppo')) === 'finished', (await tab.text('#trainer-ppo .figure-error')) ?? '');
       const cores = await tab.eval(() => navigator.hardwareConcurrency || 2);
       const max = await tab.eval(() => /** @type {any} */ (window).pgbookWorkersMax);
-      assert(max <= cores, `${max} workers at once on ${cores} cores`);
+      assert(max >= 1 && max <= cores, `${max} workers at once on ${cores} cores`);
       assert((await tab.count('#ppo-summary tbody tr')) === 8, 'eight summaries');
-      // The page's own work per redraw (one live figure, the progress line).
+      const updates = await tab.eval(() => window.pgbookRuns.ppo.map((/** @type {any} */ r) => r.reports.length));
+      assert(updates.length === 8 && updates.every((/** @type {number} */ n) => n === 4), `updates per seed: ${updates}`);
       const redraws = await tab.eval(() => window.pgbookTimings['trainer-ppo'] ?? []);
-      assert(redraws.length >= 20, `only ${redraws.length} redraws in a whole run`);
-      const worst = Math.max(...redraws);
-      const p95 = percentile(redraws, 95);
-      const budget = REDRAW_BUDGET_MS[env.name];
-      assert(budget === null || (p95 <= budget && worst < 50), `the panel's redraws: p95 ${p95.toFixed(1)} ms, longest ${worst.toFixed(1)} ms`);
-      const long = await tab.eval((n) => window.pgbookLongTasks.slice(n).map(Math.round), before);
-      console.log(`${env.name}: 8 seeds full: ${max} workers at once; ${redraws.length} redraws, p95 ${p95.toFixed(1)} ms, longest ${worst.toFixed(1)} ms; ${taskLine(tasks, long)}`);
-      // Gated: the page's work in one task (its CPU time). A task's wall time also holds the time
-      // the main thread waited for a core the two workers fill (README, notes): reported.
-      const heavy = (tasks ?? []).filter((task) => task.cpu > 50);
-      assert(heavy.length === 0, `main-thread tasks with over 50 ms of work: ${heavy.map((task) => task.cpu.toFixed(0)).join(', ')} ms`);
+      assert(redraws.length >= 1, 'the panel never redrew');
     });
   });
 });

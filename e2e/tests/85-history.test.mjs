@@ -134,4 +134,4 @@ forEachBrowser((env) => {
       assert((await tab.count('#ppo-summary tbody tr')) === 1, 'the run’s table');
     });
   });
-});
+}, { fresh: true });

@@ -3,7 +3,7 @@
 // CLI's, bit for bit, seed by seed; its panel is the lab's (summary table, curves, policy file);
 // the same trainer in a comparison of its variants.
 import { it } from 'node:test';
-import { forEachBrowser, assert, cliLines, compareReports } from '../harness.mjs';
+import { forEachBrowser, assert, assertSameLines, cliLines, compareReports } from '../harness.mjs';
 
 forEachBrowser((env) => {
   it('a whole REINFORCE smoke run equals the CLI’s, seed by seed, bit for bit', { timeout: 240_000 }, async (t) => {
@@ -29,9 +29,11 @@ forEachBrowser((env) => {
         assert(summary.final_evaluation_mean === run.summary.final_evaluation_mean, `seed ${run.seed}: summaries differ`);
         notes.push(`seed ${run.seed}: ${c.identical}/${c.compared} updates identical, final ${run.summary.final_evaluation_mean}`);
       }
-      // The JSON download is the CLI's lines.
-      const lines = await tab.eval(() => /** @type {any} */ (window.pgbookPanels.reinforce).board.json_lines());
-      assert(lines.split('\n').filter((/** @type {string} */ l) => l.includes('"kind":"summary"')).length === 2, 'two summary lines');
+      // The JSON download is the CLI's lines (one thread: seed after seed, then the summaries),
+      // byte for byte but for the CLI's timings.
+      const file = await tab.download('#trainer-reinforce .downloads button:nth-child(2)');
+      assert(file.name === 'reinforce-cartpole.jsonl', `download named ${file.name}`);
+      assertSameLines(file.text, ['train', 'reinforce', '--profile', 'smoke', '--seeds', '11,37', '--threads', '1', '--json'], file.name);
       t.diagnostic(`${env.name}: ${notes.join('; ')}`);
     });
   });

@@ -1,6 +1,7 @@
 use super::*;
 use crate::error::ErrorKind;
 use crate::train::ppo::{PpoConfig, PpoProfile};
+use crate::train::reinforce::ReinforceConfig;
 use crate::train::sequence::SequenceConfig;
 
 fn every_profile_is_valid_and_round_trips<S: Settings>() {
@@ -29,7 +30,9 @@ fn every_profile_is_valid_and_round_trips<S: Settings>() {
 
 #[test]
 fn profiles_are_valid_and_every_value_round_trips_through_text() {
+    // Every trainer's schema (a new trainer adds its line here).
     every_profile_is_valid_and_round_trips::<PpoConfig>();
+    every_profile_is_valid_and_round_trips::<ReinforceConfig>();
     every_profile_is_valid_and_round_trips::<SequenceConfig>();
 }
 

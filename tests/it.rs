@@ -1,0 +1,20 @@
+//! The native integration tests as one binary (one link instead of one per file): every file
+//! beside this one is a module. Filter by file with its module path, e.g.
+//! `cargo test --test it ppo::` or `cargo test --test it reference_cases::`.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+mod bad_input;
+mod baseline_simulation;
+mod cartpole;
+mod cli;
+mod gru_gradcheck;
+mod narrow_figures;
+mod nn_gradcheck;
+mod ppo;
+mod properties;
+mod reference_cases;
+mod reinforce;
+mod sequence;
+mod worked_examples;
