@@ -5,14 +5,17 @@
 
 mod common;
 
+mod axis_labels;
 mod bad_input;
 mod baseline_simulation;
 mod cartpole;
 mod cli;
+mod grpo;
 mod gru_gradcheck;
 mod narrow_figures;
 mod nn_gradcheck;
 mod ppo;
+mod ppo_reference_clip;
 mod properties;
 mod reference_cases;
 mod reinforce;
