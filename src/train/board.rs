@@ -5,7 +5,6 @@ use super::cartpole::{CartPoleReport, Evaluation};
 use super::curves::{self, Curve};
 use super::export;
 use super::lines::{self, Parsed};
-use super::sequence::SequenceTrainer;
 use super::settings::seeds::check_seed_list;
 use super::Trainer;
 use crate::error::{Error, Result, Rule};
@@ -34,11 +33,7 @@ pub struct Board<T: Trainer> {
     runs: Vec<SeedRun<T>>,
 }
 
-impl<T: Trainer> Board<T>
-where
-    T::Report: PartialEq,
-    T::Summary: PartialEq,
-{
+impl<T: Trainer> Board<T> {
     /// An empty history for `seeds` (checked by the seed rule).
     pub fn new(seeds: &[u64]) -> Result<Self> {
         check_seed_list(seeds)?;
@@ -117,11 +112,10 @@ where
     }
 }
 
-/// The panels of the CartPole trainers (PPO, REINFORCE): learning curves from evaluations.
+/// The panels of the CartPole trainers: learning curves from evaluations.
 impl<T: Trainer> Board<T>
 where
-    T::Report: CartPoleReport + PartialEq,
-    T::Summary: PartialEq,
+    T::Report: CartPoleReport,
 {
     /// Run `index`'s evaluations: the untrained policy's (from the start message), then those
     /// its reports carry.
@@ -152,7 +146,7 @@ where
     }
 
     /// The curves as CSV ([`export::cartpole_curves_csv`]).
-    pub fn csv(&self) -> Result<String> {
+    pub fn curves_csv(&self) -> Result<String> {
         let runs: Vec<(u64, Vec<Evaluation>)> = self
             .runs
             .iter()
@@ -163,10 +157,21 @@ where
     }
 }
 
-impl Board<SequenceTrainer> {
-    /// The reports of the first run as CSV ([`export::sequence_reports_csv`]).
-    pub fn csv(&self) -> String {
-        export::sequence_reports_csv(self.runs.first().map_or(&[], |r| &r.reports))
+/// A panel's history as CSV, in the form its trainer's reports suit: each report type picks
+/// one in its trainer's module (CartPole: the evaluation curves, [`Board::curves_csv`];
+/// sequence: one row per iteration).
+pub trait CsvExport: Sized {
+    /// `board`'s history as CSV.
+    fn board_csv<T: Trainer<Report = Self>>(board: &Board<T>) -> Result<String>;
+}
+
+impl<T: Trainer> Board<T>
+where
+    T::Report: CsvExport,
+{
+    /// The history as CSV ([`CsvExport`]).
+    pub fn csv(&self) -> Result<String> {
+        T::Report::board_csv(self)
     }
 }
 
