@@ -36,7 +36,7 @@ use crate::train::{Progress, Trainer};
 /// while !trainer.is_finished() {
 ///     trainer.step()?;
 /// }
-/// assert_eq!(trainer.env_steps(), 5 * 8 * 16);
+/// assert_eq!(trainer.env_steps(), 5 * 8 * 8);
 /// # Ok::<(), pgbook::Error>(())
 /// ```
 #[derive(Debug, Clone)]
