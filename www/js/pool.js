@@ -71,6 +71,12 @@ export class WorkerRun {
     this.workers.filter((s) => s.job >= 0).forEach((s) => tell(s.worker, { type }));
   }
 
+  /** One job's worker only (the page tests' self-check sends `fail`). @param {number} i @param {'pause' | 'resume' | 'stop' | 'fail'} type */
+  sendTo(i, type) {
+    const slot = this.workers.find((s) => s.job === i);
+    if (slot) tell(slot.worker, { type });
+  }
+
   terminate() {
     this.workers.forEach((s) => s.worker.terminate());
     this.workers = [];
