@@ -2,13 +2,12 @@
 //! seeds, and the table that sets their results side by side. One panel run is a comparison of
 //! one configuration.
 
-use super::board::Board;
+use super::board::{Board, StartInfo};
 use super::cartpole::CartPoleReport;
 use super::curves::{quantile, Curve};
 use super::{Score, Trainer};
 use crate::error::{Error, Result, Rule};
 use serde::Serialize;
-use serde_json::Value;
 
 /// How many configurations one comparison holds at most (the figure keeps four colours apart).
 pub const MAX_CONFIGS: usize = 4;
@@ -99,7 +98,7 @@ impl<T: Trainer> Comparison<T> {
     }
 
     /// Records `job`'s start message.
-    pub fn start(&mut self, job: usize, info: Value) -> Result<()> {
+    pub fn start(&mut self, job: usize, info: StartInfo) -> Result<()> {
         let (c, i) = self.locate(job)?;
         self.boards[c].start(i, info)
     }
@@ -199,7 +198,7 @@ mod tests {
     use super::*;
     use crate::train::lines;
     use crate::train::ppo::{PpoConfig, PpoTrainer};
-    use serde_json::{json, Map};
+    use serde_json::Map;
 
     #[test]
     fn jobs_go_to_their_configuration_and_the_table_sums_them_up() {
@@ -221,7 +220,7 @@ mod tests {
                 let job = c * seeds.len() + i;
                 assert_eq!(cmp.locate(job).unwrap(), (c, i));
                 let mut t = PpoTrainer::new(config.clone(), seed).unwrap();
-                cmp.start(job, json!({ "evaluations": t.evaluations() }))
+                cmp.start(job, StartInfo::of(&t, t.evaluations().to_vec()))
                     .unwrap();
                 while !t.is_finished() {
                     let line = lines::report_line::<PpoTrainer>(seed, &t.step().unwrap()).unwrap();

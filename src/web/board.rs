@@ -4,7 +4,7 @@
 
 use super::panel::{Canvases, Diagnostics, Extent, PanelKind};
 use super::{js_error_of, to_js, JsResult};
-use crate::train::board::CsvExport;
+use crate::train::board::{CsvExport, StartInfo};
 use crate::train::compare::{self, Comparison, ConfigResult};
 use crate::train::registry;
 use crate::train::settings::seeds;
@@ -16,12 +16,12 @@ use wasm_bindgen::prelude::*;
 
 /// What the page asks of a panel's history, whatever the trainer.
 trait PanelBoard {
-    fn start(&mut self, job: usize, info: Value) -> Result<()>;
+    fn start(&mut self, job: usize, info: StartInfo) -> Result<()>;
     fn push_line(&mut self, job: usize, line: &str) -> Result<()>;
     fn is_finished(&self) -> bool;
     fn progress(&self) -> (u64, u64);
     fn runs(&self) -> Result<Vec<Value>>;
-    fn infos(&self) -> Vec<&Value>;
+    fn infos(&self) -> Vec<Option<&StartInfo>>;
     fn summaries(&self) -> Result<Vec<Value>>;
     fn results(&self) -> Vec<ConfigResult>;
     fn draw(
@@ -48,7 +48,7 @@ where
     F: PanelKind<T>,
     D: Diagnostics<T>,
 {
-    fn start(&mut self, job: usize, info: Value) -> Result<()> {
+    fn start(&mut self, job: usize, info: StartInfo) -> Result<()> {
         self.c.start(job, info)
     }
     fn push_line(&mut self, job: usize, line: &str) -> Result<()> {
@@ -75,11 +75,11 @@ where
         }
         Ok(runs)
     }
-    fn infos(&self) -> Vec<&Value> {
+    fn infos(&self) -> Vec<Option<&StartInfo>> {
         self.c
             .boards()
             .iter()
-            .flat_map(|b| b.runs().iter().map(|r| &r.info))
+            .flat_map(|b| b.runs().iter().map(|r| r.info.as_ref()))
             .collect()
     }
     fn summaries(&self) -> Result<Vec<Value>> {
@@ -181,7 +181,7 @@ impl RunBoard {
 
     /// Records job `job`'s start message.
     pub fn start(&mut self, job: usize, info: JsValue) -> JsResult<()> {
-        let info: Value = serde_wasm_bindgen::from_value(info)
+        let info: StartInfo = serde_wasm_bindgen::from_value(info)
             .map_err(|e| js_error_of(&self.name)(Error::parse("info", "", e)))?;
         let name = self.name.clone();
         self.board.start(job, info).map_err(js_error_of(&name))

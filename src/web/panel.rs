@@ -5,6 +5,7 @@
 
 use super::canvas;
 use crate::plots::{self, Theme};
+use crate::train::board::StartInfo;
 use crate::train::cartpole::{self, CartPoleReport, CartPoleTrainer, Evaluation};
 use crate::train::compare::Comparison;
 use crate::train::curves::Curve;
@@ -49,8 +50,8 @@ pub(super) trait PanelKind<T: Trainer> {
     const KIND: &'static str;
     /// After a step: anything new to show (the worker sends it with the line).
     fn after_step(trainer: &mut T, report: &T::Report, first: bool) -> Value;
-    /// At the start: what the untrained policy does.
-    fn start_info(trainer: &T) -> Value;
+    /// At the start: the untrained policy's evaluations (none for panels without them).
+    fn start_evaluations(trainer: &T) -> Vec<Evaluation>;
     /// The policy as a file the page can download and load back.
     fn policy(trainer: &T) -> Result<Option<String>>;
     /// Units done and in total over a comparison's runs.
@@ -131,8 +132,8 @@ where
         json!({ "episode": episode, "update": update })
     }
 
-    fn start_info(trainer: &T) -> Value {
-        json!({ "evaluations": trainer.agent().evaluations() })
+    fn start_evaluations(trainer: &T) -> Vec<Evaluation> {
+        trainer.agent().evaluations().to_vec()
     }
 
     fn policy(trainer: &T) -> Result<Option<String>> {
@@ -201,9 +202,9 @@ where
     }
 }
 
-/// The `total` a worker's start message carries.
-fn total_of(info: &Value) -> u64 {
-    info.get("total").and_then(Value::as_u64).unwrap_or(0)
+/// The `total` a worker's start message carried (0 before it arrived).
+fn total_of(info: &Option<StartInfo>) -> u64 {
+    info.as_ref().map_or(0, |i| i.total)
 }
 
 /// The learning curve of a CartPole trainer's run or, with several configurations, their
@@ -280,8 +281,8 @@ impl PanelKind<SequenceTrainer> for Sequence {
         json!({ "greedy": greedy, "first_batch": first_batch })
     }
 
-    fn start_info(_: &SequenceTrainer) -> Value {
-        json!({})
+    fn start_evaluations(_: &SequenceTrainer) -> Vec<Evaluation> {
+        Vec::new()
     }
 
     fn policy(_: &SequenceTrainer) -> Result<Option<String>> {

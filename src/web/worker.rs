@@ -3,10 +3,11 @@
 
 use super::panel::PanelKind;
 use super::{js_error_of, to_js, JsResult};
+use crate::train::board::StartInfo;
 use crate::train::lines::{report_line, summary_line};
 use crate::train::registry;
 use crate::train::settings::{seeds, Request};
-use crate::train::{Progress, Trainer};
+use crate::train::Trainer;
 use crate::{Error, Result};
 use serde_json::{json, Map, Value};
 use std::marker::PhantomData;
@@ -17,7 +18,7 @@ trait AnyRun {
     fn step_line(&mut self) -> Result<(String, Value)>;
     fn summary_line(&self) -> Result<String>;
     fn is_finished(&self) -> bool;
-    fn info(&self) -> Value;
+    fn info(&self) -> StartInfo;
     fn policy(&self) -> Result<Option<String>>;
 }
 
@@ -43,13 +44,8 @@ impl<T: Trainer, F: PanelKind<T>> AnyRun for Run<T, F> {
     fn policy(&self) -> Result<Option<String>> {
         F::policy(&self.trainer)
     }
-    fn info(&self) -> Value {
-        let p: Progress = self.trainer.progress();
-        let mut info = F::start_info(&self.trainer);
-        info["seed"] = self.trainer.seed().into();
-        info["total"] = p.total.into();
-        info["unit"] = p.unit.into();
-        info
+    fn info(&self) -> StartInfo {
+        StartInfo::of(&self.trainer, F::start_evaluations(&self.trainer))
     }
 }
 
