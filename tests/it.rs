@@ -5,6 +5,7 @@
 
 mod common;
 
+mod a2c;
 mod axis_labels;
 mod bad_input;
 mod baseline_simulation;

@@ -76,7 +76,7 @@ fn bad_configs_are_rejected_with_the_field_named() {
         .unwrap_err();
     assert!(e.to_string().contains("4000"), "{e}");
     // The page's message names the setting by its Russian label.
-    let russian = e.russian(&pgbook::train::settings::label_ru);
+    let russian = e.russian(&pgbook::train::settings::label_ru::<ReinforceConfig>);
     assert!(russian.contains("бюджет шагов среды"), "{russian}");
     assert!(ReinforceConfig::profile("huge").is_err());
 }

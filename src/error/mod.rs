@@ -76,6 +76,11 @@ pub enum ErrorKind {
         /// Which quantity stopped being finite.
         quantity: Quantity,
     },
+    /// A step was asked of a run that has done every step it was configured for.
+    Finished {
+        /// Steps (updates, iterations) the run did.
+        steps: usize,
+    },
     /// A drawing backend failed (canvas or SVG).
     Plot {
         /// The backend's message.
@@ -263,6 +268,11 @@ impl Error {
     /// [`ErrorKind::Diverged`].
     pub fn diverged(step: usize, quantity: Quantity) -> Self {
         ErrorKind::Diverged { step, quantity }.into()
+    }
+
+    /// [`ErrorKind::Finished`].
+    pub fn finished(steps: usize) -> Self {
+        ErrorKind::Finished { steps }.into()
     }
 
     /// [`ErrorKind::Plot`].
@@ -506,6 +516,9 @@ impl fmt::Display for Error {
                 f,
                 "training diverged: in update {step}, {quantity} is not a finite number"
             ),
+            ErrorKind::Finished { steps } => {
+                write!(f, "the run is finished: all {steps} steps are done")
+            }
             ErrorKind::Plot { message } => write!(f, "drawing failed: {message}"),
         }
     }

@@ -153,6 +153,9 @@ pub(crate) fn message(e: &Error, label: &dyn Fn(&str) -> Option<String>) -> Stri
             "обучение разошлось: на шаге {step} величина «{}» перестала быть конечным числом",
             quantity_ru(*quantity)
         ),
+        ErrorKind::Finished { steps } => {
+            format!("обучение уже закончено: все {steps} шагов сделаны")
+        }
         ErrorKind::Plot { message } => format!("не удалось нарисовать рисунок: {message}"),
     }
 }

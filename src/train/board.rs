@@ -5,12 +5,40 @@ use super::cartpole::{CartPoleReport, Evaluation};
 use super::curves::{self, Curve};
 use super::export;
 use super::lines::{self, Parsed};
-use super::sequence::SequenceTrainer;
 use super::settings::seeds::check_seed_list;
 use super::Trainer;
 use crate::error::{Error, Result, Rule};
-use serde::Serialize;
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
+
+/// What a worker says when its run starts: the progress bar's total and, for trainers that
+/// evaluate before training (CartPole), the untrained policy's evaluations. The page carries it
+/// back to the board as it came; a missing or unknown field is an error, not a silent default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StartInfo {
+    /// The run's seed.
+    pub seed: u64,
+    /// Progress units of the whole run.
+    pub total: u64,
+    /// Their name, in Russian.
+    pub unit: String,
+    /// The greedy evaluations made before the first step (CartPole trainers; none else).
+    #[serde(default)]
+    pub evaluations: Vec<Evaluation>,
+}
+
+impl StartInfo {
+    /// The start of `trainer`'s run with `evaluations` before its first step.
+    pub fn of<T: Trainer>(trainer: &T, evaluations: Vec<Evaluation>) -> Self {
+        let p = trainer.progress();
+        StartInfo {
+            seed: trainer.seed(),
+            total: p.total,
+            unit: p.unit.to_string(),
+            evaluations,
+        }
+    }
+}
 
 /// One seed's history.
 #[derive(Debug, Clone, Serialize)]
@@ -18,7 +46,7 @@ pub struct SeedRun<T: Trainer> {
     /// The seed.
     pub seed: u64,
     /// What the worker said when it started (totals, the untrained policy's evaluation).
-    pub info: Value,
+    pub info: Option<StartInfo>,
     /// Every report so far.
     pub reports: Vec<T::Report>,
     /// The summary, once the run has finished.
@@ -34,11 +62,7 @@ pub struct Board<T: Trainer> {
     runs: Vec<SeedRun<T>>,
 }
 
-impl<T: Trainer> Board<T>
-where
-    T::Report: PartialEq,
-    T::Summary: PartialEq,
-{
+impl<T: Trainer> Board<T> {
     /// An empty history for `seeds` (checked by the seed rule).
     pub fn new(seeds: &[u64]) -> Result<Self> {
         check_seed_list(seeds)?;
@@ -46,7 +70,7 @@ where
             .iter()
             .map(|&seed| SeedRun {
                 seed,
-                info: Value::Null,
+                info: None,
                 reports: Vec::new(),
                 summary: None,
                 lines: Vec::new(),
@@ -63,8 +87,8 @@ where
     }
 
     /// Records the worker's start message of run `index`.
-    pub fn start(&mut self, index: usize, info: Value) -> Result<()> {
-        self.run_mut(index)?.info = info;
+    pub fn start(&mut self, index: usize, info: StartInfo) -> Result<()> {
+        self.run_mut(index)?.info = Some(info);
         Ok(())
     }
 
@@ -117,11 +141,10 @@ where
     }
 }
 
-/// The panels of the CartPole trainers (PPO, REINFORCE): learning curves from evaluations.
+/// The panels of the CartPole trainers: learning curves from evaluations.
 impl<T: Trainer> Board<T>
 where
-    T::Report: CartPoleReport + PartialEq,
-    T::Summary: PartialEq,
+    T::Report: CartPoleReport,
 {
     /// Run `index`'s evaluations: the untrained policy's (from the start message), then those
     /// its reports carry.
@@ -129,13 +152,10 @@ where
         let Some(run) = self.runs.get(index) else {
             return Vec::new();
         };
-        let first: Vec<Evaluation> = run
-            .info
-            .get("evaluations")
-            .and_then(|v| serde_json::from_value(v.clone()).ok())
-            .unwrap_or_default();
+        let first = run.info.as_ref().map_or(&[][..], |i| &i.evaluations[..]);
         first
-            .into_iter()
+            .iter()
+            .cloned()
             .chain(run.reports.iter().filter_map(|r| r.evaluation().cloned()))
             .collect()
     }
@@ -152,7 +172,7 @@ where
     }
 
     /// The curves as CSV ([`export::cartpole_curves_csv`]).
-    pub fn csv(&self) -> Result<String> {
+    pub fn curves_csv(&self) -> Result<String> {
         let runs: Vec<(u64, Vec<Evaluation>)> = self
             .runs
             .iter()
@@ -163,10 +183,21 @@ where
     }
 }
 
-impl Board<SequenceTrainer> {
-    /// The reports of the first run as CSV ([`export::sequence_reports_csv`]).
-    pub fn csv(&self) -> String {
-        export::sequence_reports_csv(self.runs.first().map_or(&[], |r| &r.reports))
+/// A panel's history as CSV, in the form its trainer's reports suit: each report type picks
+/// one in its trainer's module (CartPole: the evaluation curves, [`Board::curves_csv`];
+/// sequence: one row per iteration).
+pub trait CsvExport: Sized {
+    /// `board`'s history as CSV.
+    fn board_csv<T: Trainer<Report = Self>>(board: &Board<T>) -> Result<String>;
+}
+
+impl<T: Trainer> Board<T>
+where
+    T::Report: CsvExport,
+{
+    /// The history as CSV ([`CsvExport`]).
+    pub fn csv(&self) -> Result<String> {
+        T::Report::board_csv(self)
     }
 }
 
@@ -174,7 +205,7 @@ impl Board<SequenceTrainer> {
 mod tests {
     use super::*;
     use crate::train::ppo::{PpoConfig, PpoTrainer};
-    use serde_json::{json, Map};
+    use serde_json::Map;
 
     #[test]
     fn lines_go_to_their_run_and_come_back_in_cli_order() {
@@ -189,7 +220,7 @@ mod tests {
         for (i, seed) in [11u64, 37].into_iter().enumerate() {
             let mut t = PpoTrainer::new(config.clone(), seed).unwrap();
             board
-                .start(i, json!({ "evaluations": t.evaluations() }))
+                .start(i, StartInfo::of(&t, t.evaluations().to_vec()))
                 .unwrap();
             while !t.is_finished() {
                 let line = lines::report_line::<PpoTrainer>(seed, &t.step().unwrap()).unwrap();
@@ -229,7 +260,7 @@ mod tests {
         let mut board = Board::<ReinforceTrainer>::new(&[5]).unwrap();
         let mut t = ReinforceTrainer::new(config, 5).unwrap();
         board
-            .start(0, json!({ "evaluations": t.evaluations() }))
+            .start(0, StartInfo::of(&t, t.evaluations().to_vec()))
             .unwrap();
         while !t.is_finished() {
             let line = lines::report_line::<ReinforceTrainer>(5, &t.step().unwrap()).unwrap();

@@ -2,46 +2,15 @@
 //! seeds, and the table that sets their results side by side. One panel run is a comparison of
 //! one configuration.
 
-use super::board::Board;
+use super::board::{Board, StartInfo};
 use super::cartpole::CartPoleReport;
-use super::cartpole::RunSummary;
 use super::curves::{quantile, Curve};
-use super::ppo::PpoTrainer;
-use super::reinforce::ReinforceTrainer;
-use super::sequence::{SequenceSummary, SequenceTrainer};
-use super::Trainer;
+use super::{Score, Trainer};
 use crate::error::{Error, Result, Rule};
 use serde::Serialize;
-use serde_json::Value;
 
 /// How many configurations one comparison holds at most (the figure keeps four colours apart).
 pub const MAX_CONFIGS: usize = 4;
-
-/// What a comparison table says of one seed's summary.
-pub trait Scored: Trainer {
-    /// The run's final score (CartPole: the last evaluation's mean return; sequence: the
-    /// fully correct fraction) and where it was reached for good (CartPole: the env step from
-    /// which it stayed ≥ 475; sequence: the solved iteration), if it was.
-    fn score(summary: &Self::Summary) -> (f64, Option<u64>);
-}
-
-impl Scored for PpoTrainer {
-    fn score(s: &RunSummary) -> (f64, Option<u64>) {
-        (s.final_evaluation_mean, s.solved_from_env_steps)
-    }
-}
-
-impl Scored for ReinforceTrainer {
-    fn score(s: &RunSummary) -> (f64, Option<u64>) {
-        (s.final_evaluation_mean, s.solved_from_env_steps)
-    }
-}
-
-impl Scored for SequenceTrainer {
-    fn score(s: &SequenceSummary) -> (f64, Option<u64>) {
-        (s.final_success_rate, s.solved_iteration.map(|i| i as u64))
-    }
-}
 
 /// Median and interquartile range of some seeds' numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -98,11 +67,7 @@ pub struct Comparison<T: Trainer> {
     seeds: usize,
 }
 
-impl<T: Scored> Comparison<T>
-where
-    T::Report: PartialEq,
-    T::Summary: PartialEq,
-{
+impl<T: Trainer> Comparison<T> {
     /// An empty comparison of the configurations named by `labels`, each on `seeds`.
     pub fn new(labels: Vec<String>, seeds: &[u64]) -> Result<Self> {
         if labels.is_empty() || labels.len() > MAX_CONFIGS {
@@ -133,7 +98,7 @@ where
     }
 
     /// Records `job`'s start message.
-    pub fn start(&mut self, job: usize, info: Value) -> Result<()> {
+    pub fn start(&mut self, job: usize, info: StartInfo) -> Result<()> {
         let (c, i) = self.locate(job)?;
         self.boards[c].start(i, info)
     }
@@ -178,7 +143,7 @@ where
                 let scores: Vec<(f64, Option<u64>)> = board
                     .runs()
                     .iter()
-                    .filter_map(|r| r.summary.as_ref().map(T::score))
+                    .filter_map(|r| r.summary.as_ref().map(Score::score))
                     .collect();
                 let finals: Vec<f64> = scores.iter().map(|s| s.0).collect();
                 let reached: Vec<f64> = scores
@@ -200,10 +165,9 @@ where
     }
 }
 
-impl<T: Scored> Comparison<T>
+impl<T: Trainer> Comparison<T>
 where
-    T::Report: CartPoleReport + PartialEq,
-    T::Summary: PartialEq,
+    T::Report: CartPoleReport,
 {
     /// Each configuration's learning curve (`None` until all its seeds have evaluated).
     pub fn curves(&self) -> Vec<Option<Curve>> {
@@ -233,8 +197,8 @@ pub fn joined_csv(labels: &[String], csvs: &[String]) -> String {
 mod tests {
     use super::*;
     use crate::train::lines;
-    use crate::train::ppo::PpoConfig;
-    use serde_json::{json, Map};
+    use crate::train::ppo::{PpoConfig, PpoTrainer};
+    use serde_json::Map;
 
     #[test]
     fn jobs_go_to_their_configuration_and_the_table_sums_them_up() {
@@ -256,7 +220,7 @@ mod tests {
                 let job = c * seeds.len() + i;
                 assert_eq!(cmp.locate(job).unwrap(), (c, i));
                 let mut t = PpoTrainer::new(config.clone(), seed).unwrap();
-                cmp.start(job, json!({ "evaluations": t.evaluations() }))
+                cmp.start(job, StartInfo::of(&t, t.evaluations().to_vec()))
                     .unwrap();
                 while !t.is_finished() {
                     let line = lines::report_line::<PpoTrainer>(seed, &t.step().unwrap()).unwrap();

@@ -2,7 +2,6 @@
 
 use super::cartpole::Evaluation;
 use super::curves;
-use super::sequence::IterationReport;
 use crate::error::Result;
 use std::fmt::Write;
 
@@ -30,33 +29,6 @@ pub fn cartpole_curves_csv(runs: &[(u64, Vec<Evaluation>)]) -> Result<String> {
     Ok(out)
 }
 
-/// A sequence run's reports as CSV, one row per iteration.
-pub fn sequence_reports_csv(reports: &[IterationReport]) -> String {
-    let mut out = String::from(
-        "iteration,mean_reward,success_rate,mean_response_length,approx_kl,ratio_outside_fraction,active_clip_fraction,policy_loss,entropy,grad_norm,eval_mean_reward,eval_success_rate,greedy_correct\n",
-    );
-    for r in reports {
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{}",
-            r.iteration,
-            r.mean_reward,
-            r.success_rate,
-            r.mean_response_length,
-            r.approx_kl,
-            r.ratio_outside_fraction,
-            r.active_clip_fraction,
-            r.policy_loss,
-            r.entropy,
-            r.grad_norm,
-            r.eval_mean_reward,
-            r.eval_success_rate,
-            r.greedy_correct
-        );
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,20 +46,5 @@ mod tests {
             "env_steps,median,q25,q75,seed_11,seed_37\n0,15,12.5,17.5,10,20\n256,40,35,45,30,50\n"
         );
         assert!(cartpole_curves_csv(&[]).is_err());
-    }
-
-    #[test]
-    fn sequence_csv_has_a_header_and_a_row_per_iteration() {
-        let mut t = crate::train::sequence::SequenceTrainer::new(
-            crate::train::sequence::SequenceConfig::smoke(),
-            5,
-        )
-        .unwrap();
-        let reports = vec![t.step().unwrap(), t.step().unwrap()];
-        let csv = sequence_reports_csv(&reports);
-        let lines: Vec<&str> = csv.lines().collect();
-        assert_eq!(lines.len(), 3);
-        assert!(lines[1].starts_with("1,") && lines[2].starts_with("2,"));
-        assert_eq!(lines[0].split(',').count(), lines[2].split(',').count());
     }
 }

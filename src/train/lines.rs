@@ -64,11 +64,7 @@ pub enum Parsed<T: Trainer> {
 }
 
 /// Reads back a line written by [`report_line`] or [`summary_line`].
-pub fn parse_line<T: Trainer>(line: &str) -> Result<Parsed<T>>
-where
-    T::Report: PartialEq,
-    T::Summary: PartialEq,
-{
+pub fn parse_line<T: Trainer>(line: &str) -> Result<Parsed<T>> {
     let bad = |e: serde_json::Error| Error::parse("a JSON line", line, e);
     let mut value: Map<String, Value> = serde_json::from_str(line).map_err(bad)?;
     let kind = value.remove("kind");

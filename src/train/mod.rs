@@ -3,6 +3,7 @@
 //! `summary()`, the latest evaluation, progress; [`lines`] turns any of them into the JSON lines
 //! the CLI prints and the page downloads.
 
+pub mod a2c;
 pub mod bench;
 pub mod board;
 pub mod cartpole;
@@ -13,6 +14,7 @@ pub mod lines;
 pub mod links;
 pub mod policy;
 pub mod ppo;
+pub mod registry;
 pub mod reinforce;
 pub mod sequence;
 pub mod settings;
@@ -27,9 +29,9 @@ pub trait Trainer: Sized {
     /// Its settings, described by a schema.
     type Config: Settings;
     /// What one step reports.
-    type Report: Serialize + DeserializeOwned + Clone + std::fmt::Debug;
+    type Report: Serialize + DeserializeOwned + Clone + std::fmt::Debug + PartialEq;
     /// The run's end-of-run numbers (meaningful mid-run too: "so far").
-    type Summary: Serialize + DeserializeOwned + Clone + std::fmt::Debug;
+    type Summary: Score + Serialize + DeserializeOwned + Clone + std::fmt::Debug + PartialEq;
     /// One evaluation of the policy.
     type Evaluation: Serialize + Clone + std::fmt::Debug;
     /// The trainer's name: the CLI's `train NAME`, the page's `run=NAME`.
@@ -57,6 +59,14 @@ pub trait Trainer: Sized {
     fn progress(&self) -> Progress;
     /// The progress units of a whole run of `config` (`done` is 0), known before it starts.
     fn planned(config: &Self::Config) -> Progress;
+}
+
+/// What a comparison table says of one seed's summary.
+pub trait Score {
+    /// The run's final score (CartPole: the last evaluation's mean return; sequence: the
+    /// fully correct fraction) and where it was reached for good (CartPole: the env step from
+    /// which it stayed ≥ 475; sequence: the solved iteration), if it was.
+    fn score(&self) -> (f64, Option<u64>);
 }
 
 /// How far a run is, in the unit its progress bar counts.

@@ -2,11 +2,18 @@
 //! composing a lesson's analysis with its plot — and nothing else. Errors become JS exceptions
 //! with the crate's message; the page shows them next to the figure. Panics are reported to the page by the hook installed at start.
 
+mod board;
 mod canvas;
+mod panel;
 mod panic;
-mod trainers;
+mod replay;
+mod schema;
+mod worker;
 
-pub use trainers::*;
+pub use board::*;
+pub use replay::*;
+pub use schema::*;
+pub use worker::*;
 
 use crate::lessons::{self, Figure};
 use crate::plots::{self, Theme};
@@ -18,9 +25,17 @@ pub fn start() {
     panic::install_hook();
 }
 
-/// The core's error as a JS exception with the Russian message (the page shows it as is).
+type JsResult<T> = Result<T, JsError>;
+
+/// The core's error as a JS exception with the Russian message (the page shows it as is);
+/// arguments that are not a trainer's settings are named by their Russian labels.
 fn js_error(e: crate::Error) -> JsError {
-    JsError::new(&e.russian(&crate::train::settings::label_ru))
+    JsError::new(&e.russian(&|name| crate::train::registry::label("", name)))
+}
+
+/// [`js_error`] for trainer `trainer`: its settings are named by its own Russian labels.
+fn js_error_of(trainer: &str) -> impl Fn(crate::Error) -> JsError + '_ {
+    move |e| JsError::new(&e.russian(&|name| crate::train::registry::label(trainer, name)))
 }
 
 /// Plain JS objects (not Maps) so the page can read fields by name.

@@ -5,11 +5,12 @@
 // its [data-prepared-result] with the numbers of the reader's latest finished run of exactly
 // that comparison (kept in the browser's history) — never with numbers typed into the lesson.
 import { listRuns } from './history.js';
-import { comparisonTable, configText, describeComparison, parseConfig, scoreNamesOf } from './trainers.js';
+import { comparisonTable, describeComparison, scoreNamesOf } from './comparison.js';
+import { configText, parseConfig } from './links.js';
 import { seedCount } from './format.js';
 import { describeProfiles, describeSet } from './settings-form.js';
 
-/** @typedef {import('./trainers.js').Config} Config */
+/** @typedef {import('./links.js').Config} Config */
 /** @typedef {typeof import('../pkg/pgbook.js')} Wasm */
 
 /**

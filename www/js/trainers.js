@@ -4,253 +4,49 @@
 // threshold, CartPole's time step) comes from the trainer's schema in wasm, settings are checked
 // by wasm before any worker starts, and the run history lives in a wasm RunBoard.
 import { fitCanvas } from './canvas.js';
-import { formatNumber, seedCount } from './format.js';
+import { formatNumber } from './format.js';
 import { SettingsForm } from './settings-form.js';
 import { deleteRun, listRuns, saveRun, MAX_KEPT } from './history.js';
 import { setupPrepared } from './prepared.js';
+import { parseConfig, configText } from './links.js';
+import { el, textTable, profileSelect, download, seconds, messageOf } from './dom.js';
+import { scoreNamesOf, comparisonTable, describeComparison } from './comparison.js';
+import { WorkerRun } from './pool.js';
 
-const WORKER_URL = new URL('./worker.js', import.meta.url);
 const REDRAW_MS = 200; // live curves redraw at most 5 times a second: the main thread stays free
 const MAX_CONFIGS = 4; // the comparison figure keeps four colours apart
 const LETTERS = 'ABCD';
-
-/** A link's configuration (`full;gamma=0.99;hidden_sizes=64,64`): the profile, then overrides. @param {string} text @returns {Config} */
-export function parseConfig(text) {
-  const [profile, ...pairs] = text.split(';');
-  /** @type {[string, string][]} */
-  const set = pairs
-    .filter((p) => p)
-    .map((p) => {
-      const k = p.indexOf('=');
-      return k < 0 ? [p, ''] : [p.slice(0, k), p.slice(k + 1)];
-    });
-  return { profile, set };
-}
-
-/** A configuration as a link writes it. @param {Config} c */
-export function configText(c) {
-  return [c.profile, ...c.set.map(([k, v]) => `${k}=${v}`)].join(';');
-}
 
 /** @typedef {typeof import('../pkg/pgbook.js')} Wasm */
 /** @typedef {import('../pkg/pgbook.js').RunBoard} RunBoard */
 /** @typedef {import('./settings-form.js').Field} SchemaField */
 /** @typedef {{ name: string, label: string, seeds: number[] }} SchemaProfile */
+
 /**
  * What wasm's trainer_schema says of a trainer.
- * @typedef {{ name: string, fields: SchemaField[], profiles: SchemaProfile[], solved_threshold: number, time_step_s: number, page: { file: string, seeds_param: string, max_seeds: number } }} Schema
+ * @typedef {{ name: string, fields: SchemaField[], profiles: SchemaProfile[], solved_threshold: number, time_step_s: number, page: { file: string, seeds_param: string, max_seeds: number }, panel: 'cartpole' | 'sequence', diagnostics: boolean }} Schema
+ */
+/**
+ * One trainer of wasm's registry (trainer_list), in the book's order.
+ * @typedef {{ name: string, panel: 'cartpole' | 'sequence', diagnostics: boolean, page: string }} ListedTrainer
  */
 /**
  * A run as wasm's check_run accepted it.
  * @typedef {{ name: string, profile: string, set: [string, string][], seeds: number[], total_per_seed: number, steps_per_seed: number, unit: string }} CheckedRun
  */
 /** @typedef {{ request: { profile: string, set: [string, string][] }, seed: number }} Job */
-/** A configuration: a profile and the settings that differ from it. @typedef {{ profile: string, set: [string, string][] }} Config */
+/** @typedef {import('./links.js').Config} Config */
 /**
  * A row of wasm's results table.
  * @typedef {{ config: number, label: string, seeds: number, finished: number, score: Quartiles | null, reached: number, reached_at: Quartiles | null }} ConfigResult
  * @typedef {{ median: number, q25: number, q75: number }} Quartiles
  */
-/** @typedef {{ type: string, info?: unknown, line?: string, extra?: any, message?: string, policy?: string | null }} WorkerMessage */
+/** @typedef {import('./protocol.js').FromWorker} WorkerMessage */
 /** @typedef {import('./history.js').SavedRun} SavedRun */
 /** @typedef {'idle' | 'running' | 'paused' | 'stopped' | 'finished' | 'failed'} Status */
 
 /** What the page collected, for downloads and the page tests. @type {Record<string, unknown>} */
 window.pgbookRuns = {};
-
-/**
- * An element with attributes (`class`, `text`, `on…` listeners, the rest as attributes).
- * @param {string} tag
- * @param {Record<string, any>} [attrs]
- * @param {(Node | string)[]} children
- */
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') e.className = v;
-    else if (k === 'text') e.textContent = v;
-    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v);
-  }
-  e.append(...children);
-  return e;
-}
-
-/**
- * A table of already formatted cells under one header row.
- * @param {string[]} headers @param {string[][]} rows @param {Record<string, string>} [attrs]
- */
-function textTable(headers, rows, attrs = {}) {
-  const table = /** @type {HTMLTableElement} */ (el('table', { class: 'numbers', ...attrs }));
-  const head = table.createTHead().insertRow();
-  for (const h of headers) head.append(el('th', { text: h }));
-  const body = table.createTBody();
-  for (const row of rows) {
-    const tr = body.insertRow();
-    for (const v of row) tr.insertCell().textContent = v;
-  }
-  return table;
-}
-
-/** The profile choice of a trainer, from its schema. @param {string} id @param {Schema} schema */
-function profileSelect(id, schema) {
-  const options = schema.profiles.map((p) => el('option', { value: p.name, text: p.label }));
-  return /** @type {HTMLSelectElement} */ (el('select', { id }, ...options));
-}
-
-/** @param {string} name @param {string} type @param {string} text */
-function download(name, type, text) {
-  const a = /** @type {HTMLAnchorElement} */ (el('a', { href: URL.createObjectURL(new Blob([text], { type })), download: name }));
-  document.body.append(a);
-  a.click();
-  setTimeout(() => {
-    URL.revokeObjectURL(a.href);
-    a.remove();
-  }, 1000);
-}
-
-/** @param {number} s */
-function seconds(s) {
-  if (!Number.isFinite(s)) return '…';
-  return s < 60 ? `${Math.ceil(s)} с` : `${Math.floor(s / 60)} мин ${Math.ceil(s % 60)} с`;
-}
-
-/** An error's message for the page. @param {unknown} e */
-const messageOf = (e) => (e instanceof Error ? e.message : String(e));
-
-/**
- * What a trainer's results table calls the final score and the goal, and how it writes the
- * score (CartPole: the last evaluation and "stable ≥ 475"; sequence: the fully correct share
- * and the solved iteration).
- * @param {Schema} schema @returns {[string, string, (x: number) => string]}
- */
-export function scoreNamesOf(schema) {
-  if (schema.name === 'sequence') return ['итоговая доля верных ответов', 'решено с итерации', (x) => formatNumber(x)];
-  return ['итоговая оценка', `стабильно ≥ ${formatNumber(schema.solved_threshold)} с шага`, (x) => formatNumber(x, 1)];
-}
-
-/**
- * The results table of a comparison: per configuration the final score and where the goal
- * was reached (median [IQR] over its seeds), how many seeds reached it, and the wall time.
- * @param {ConfigResult[]} results @param {[string, string, (x: number) => string]} names
- * @param {{ start: number, end: number }[]} times @param {string} id
- */
-export function comparisonTable(results, [scoreName, goalName, fmt], times, id) {
-  /** @param {Quartiles | null} q @param {(x: number) => string} f */
-  const quart = (q, f) => (q ? `${f(q.median)} [${f(q.q25)}; ${f(q.q75)}]` : '—');
-  const rows = results.map((r) => {
-    const t = times[r.config];
-    const wall = t && t.end ? seconds((t.end - t.start) / 1000) : '…';
-    return [r.label, quart(r.score, fmt), quart(r.reached_at, (x) => formatNumber(x)), `${r.reached} из ${r.finished}`, wall];
-  });
-  const headers = ['конфигурация', `${scoreName}: медиана [IQR]`, `${goalName}: медиана [IQR]`, 'достигли цели', 'время'];
-  return textTable(headers, rows, { id });
-}
-
-/**
- * What a finished comparison shows, in words, from its numbers: each configuration against A,
- * and whether the difference stands out of the spread over seeds.
- * @param {ConfigResult[]} results @param {[string, string, (x: number) => string]} names the score's and the goal's names, the score's format
- */
-export function describeComparison(results, names) {
-  const done = results.every((r) => r.finished === r.seeds);
-  if (!done) return 'Сравнение ещё идёт: итог появится, когда закончатся все запуски.';
-  const [scoreName, goalName, fmt] = names;
-  const [a, ...rest] = results;
-  /** @param {Quartiles | null} x @param {Quartiles | null} y */
-  const overlap = (x, y) => !x || !y || (x.q25 <= y.q75 && y.q25 <= x.q75);
-  const parts = rest.map((r) => {
-    const letter = LETTERS[r.config];
-    const goal =
-      r.reached === a.reached && r.reached_at && a.reached_at
-        ? `${goalName} — медиана ${formatNumber(r.reached_at.median)} против ${formatNumber(a.reached_at.median)} у A`
-        : `цели достигли ${r.reached} из ${r.finished} начальных значений против ${a.reached} из ${a.finished} у A`;
-    const score = `${scoreName} — медиана ${fmt(r.score?.median ?? NaN)} против ${fmt(a.score?.median ?? NaN)} у A`;
-    // One seed more or less reaching the goal, with overlapping quartiles, is within the spread.
-    const close = Math.abs(r.reached - a.reached) <= 1 && overlap(r.reached_at, a.reached_at) && overlap(r.score, a.score);
-    const verdict =
-      a.seeds === 1
-        ? 'по одному начальному значению нельзя отличить разницу от случайности'
-        : close
-          ? 'разница мала по сравнению с разбросом между начальными значениями (межквартильные диапазоны перекрываются) и может поменять знак на других начальных значениях'
-          : 'на этих начальных значениях разница больше разброса между ними';
-    return `${letter}: ${goal}; ${score}; ${verdict}.`;
-  });
-  const seeds = a.seeds;
-  return `${parts.join(' ')} Всего ${seedCount(seeds)} на конфигурацию — это немного: выводы стоит проверить на других.`;
-}
-
-// One run = one job per seed, on a pool of at most navigator.hardwareConcurrency workers (the
-// rest queue and start as workers free up). Reports arrive as messages; nothing blocks the page.
-class WorkerRun {
-  /** @param {string} kind @param {Job[]} jobs @param {(job: number, m: WorkerMessage) => void} onMessage */
-  constructor(kind, jobs, onMessage) {
-    this.kind = kind;
-    this.onMessage = onMessage;
-    this.jobs = jobs;
-    this.next = 0; // the first job not yet given to a worker
-    this.paused = false; // a pause applies to running workers and to jobs that start later
-    /** @type {{ worker: Worker, job: number }[]} the job each worker runs now, or -1 */
-    this.workers = [];
-    const size = Math.max(1, Math.min(jobs.length, navigator.hardwareConcurrency || 2));
-    for (let k = 0; k < size; k++) this.workers.push(this.spawn());
-  }
-
-  spawn() {
-    const slot = { worker: new Worker(WORKER_URL, { type: 'module' }), job: -1 };
-    const w = slot.worker;
-    w.onmessage = (/** @type {MessageEvent<WorkerMessage>} */ e) => {
-      const m = e.data;
-      if (m.type === 'ready') {
-        this.assign(slot);
-        return;
-      }
-      if (slot.job < 0) return;
-      const i = slot.job;
-      if (m.type === 'finished') slot.job = -1;
-      this.onMessage(i, m);
-      if (m.type === 'finished') this.assign(slot);
-    };
-    // An exception the worker did not catch (e.g. its script failed to load).
-    w.onerror = (e) => {
-      e.preventDefault();
-      const message = e.message ? `фоновый поток остановился с ошибкой (${e.message})` : 'фоновый поток остановился с ошибкой';
-      this.onMessage(Math.max(0, slot.job), { type: 'error', message });
-    };
-    w.onmessageerror = () =>
-      this.onMessage(Math.max(0, slot.job), { type: 'error', message: 'сообщение фонового потока не удалось прочитать' });
-    return slot;
-  }
-
-  /**
-   * Gives the next queued job to a free worker (a pause before it started is honoured: the job
-   * starts paused).
-   * @param {{ worker: Worker, job: number }} slot
-   */
-  assign(slot) {
-    if (this.next >= this.jobs.length) return;
-    const i = this.next++;
-    const job = this.jobs[i];
-    slot.job = i;
-    slot.worker.postMessage({ type: 'start', kind: this.kind, request: job.request, seed: job.seed, paused: this.paused });
-  }
-
-  /** @param {'pause' | 'resume'} type */
-  send(type) {
-    this.paused = type === 'pause';
-    this.workers.filter((s) => s.job >= 0).forEach((s) => s.worker.postMessage({ type }));
-  }
-
-  /** @param {number} i @param {string} type */
-  sendTo(i, type) {
-    this.workers.find((s) => s.job === i)?.worker.postMessage({ type });
-  }
-
-  terminate() {
-    this.workers.forEach((s) => s.worker.terminate());
-    this.workers = [];
-  }
-}
 
 // Shared controls and life cycle of a trainer panel; the subclasses add their controls,
 // figures and what they show of each message.
@@ -1058,14 +854,14 @@ class Panel {
   }
 }
 
-// ---------------- the CartPole trainers: PPO (lesson 6), REINFORCE (lesson 3) ----------------
+// ---------------- the CartPole trainers (REINFORCE, A2C, PPO: wasm's trainer_list) ----------------
 class CartPolePanel extends Panel {
-  /** @param {HTMLElement} root @param {Wasm} wasm @param {'ppo' | 'reinforce'} kind (also the prefix of its ids) */
+  /** @param {HTMLElement} root @param {Wasm} wasm @param {string} kind (also the prefix of its ids) */
   constructor(root, wasm, kind) {
     super(root, wasm, kind, kind);
     const p = kind;
-    // PPO reports clipping and KL per update; REINFORCE has one gradient step, nothing to clip.
-    this.hasDiagnostics = kind === 'ppo';
+    // PPO reports clipping and KL per update; the registry says which trainers draw diagnostics.
+    this.hasDiagnostics = this.schema.diagnostics;
     this.seeds = /** @type {HTMLInputElement} */ (
       el('input', { id: `${p}-seeds`, type: 'text', inputmode: 'numeric', size: '18', value: this.profileSeeds().join(', ') })
     );
@@ -1595,12 +1391,13 @@ function linkParams() {
 export function setupTrainers(wasm) {
   /** @type {Record<string, Panel>} */
   const panels = {};
-  for (const kind of /** @type {const} */ (['ppo', 'reinforce'])) {
-    const root = /** @type {HTMLElement | null} */ (document.querySelector(`#trainer-${kind}`));
-    if (root) panels[kind] = new CartPolePanel(root, wasm, kind);
+  /** @type {ListedTrainer[]} */
+  const trainers = wasm.trainer_list();
+  for (const t of trainers) {
+    const root = /** @type {HTMLElement | null} */ (document.querySelector(`#trainer-${t.name}`));
+    if (!root) continue;
+    panels[t.name] = t.panel === 'sequence' ? new SequencePanel(root, wasm) : new CartPolePanel(root, wasm, t.name);
   }
-  const seqRoot = /** @type {HTMLElement | null} */ (document.querySelector('#trainer-sequence'));
-  if (seqRoot) panels.sequence = new SequencePanel(seqRoot, wasm);
   window.pgbookPanels = panels;
   setupPrepared(wasm, panels);
   // Leaving a page while it trains is a choice.
@@ -1625,7 +1422,8 @@ export function setupTrainers(wasm) {
     if (other) {
       location.replace(`${other.page.file}?${q}#trainer-${name}`);
     } else {
-      notice(`Ссылка не распознана: неизвестный запуск «${name.slice(0, 24)}». Есть reinforce (урок 3), ppo (урок 6) и sequence (урок 8).`);
+      const known = trainers.map((t) => `${t.name} (урок ${Number(t.page.replace(/\D/g, ''))})`).join(', ');
+      notice(`Ссылка не распознана: неизвестный запуск «${name.slice(0, 24)}». Есть ${known}.`);
     }
     return;
   }

@@ -2,10 +2,7 @@
 /// <reference lib="webworker" />
 // A trainer in a Web Worker: the page's main thread never runs a training step.
 // It drives any trainer through the same wasm handle (TrainerRun): no branch per kind.
-// Protocol (page → worker): start {kind, request, seed, paused}, pause, resume, stop, fail
-// (self-check), bench {updates, repeats}.
-// (worker → page): ready, started {info}, update {line, extra}, finished {line, policy},
-// paused, stopped, error {message}, panic {message}, bench {result}.
+// The messages both ways are protocol.js's unions (ToWorker, FromWorker).
 import init, * as wasm from '../pkg/pgbook.js';
 
 /** @type {import('../pkg/pgbook.js').TrainerRun | null} the wasm trainer handle */
@@ -16,10 +13,13 @@ const SLICE_MS = 30; // work per slice before the worker looks at its messages a
 
 const scope = /** @type {DedicatedWorkerGlobalScope & { pgbookPanic?: (message: string) => void }} */ (/** @type {unknown} */ (self));
 
+/** @param {import('./protocol.js').FromWorker} m */
+const post = (m) => scope.postMessage(m);
+
 // A panic inside wasm arrives here through the Rust panic hook.
 scope.pgbookPanic = (/** @type {string} */ message) => {
   state = 'failed';
-  scope.postMessage({ type: 'panic', message });
+  post({ type: 'panic', message });
 };
 
 // Yields to the worker's event loop without setTimeout's 4 ms clamping.
@@ -44,7 +44,7 @@ const messageOf = (e) => (e instanceof Error ? e.message : String(e));
 function fail(e) {
   if (state === 'failed') return; // the panic message is already on its way
   state = 'failed';
-  scope.postMessage({ type: 'error', message: messageOf(e) });
+  post({ type: 'error', message: messageOf(e) });
 }
 
 async function loop() {
@@ -55,11 +55,11 @@ async function loop() {
         if (run.is_finished()) {
           state = 'finished';
           // The trained policy goes with the summary: the page keeps it, downloads it, replays it.
-          scope.postMessage({ type: 'finished', line: run.summary(), policy: run.policy() });
+          post({ type: 'finished', line: run.summary(), policy: run.policy() });
           return;
         }
         const { line, extra } = run.step();
-        scope.postMessage({ type: 'update', line, extra });
+        post({ type: 'update', line, extra });
       }
     } catch (e) {
       fail(e);
@@ -69,7 +69,7 @@ async function loop() {
   }
 }
 
-scope.onmessage = (/** @type {MessageEvent<any>} */ event) => {
+scope.onmessage = (/** @type {MessageEvent<import('./protocol.js').ToWorker>} */ event) => {
   const msg = event.data;
   try {
     switch (msg.type) {
@@ -79,13 +79,13 @@ scope.onmessage = (/** @type {MessageEvent<any>} */ event) => {
         run?.free();
         run = new wasm.TrainerRun(msg.kind, JSON.stringify(msg.request), msg.seed);
         state = msg.paused ? 'paused' : 'running';
-        scope.postMessage({ type: 'started', info: run.info() });
+        post({ type: 'started', info: run.info() });
         if (state === 'running') loop();
         break;
       case 'pause':
         if (state === 'running') {
           state = 'paused';
-          scope.postMessage({ type: 'paused' });
+          post({ type: 'paused' });
         }
         break;
       case 'resume':
@@ -97,12 +97,12 @@ scope.onmessage = (/** @type {MessageEvent<any>} */ event) => {
       case 'stop':
         if (state === 'running' || state === 'paused') {
           state = 'stopped';
-          scope.postMessage({ type: 'stopped' });
+          post({ type: 'stopped' });
         }
         break;
       case 'bench':
         // The CLI's `bench ppo`, measured in a worker (see e2e/bench.mjs).
-        scope.postMessage({
+        post({
           type: 'bench',
           result: wasm.bench_ppo(msg.updates ?? 60, msg.repeats ?? 3, msg.precision),
         });
@@ -111,8 +111,11 @@ scope.onmessage = (/** @type {MessageEvent<any>} */ event) => {
         // The page's self-check: a deliberate panic inside the wasm module of this worker.
         wasm.self_test_panic();
         break;
-      default:
-        scope.postMessage({ type: 'error', message: `неизвестное сообщение «${String(msg.type).slice(0, 24)}»` });
+      default: {
+        /** @type {never} */
+        const unknown = msg;
+        post({ type: 'error', message: `неизвестное сообщение «${String(/** @type {any} */ (unknown).type).slice(0, 24)}»` });
+      }
     }
   } catch (e) {
     fail(e);
@@ -121,7 +124,7 @@ scope.onmessage = (/** @type {MessageEvent<any>} */ event) => {
 
 try {
   await init();
-  scope.postMessage({ type: 'ready' });
+  post({ type: 'ready' });
 } catch (e) {
-  scope.postMessage({ type: 'error', message: `модуль WebAssembly не загрузился в фоновом потоке (${messageOf(e)})` });
+  post({ type: 'error', message: `модуль WebAssembly не загрузился в фоновом потоке (${messageOf(e)})` });
 }

@@ -4,26 +4,25 @@
 #[macro_use]
 mod out;
 mod args;
+mod cartpole;
 mod ppo;
-mod reinforce;
 mod replay;
 mod sequence;
 mod simulate;
 mod train;
 
 use args::Args;
-use pgbook::train::ppo::{PpoConfig, PpoTrainer};
-use pgbook::train::reinforce::{ReinforceConfig, ReinforceTrainer};
-use pgbook::train::sequence::{SequenceConfig, SequenceTrainer};
-use pgbook::{Error, Result};
+use pgbook::train::registry::NAMES;
+use pgbook::train::Trainer;
+use pgbook::{by_trainer, Error, Result};
 use std::process::ExitCode;
 
 const USAGE: &str = "\
 pgbook — «Градиенты политики: от REINFORCE к PPO» on the command line
 
 USAGE:
-  pgbook train ppo|reinforce|sequence [OPTIONS]    train, print a summary per seed (or JSON lines)
-  pgbook settings ppo|reinforce|sequence [--json]  every setting: bounds, defaults per profile, help
+  pgbook train TRAINER [OPTIONS]       train, print a summary per seed (or JSON lines)
+  pgbook settings TRAINER [--json]     every setting: bounds, defaults per profile, help
   pgbook replay FILE.json [--reset-seed N] [--json]
                                              a policy file from the book: its greedy episode
   pgbook simulate baselines [--group-size 8|2,4,8,16] [--groups 80000] [--seed 2026] [--json]
@@ -41,7 +40,11 @@ const FLAGS: &[&str] = &["json", "help", "url"];
 const REPEATABLE: &[&str] = &["set"];
 
 fn usage() -> String {
-    format!("{USAGE}{}\n", train::OPTIONS)
+    format!(
+        "{USAGE}{}\nTRAINERS: {}\n",
+        train::OPTIONS,
+        NAMES.join(", ")
+    )
 }
 
 fn run(argv: &[String]) -> Result<()> {
@@ -55,34 +58,27 @@ fn run(argv: &[String]) -> Result<()> {
         out::line(&usage());
         return Ok(());
     }
+    let unknown = || {
+        eprint!("{}", usage());
+        let mut known: Vec<String> = Vec::new();
+        for verb in ["train", "settings"] {
+            known.extend(NAMES.iter().map(|n| format!("{verb} {n}")));
+        }
+        known.extend(["simulate baselines", "replay FILE", "bench ppo"].map(String::from));
+        let known: Vec<&str> = known.iter().map(String::as_str).collect();
+        Err(Error::unknown("command", words.join(" "), &known))
+    };
     match words.as_slice() {
-        ["train", "ppo"] => train::train::<PpoTrainer>(args),
-        ["train", "reinforce"] => train::train::<ReinforceTrainer>(args),
-        ["train", "sequence"] => train::train::<SequenceTrainer>(args),
-        ["settings", "ppo"] => train::settings::<PpoConfig>(args),
-        ["settings", "reinforce"] => train::settings::<ReinforceConfig>(args),
-        ["settings", "sequence"] => train::settings::<SequenceConfig>(args),
+        ["train", name] => by_trainer!(name, <T, F, D> => train::train::<T, F, D>(args),
+            _other => unknown()),
+        ["settings", name] => {
+            by_trainer!(name, T => train::settings::<<T as Trainer>::Config>(args),
+            _other => unknown())
+        }
         ["simulate", "baselines"] => simulate::baselines(args),
         ["replay", path] => replay::replay(path, args),
         ["bench", "ppo"] => ppo::bench(args),
-        _ => {
-            eprint!("{}", usage());
-            Err(Error::unknown(
-                "command",
-                words.join(" "),
-                &[
-                    "train ppo",
-                    "train reinforce",
-                    "train sequence",
-                    "settings ppo",
-                    "settings reinforce",
-                    "settings sequence",
-                    "simulate baselines",
-                    "replay FILE",
-                    "bench ppo",
-                ],
-            ))
-        }
+        _ => unknown(),
     }
 }
 

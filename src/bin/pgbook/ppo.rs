@@ -1,56 +1,30 @@
-//! What `pgbook train ppo` prints as text and draws as SVG, and `pgbook bench ppo`.
+//! PPO's diagnostics figure for `pgbook train ppo --svg-dir`, and `pgbook bench ppo`.
 
 use crate::args::Args;
 use crate::out;
-use crate::train::{write_learning_curve, FinishedRun, TextOutput};
+use crate::train::{FinishedRun, SvgDiagnostics};
 use pgbook::plots::{self, Theme};
 use pgbook::train::bench::bench_ppo;
-use pgbook::train::cartpole::Evaluation;
-use pgbook::train::ppo::{PpoConfig, PpoTrainer};
+use pgbook::train::ppo::PpoTrainer;
+use pgbook::train::registry::PpoDiagnostics;
 use pgbook::{Error, Result};
 use plotters::prelude::*;
 use serde_json::json;
 use std::path::Path;
 use std::time::Instant;
 
-impl TextOutput for PpoTrainer {
-    fn header(config: &PpoConfig, profile: &str, seeds: &[u64]) -> String {
-        format!(
-            "PPO on CartPole-v1, profile {profile}: {} updates × {} transitions, seeds {seeds:?}",
-            config.num_updates,
-            config.batch_size()
-        )
-    }
-
-    fn seed_text(run: &FinishedRun<Self>) -> String {
-        let s = run.trainer.summary();
-        let solved = s
-            .solved_from_env_steps
-            .map_or("never".to_string(), |v| v.to_string());
-        format!(
-            "seed {:>4} | final evaluation {:7.2} ± {:6.2} | solved from {solved:>8} | {:6.2} s",
-            run.seed, s.final_evaluation_mean, s.final_evaluation_std, run.wall_s
-        )
-    }
-
-    fn write_svgs(dir: &Path, profile: &str, runs: &[FinishedRun<Self>]) -> Result<()> {
-        let evaluations: Vec<Vec<Evaluation>> = runs
-            .iter()
-            .map(|r| r.trainer.evaluations().to_vec())
-            .collect();
-        write_learning_curve(dir, "ppo", profile, &evaluations)?;
-        if let Some(first) = runs.first() {
-            let path = dir.join(format!("ppo_{profile}_diagnostics_seed{}.svg", first.seed));
-            let root = SVGBackend::new(&path, (900, 480)).into_drawing_area();
-            let data = plots::ppo_diagnostics::Data {
-                history: &first.reports,
-                seed: first.seed,
-                x_end: 0,
-            };
-            plots::ppo_diagnostics::draw(&root, &data, &Theme::default())?;
-            root.present().map_err(|e| Error::io(path.display(), e))?;
-        }
-        Ok(())
+/// PPO's diagnostics figure of the first seed's run.
+impl SvgDiagnostics<PpoTrainer> for PpoDiagnostics {
+    fn write(dir: &Path, profile: &str, first: &FinishedRun<PpoTrainer>) -> Result<()> {
+        let path = dir.join(format!("ppo_{profile}_diagnostics_seed{}.svg", first.seed));
+        let root = SVGBackend::new(&path, (900, 480)).into_drawing_area();
+        let data = plots::ppo_diagnostics::Data {
+            history: &first.reports,
+            seed: first.seed,
+            x_end: 0,
+        };
+        plots::ppo_diagnostics::draw(&root, &data, &Theme::default())?;
+        root.present().map_err(|e| Error::io(path.display(), e))
     }
 }
 

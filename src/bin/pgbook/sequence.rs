@@ -1,13 +1,14 @@
 //! What `pgbook train sequence` prints as text and draws as SVG.
 
-use crate::train::{FinishedRun, TextOutput};
+use crate::train::{FinishedRun, SvgDiagnostics, TextOutput};
 use pgbook::plots::{sequence_curves, to_svg, Theme};
+use pgbook::train::registry::Sequence;
 use pgbook::train::sequence::{SequenceConfig, SequenceTrainer, SOLVED_SUCCESS};
 use pgbook::{Error, Result};
 use std::fmt::Write;
 use std::path::Path;
 
-impl TextOutput for SequenceTrainer {
+impl TextOutput<SequenceTrainer> for Sequence {
     fn header(config: &SequenceConfig, profile: &str, seeds: &[u64]) -> String {
         format!(
             "GRU policy, RLOO + token PPO: profile {profile}, seeds {seeds:?}, reduction {}, \
@@ -16,7 +17,7 @@ impl TextOutput for SequenceTrainer {
         )
     }
 
-    fn seed_text(run: &FinishedRun<Self>) -> String {
+    fn seed_text(run: &FinishedRun<SequenceTrainer>) -> String {
         let mut s = format!("\nseed {}: first rollout batch:\n", run.seed);
         for row in run.trainer.first_batch().unwrap_or_default() {
             let mask: Vec<String> = row.mask.iter().map(u8::to_string).collect();
@@ -96,7 +97,11 @@ impl TextOutput for SequenceTrainer {
         s
     }
 
-    fn write_svgs(dir: &Path, _profile: &str, runs: &[FinishedRun<Self>]) -> Result<()> {
+    fn write_svgs<D: SvgDiagnostics<SequenceTrainer>>(
+        dir: &Path,
+        _profile: &str,
+        runs: &[FinishedRun<SequenceTrainer>],
+    ) -> Result<()> {
         for run in runs {
             let reduction = run.trainer.config().reduction.name();
             let path = dir.join(format!("sequence_curves_{reduction}_seed{}.svg", run.seed));

@@ -20,18 +20,31 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-/// What the text output of a trainer says (the JSON lines are the same for all).
-pub trait TextOutput: Trainer + Send
-where
-    Self::Config: Sync,
-    Self::Report: Send,
-{
+/// What the text output of trainer `T` says (the JSON lines are the same for all), written
+/// once per kind of trainer (the registry's panel markers: `CartPole`, `Sequence`).
+pub trait TextOutput<T: Trainer> {
     /// The first line: what runs.
-    fn header(config: &Self::Config, profile: &str, seeds: &[u64]) -> String;
+    fn header(config: &T::Config, profile: &str, seeds: &[u64]) -> String;
     /// The lines printed when a seed's run is done.
-    fn seed_text(run: &FinishedRun<Self>) -> String;
-    /// Figures written by `--svg-dir`.
-    fn write_svgs(dir: &std::path::Path, profile: &str, runs: &[FinishedRun<Self>]) -> Result<()>;
+    fn seed_text(run: &FinishedRun<T>) -> String;
+    /// Figures written by `--svg-dir`; `D` adds the trainer's diagnostics figure if any.
+    fn write_svgs<D: SvgDiagnostics<T>>(
+        dir: &std::path::Path,
+        profile: &str,
+        runs: &[FinishedRun<T>],
+    ) -> Result<()>;
+}
+
+/// A trainer's diagnostics figure for `--svg-dir` (the registry's diagnostics markers).
+pub trait SvgDiagnostics<T: Trainer> {
+    /// Writes the first run's diagnostics figure to `dir`, if the trainer has one.
+    fn write(dir: &std::path::Path, profile: &str, first: &FinishedRun<T>) -> Result<()>;
+}
+
+impl<T: Trainer> SvgDiagnostics<T> for pgbook::train::registry::NoDiagnostics {
+    fn write(_: &std::path::Path, _: &str, _: &FinishedRun<T>) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// A CartPole trainer's learning curve over its seeds (median and IQR of the greedy
@@ -175,10 +188,13 @@ fn parse<T: Trainer>(args: &Args) -> Result<Job<T>> {
 }
 
 /// Runs `train NAME` for trainer `T`.
-pub fn train<T: TextOutput>(args: Args) -> Result<()>
+pub fn train<T, F, D>(args: Args) -> Result<()>
 where
+    T: Trainer + Send,
     T::Config: Sync,
     T::Report: Send,
+    F: TextOutput<T>,
+    D: SvgDiagnostics<T>,
 {
     let job = parse::<T>(&args)?;
     args.finish()?;
@@ -187,10 +203,10 @@ where
         return Ok(());
     }
     if !job.json {
-        out::line(&T::header(&job.config, &job.profile, &job.seeds));
+        out::line(&F::header(&job.config, &job.profile, &job.seeds));
     }
     let started = Instant::now();
-    let runs = run_seeds::<T>(&job)?;
+    let runs = run_seeds::<T, F>(&job)?;
     if !job.json {
         out::line(&format!(
             "total wall time {:.2} s on {} thread(s)",
@@ -209,7 +225,7 @@ where
         }
     }
     if let Some(dir) = &job.svg_dir {
-        T::write_svgs(dir, &job.profile, &runs)?;
+        F::write_svgs::<D>(dir, &job.profile, &runs)?;
     }
     Ok(())
 }
@@ -221,10 +237,12 @@ fn env_steps_per_s<T: Trainer>(t: &T, wall_s: f64) -> Option<f64> {
 }
 
 /// Runs every seed, `threads` at a time; each run is independent and deterministic.
-fn run_seeds<T: TextOutput>(job: &Job<T>) -> Result<Vec<FinishedRun<T>>>
+fn run_seeds<T, F>(job: &Job<T>) -> Result<Vec<FinishedRun<T>>>
 where
+    T: Trainer + Send,
     T::Config: Sync,
     T::Report: Send,
+    F: TextOutput<T>,
 {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<(usize, Result<FinishedRun<T>>)>> = Mutex::new(Vec::new());
@@ -236,7 +254,7 @@ where
                 let run = run_one::<T>(&job.config, seed, job.json);
                 if let Ok(run) = &run {
                     if !job.json {
-                        out::line(&T::seed_text(run));
+                        out::line(&F::seed_text(run));
                     }
                 }
                 if let Ok(mut r) = results.lock() {

@@ -192,6 +192,17 @@ impl PpoConfig {
         Self::for_profile(PpoProfile::CleanRl)
     }
 
+    /// What the rollout and its advantages read.
+    pub fn rollout_spec(&self) -> crate::train::cartpole::rollout::RolloutSpec {
+        crate::train::cartpole::rollout::RolloutSpec {
+            num_steps: self.num_steps,
+            gamma: self.gamma,
+            gae_lambda: self.gae_lambda,
+            truncation: self.truncation,
+            boundary_trace_cut: self.boundary_trace_cut,
+        }
+    }
+
     /// Transitions per rollout, N·T.
     pub fn batch_size(&self) -> usize {
         self.num_envs * self.num_steps

@@ -108,7 +108,9 @@ pub fn ppo_loss_and_gradients<S: Scalar>(
     let mut kl_sum = 0.0;
     let mut probs = [0.0; NUM_ACTIONS];
     for i in 0..n {
-        let row = super::rollout::logits_f64(&logits[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS]);
+        let row = crate::train::cartpole::rollout::logits_f64(
+            &logits[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS],
+        );
         let (log_prob, entropy) = categorical::log_prob_entropy(&row, mb.actions[i], &mut probs);
         // Clipped policy objective: min(r·A, clip(r, 1−ε, 1+ε)·A). Where the clipped branch is
         // the minimum the ratio is outside the range and the gradient is zero.

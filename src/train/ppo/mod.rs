@@ -14,43 +14,33 @@
 pub mod config;
 pub mod loss;
 pub mod report;
-mod rollout;
 
 pub use config::{PpoConfig, PpoProfile};
 pub use loss::{ppo_loss_and_gradients, LossCoefficients, LossParts, LossWorkspace, Minibatch};
 pub use report::UpdateReport;
 
-use crate::envs::cartpole::{NUM_ACTIONS, OBS_DIM};
-use crate::error::{Error, Quantity, Result, Rule};
-use crate::nn::{clip_grad_norm, Adam, Mlp, MlpCache, Precision, Scalar};
+use crate::error::{Error, Quantity, Result};
+use crate::nn::{clip_grad_norm, Mlp, Precision, Scalar};
 use crate::rl::DiagnosticsAccumulator;
 use crate::rng::{self, Rng};
-use crate::train::cartpole::{self, mean_std, Evaluation, RunSummary};
+use crate::train::cartpole::agent::{explained_variance, AgentView, EvaluationPlan};
+use crate::train::cartpole::rollout::{Envs, Gathered, Rollout};
+use crate::train::cartpole::{CartPoleAgent, CartPoleTrainer, Evaluation, RunSummary};
 use crate::train::{Progress, Trainer};
-use rollout::{Envs, Gathered, Rollout};
 
 /// A PPO run on CartPole-v1 with its networks in `S`: the algorithm ([`PpoTrainer`] holds one
 /// of these).
 #[derive(Debug, Clone)]
 pub struct Ppo<S: Scalar> {
     config: PpoConfig,
-    seed: u64,
-    actor: Mlp<S>,
-    critic: Mlp<S>,
-    actor_adam: Adam<S>,
-    critic_adam: Adam<S>,
-    actor_grads: Vec<S>,
-    critic_grads: Vec<S>,
+    /// Actor, critic, their optimisers, the counters and the evaluations.
+    agent: CartPoleAgent<S>,
     /// Action sampling, environment resets and minibatch shuffles.
     rng: Rng,
     envs: Envs<S>,
-    update: usize,
-    env_steps: u64,
     rollout: Rollout<S>,
     gathered: Gathered<S>,
     loss_ws: LossWorkspace<S>,
-    eval_cache: MlpCache<S>,
-    evaluations: Vec<Evaluation>,
 }
 
 impl<S: Scalar> Ppo<S> {
@@ -59,52 +49,32 @@ impl<S: Scalar> Ppo<S> {
     pub fn new(config: PpoConfig, seed: u64) -> Result<Self> {
         config.validate()?;
         let mut rng = rng::seeded(seed);
-        let mut sizes = vec![OBS_DIM];
-        sizes.extend(&config.hidden_sizes);
-        let root2 = std::f64::consts::SQRT_2;
-        let actor = Mlp::new(
-            &[&sizes[..], &[NUM_ACTIONS]].concat(),
-            root2,
-            0.01,
-            &mut rng,
-        )?;
-        let critic = Mlp::new(&[&sizes[..], &[1]].concat(), root2, 1.0, &mut rng)?;
+        let plan = EvaluationPlan {
+            every: config.evaluation_every,
+            episodes: config.evaluation_episodes,
+        };
+        let agent = CartPoleAgent::new(&config.hidden_sizes, plan, seed, &mut rng)?;
         let envs = Envs::new(config.num_envs, &mut rng);
-        let mut trainer = Ppo {
-            actor_adam: Adam::new(actor.params().len()),
-            critic_adam: Adam::new(critic.params().len()),
-            actor_grads: vec![S::ZERO; actor.params().len()],
-            critic_grads: vec![S::ZERO; critic.params().len()],
-            actor,
-            critic,
+        Ok(Ppo {
+            agent,
             rng,
             envs,
-            update: 0,
-            env_steps: 0,
             rollout: Rollout::default(),
             gathered: Gathered::default(),
             loss_ws: LossWorkspace::default(),
-            eval_cache: MlpCache::default(),
-            evaluations: Vec::new(),
-            seed,
             config,
-        };
-        let first = trainer.evaluate();
-        trainer.evaluations.push(first);
-        Ok(trainer)
+        })
     }
 
     /// One rollout and one PPO update; the report carries an evaluation every
     /// `evaluation_every` updates and after the last one.
     pub fn step(&mut self) -> Result<UpdateReport> {
         if self.is_finished() {
-            // The run is finished: every configured update is done.
-            let n = self.config.num_updates;
-            return Err(Error::range("update", Rule::at_most(n as f64), n + 1));
+            return Err(Error::finished(self.config.num_updates));
         }
         let cfg = self.config.clone();
         // Linear anneal: the first update uses the full rate, the last 1/num_updates of it.
-        let frac = 1.0 - self.update as f64 / cfg.num_updates as f64;
+        let frac = 1.0 - self.agent.updates_done() as f64 / cfg.num_updates as f64;
         let lr = if cfg.anneal_lr {
             frac * cfg.learning_rate
         } else {
@@ -114,21 +84,22 @@ impl<S: Scalar> Ppo<S> {
             Some(eps) if cfg.anneal_clip => Some(frac * eps),
             eps => eps,
         };
-        let update = self.update + 1;
+        let update = self.agent.updates_done() + 1;
 
         // 1. Rollout with the current policy; old log-probs and values are stored.
         let finished_returns = self.rollout.collect(
             &mut self.envs,
-            &self.actor,
-            &self.critic,
-            &cfg,
+            &self.agent.actor,
+            &self.agent.critic,
+            &cfg.rollout_spec(),
             &mut self.rng,
         );
-        self.env_steps += cfg.batch_size() as u64;
+        self.agent.collected(cfg.batch_size() as u64);
 
         // 2. GAE over the buffer with the two masks (cut at each environment's last record),
         //    then value targets R = A + V_old.
-        self.rollout.compute_advantages(&cfg, update)?;
+        self.rollout
+            .compute_advantages(&cfg.rollout_spec(), update)?;
         let explained_variance = explained_variance(&self.rollout.values, &self.rollout.returns);
 
         // 3. Several epochs of shuffled minibatches.
@@ -172,36 +143,20 @@ impl<S: Scalar> Ppo<S> {
                 break;
             }
         }
-        if self
-            .actor
-            .params()
-            .iter()
-            .chain(self.critic.params())
-            .any(|p| !p.is_finite())
-        {
-            return Err(Error::diverged(update, Quantity::Parameters));
-        }
+        self.agent.check_finite(update)?;
         let d = diag
             .finish()
             .ok_or_else(|| Error::diverged(update, Quantity::Ratio))?;
-        self.update = update;
 
-        // 4. A separate greedy evaluation on its own environments.
-        let due = cfg.evaluation_every > 0 && update % cfg.evaluation_every == 0;
-        let evaluation = if due || self.is_finished() {
-            let ev = self.evaluate();
-            self.evaluations.push(ev.clone());
-            Some(ev)
-        } else {
-            None
-        };
+        // 4. A separate greedy evaluation on its own environments, when due.
+        let evaluation = self.agent.finish_update(update, update >= cfg.num_updates);
 
         // 5. The report.
         let nf = steps as f64;
         let episodes_finished = finished_returns.len();
         Ok(UpdateReport {
             update,
-            env_steps: self.env_steps,
+            env_steps: self.agent.env_steps(),
             learning_rate: lr,
             clip_epsilon: clip,
             policy_loss: sums[0] / nf,
@@ -238,38 +193,26 @@ impl<S: Scalar> Ppo<S> {
             advantages: &g.advantages,
             returns: &g.returns,
         };
+        let a = &mut self.agent;
         let parts = ppo_loss_and_gradients(
-            &self.actor,
-            &self.critic,
+            &a.actor,
+            &a.critic,
             &mb,
             coef,
             &mut self.loss_ws,
-            &mut self.actor_grads,
-            &mut self.critic_grads,
+            &mut a.actor_grads,
+            &mut a.critic_grads,
             diagnostics,
         );
         // Global gradient-norm clipping over actor and critic together.
         let norm = clip_grad_norm(
-            &mut [&mut self.actor_grads, &mut self.critic_grads],
+            &mut [&mut a.actor_grads, &mut a.critic_grads],
             self.config.max_grad_norm,
         );
-        self.actor_adam
-            .step(self.actor.params_mut(), &self.actor_grads, lr);
-        self.critic_adam
-            .step(self.critic.params_mut(), &self.critic_grads, lr);
+        a.actor_adam.step(a.actor.params_mut(), &a.actor_grads, lr);
+        a.critic_adam
+            .step(a.critic.params_mut(), &a.critic_grads, lr);
         (parts, norm)
-    }
-
-    /// Greedy evaluation of the current policy ([`cartpole::evaluate`]).
-    fn evaluate(&mut self) -> Evaluation {
-        cartpole::evaluate(
-            &self.actor,
-            self.seed,
-            self.config.evaluation_episodes,
-            self.update,
-            self.env_steps,
-            &mut self.eval_cache,
-        )
     }
 
     /// Runs `count` more minibatch steps of `minibatch_size` on the last rollout (the
@@ -294,7 +237,7 @@ impl<S: Scalar> Ppo<S> {
             let (parts, _) =
                 self.minibatch_step(&order[..self.config.minibatch_size], &coef, lr, None);
             if !parts.loss.is_finite() {
-                return Err(Error::diverged(self.update, Quantity::Loss));
+                return Err(Error::diverged(self.agent.updates_done(), Quantity::Loss));
             }
         }
         Ok(())
@@ -305,49 +248,14 @@ impl<S: Scalar> Ppo<S> {
         &self.config
     }
 
-    /// The run's seed.
-    pub fn seed(&self) -> u64 {
-        self.seed
-    }
-
-    /// Updates done so far.
-    pub fn updates_done(&self) -> usize {
-        self.update
-    }
-
-    /// Training transitions collected so far (over all environments).
-    pub fn env_steps(&self) -> u64 {
-        self.env_steps
-    }
-
     /// Whether all `num_updates` updates are done.
     pub fn is_finished(&self) -> bool {
-        self.update >= self.config.num_updates
+        self.agent.updates_done() >= self.config.num_updates
     }
 
-    /// Every evaluation so far, the untrained policy's first.
-    pub fn evaluations(&self) -> &[Evaluation] {
-        &self.evaluations
-    }
-
-    /// The latest evaluation, the transitions so far and when the run became stably solved.
-    pub fn summary(&self) -> RunSummary {
-        RunSummary::of(self.seed, self.env_steps, &self.evaluations)
-    }
-
-    /// The actor network (logits of the two actions).
-    pub fn actor(&self) -> &Mlp<S> {
-        &self.actor
-    }
-
-    /// The critic network (V).
-    pub fn critic(&self) -> &Mlp<S> {
-        &self.critic
-    }
-
-    /// A greedy episode of the current policy from a reset drawn with `reset_seed`.
-    pub fn greedy_episode(&self, reset_seed: u64) -> Vec<[f64; 4]> {
-        cartpole::greedy_episode(&self.actor, reset_seed)
+    /// The agent: networks, counters, evaluations.
+    pub fn agent(&self) -> &CartPoleAgent<S> {
+        &self.agent
     }
 }
 
@@ -413,52 +321,56 @@ impl PpoTrainer {
         each!(&self.run, t => t.config())
     }
 
-    /// The run's seed.
-    pub fn seed(&self) -> u64 {
-        each!(&self.run, t => t.seed())
-    }
-
-    /// Updates done so far.
-    pub fn updates_done(&self) -> usize {
-        each!(&self.run, t => t.updates_done())
-    }
-
-    /// Training transitions collected so far (over all environments).
-    pub fn env_steps(&self) -> u64 {
-        each!(&self.run, t => t.env_steps())
-    }
-
     /// Whether all `num_updates` updates are done.
     pub fn is_finished(&self) -> bool {
         each!(&self.run, t => t.is_finished())
     }
 
-    /// Every evaluation so far, the untrained policy's first.
-    pub fn evaluations(&self) -> &[Evaluation] {
-        each!(&self.run, t => t.evaluations())
+    /// The agent, whatever its networks' scalar: counters, evaluations, the networks in f64
+    /// (exact: f32 widens without rounding), greedy episodes in the run's own precision.
+    pub fn agent(&self) -> &dyn AgentView {
+        each!(&self.run, t => t.agent() as &dyn AgentView)
+    }
+
+    /// The run's seed.
+    pub fn seed(&self) -> u64 {
+        self.agent().seed()
     }
 
     /// The latest evaluation, the transitions so far and when the run became stably solved.
     pub fn summary(&self) -> RunSummary {
-        each!(&self.run, t => t.summary())
+        self.agent().summary()
     }
 
-    /// The actor's weights as an f64 network (exact: f32 widens without rounding). Its greedy
-    /// actions are those of the trained network only in f64 runs; [`PpoTrainer::greedy_episode`]
-    /// computes in the run's own precision.
+    /// Updates done so far.
+    pub fn updates_done(&self) -> usize {
+        self.agent().updates_done()
+    }
+
+    /// Training transitions collected so far (over all environments).
+    pub fn env_steps(&self) -> u64 {
+        self.agent().env_steps()
+    }
+
+    /// Every evaluation so far, the untrained policy's first.
+    pub fn evaluations(&self) -> &[Evaluation] {
+        self.agent().evaluations()
+    }
+
+    /// The actor's weights as an f64 network (see [`AgentView::actor_f64`]).
     pub fn actor(&self) -> Mlp {
-        each!(&self.run, t => t.actor().to_f64())
+        self.agent().actor_f64()
     }
 
-    /// The critic's weights as an f64 network (see [`PpoTrainer::actor`]).
+    /// The critic's weights as an f64 network.
     pub fn critic(&self) -> Mlp {
-        each!(&self.run, t => t.critic().to_f64())
+        self.agent().critic_f64()
     }
 
     /// A greedy episode of the current policy (in the run's precision) from a reset drawn with
     /// `reset_seed`.
     pub fn greedy_episode(&self, reset_seed: u64) -> Vec<[f64; 4]> {
-        each!(&self.run, t => t.greedy_episode(reset_seed))
+        self.agent().greedy_episode(reset_seed)
     }
 }
 
@@ -482,7 +394,7 @@ impl Trainer for PpoTrainer {
         PpoTrainer::config(self)
     }
     fn seed(&self) -> u64 {
-        PpoTrainer::seed(self)
+        self.agent().seed()
     }
     fn step(&mut self) -> Result<UpdateReport> {
         PpoTrainer::step(self)
@@ -491,7 +403,7 @@ impl Trainer for PpoTrainer {
         PpoTrainer::is_finished(self)
     }
     fn summary(&self) -> RunSummary {
-        PpoTrainer::summary(self)
+        self.agent().summary()
     }
     fn last_evaluation(&self) -> Option<&Evaluation> {
         self.evaluations().last()
@@ -512,12 +424,17 @@ impl Trainer for PpoTrainer {
     }
 }
 
-/// 1 − Var(y − ŷ)/Var(y); `None` when the targets do not vary.
-fn explained_variance(pred: &[f64], target: &[f64]) -> Option<f64> {
-    let (_, sd_y) = mean_std(target);
-    let diff: Vec<f64> = target.iter().zip(pred).map(|(y, p)| y - p).collect();
-    let (_, sd_d) = mean_std(&diff);
-    (sd_y > 0.0).then(|| 1.0 - (sd_d * sd_d) / (sd_y * sd_y))
+impl CartPoleTrainer for PpoTrainer {
+    fn agent(&self) -> &dyn AgentView {
+        PpoTrainer::agent(self)
+    }
+    fn headline(config: &PpoConfig, profile: &str) -> String {
+        format!(
+            "PPO on CartPole-v1, profile {profile}: {} updates × {} transitions",
+            config.num_updates,
+            config.batch_size()
+        )
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! What one PPO update reports.
 
-use crate::train::cartpole::Evaluation;
+use crate::train::cartpole::{CartPoleReport, Evaluation};
 use serde::{Deserialize, Serialize};
 
 /// What one update did: losses, how far the policy moved, and an evaluation when one was due.
@@ -37,4 +37,13 @@ pub struct UpdateReport {
     pub mean_episode_return: Option<f64>,
     /// The greedy evaluation after this update, if one was due.
     pub evaluation: Option<Evaluation>,
+}
+
+impl CartPoleReport for UpdateReport {
+    fn evaluation(&self) -> Option<&Evaluation> {
+        self.evaluation.as_ref()
+    }
+    fn env_steps(&self) -> u64 {
+        self.env_steps
+    }
 }

@@ -28,15 +28,23 @@ fn truncation_bootstraps_from_the_last_real_observation_and_cuts_the_trace() {
     // Replay env 0's first two steps to know the real observation at the limit.
     let mut cache = MlpCache::default();
     let cfg = tr.config.clone();
-    tr.rollout
-        .collect(&mut tr.envs, &tr.actor, &tr.critic, &cfg, &mut tr.rng);
+    tr.rollout.collect(
+        &mut tr.envs,
+        &tr.agent.actor,
+        &tr.agent.critic,
+        &cfg.rollout_spec(),
+        &mut tr.rng,
+    );
     let ro = &tr.rollout;
     let t_len = 4;
     let mut replay = CartPole::from_state_at([0.0, 0.0, 0.01, 0.0], 498);
     replay.step(ro.actions[0]);
     let t = replay.step(ro.actions[1]);
     assert!(t.truncated && !t.terminated);
-    let v_final = tr.critic.forward(&observation(&replay), 1, &mut cache)[0];
+    let v_final = tr
+        .agent
+        .critic
+        .forward(&observation(&replay), 1, &mut cache)[0];
     // t = 0 continues into t = 1: bootstrap from the stored value, no cut.
     assert_eq!(ro.next_values[0], ro.values[1]);
     assert!(!ro.trace_cuts[0] && !ro.terminated[0]);
@@ -46,7 +54,11 @@ fn truncation_bootstraps_from_the_last_real_observation_and_cuts_the_trace() {
     // After the reset the next record starts a fresh episode.
     assert_ne!(ro.obs[2 * OBS_DIM..3 * OBS_DIM], observation(&replay));
     // The buffer's last record of every env: cut, bootstrapped from the next observation.
-    let v_next = tr.critic.forward(&tr.envs.obs, 2, &mut cache).to_vec();
+    let v_next = tr
+        .agent
+        .critic
+        .forward(&tr.envs.obs, 2, &mut cache)
+        .to_vec();
     for (e, &v) in v_next.iter().enumerate() {
         let k = e * t_len + t_len - 1;
         assert!(ro.trace_cuts[k]);
@@ -62,8 +74,13 @@ fn truncated_rollout(config: PpoConfig) -> Ppo<f64> {
     tr.envs.envs[0] = CartPole::from_state_at([0.0, 0.0, 0.01, 0.0], 498);
     tr.envs.obs[..OBS_DIM].copy_from_slice(&observation(&tr.envs.envs[0]));
     let cfg = tr.config.clone();
-    tr.rollout
-        .collect(&mut tr.envs, &tr.actor, &tr.critic, &cfg, &mut tr.rng);
+    tr.rollout.collect(
+        &mut tr.envs,
+        &tr.agent.actor,
+        &tr.agent.critic,
+        &cfg.rollout_spec(),
+        &mut tr.rng,
+    );
     tr
 }
 
@@ -93,7 +110,10 @@ fn terminal_truncation_is_one_done_flag_no_bootstrap_at_the_time_limit() {
 fn the_boundary_cut_keeps_environments_apart_and_forgetting_it_leaks_the_next_one() {
     let cfg = tiny();
     let mut with_cut = truncated_rollout(cfg.clone());
-    with_cut.rollout.compute_advantages(&cfg, 1).unwrap();
+    with_cut
+        .rollout
+        .compute_advantages(&cfg.rollout_spec(), 1)
+        .unwrap();
     let ro = &with_cut.rollout;
     // With the cut, the buffer's GAE is each environment's GAE on its own.
     let t_len = cfg.num_steps;
@@ -116,7 +136,10 @@ fn the_boundary_cut_keeps_environments_apart_and_forgetting_it_leaks_the_next_on
         ..tiny()
     };
     let mut without = truncated_rollout(forgot.clone());
-    without.rollout.compute_advantages(&forgot, 1).unwrap();
+    without
+        .rollout
+        .compute_advantages(&forgot.rollout_spec(), 1)
+        .unwrap();
     let wo = &without.rollout;
     // Env 0's last record (t_len − 1) runs on into env 1's first record (t_len).
     let last = t_len - 1;
@@ -133,7 +156,7 @@ fn the_boundary_cut_keeps_environments_apart_and_forgetting_it_leaks_the_next_on
 fn a_non_finite_parameter_stops_the_run_naming_the_update() {
     let mut tr = Ppo::<f64>::new(tiny(), 5).unwrap();
     tr.step().unwrap();
-    tr.critic.params_mut()[0] = f64::NAN;
+    tr.agent.critic.params_mut()[0] = f64::NAN;
     match tr.step() {
         Err(e) => assert_eq!(
             e.kind(),
@@ -152,8 +175,13 @@ fn stored_old_log_probs_and_values_match_the_loss_exactly_before_the_update() {
     // first minibatch is exactly 1 and the value error is exactly 0.
     let mut tr = Ppo::<f64>::new(tiny(), 9).unwrap();
     let cfg = tr.config.clone();
-    tr.rollout
-        .collect(&mut tr.envs, &tr.actor, &tr.critic, &cfg, &mut tr.rng);
+    tr.rollout.collect(
+        &mut tr.envs,
+        &tr.agent.actor,
+        &tr.agent.critic,
+        &cfg.rollout_spec(),
+        &mut tr.rng,
+    );
     let ro = &tr.rollout;
     let zeros = vec![0.0; ro.actions.len()];
     let mb = Minibatch {
@@ -171,13 +199,13 @@ fn stored_old_log_probs_and_values_match_the_loss_exactly_before_the_update() {
         vf_coef: 0.5,
     };
     let mut grads = (
-        vec![0.0; tr.actor.params().len()],
-        vec![0.0; tr.critic.params().len()],
+        vec![0.0; tr.agent.actor.params().len()],
+        vec![0.0; tr.agent.critic.params().len()],
     );
     let mut diag = DiagnosticsAccumulator::default();
     let parts = ppo_loss_and_gradients(
-        &tr.actor,
-        &tr.critic,
+        &tr.agent.actor,
+        &tr.agent.critic,
         &mb,
         &coef,
         &mut LossWorkspace::default(),

@@ -24,11 +24,11 @@ pub use loss::{
 pub use report::UpdateReport;
 pub use rollout::{advantages, Batch};
 
-use crate::envs::cartpole::{NUM_ACTIONS, OBS_DIM};
-use crate::error::{Error, Quantity, Result, Rule};
-use crate::nn::{clip_grad_norm, Adam, Mlp, MlpCache};
+use crate::error::{Error, Quantity, Result};
+use crate::nn::{clip_grad_norm, Mlp, MlpCache};
 use crate::rng::{self, Rng};
-use crate::train::cartpole::{self, mean_std, Evaluation, RunSummary};
+use crate::train::cartpole::agent::{explained_variance, AgentView, EvaluationPlan};
+use crate::train::cartpole::{mean_std, CartPoleAgent, CartPoleTrainer, Evaluation, RunSummary};
 use crate::train::{Progress, Trainer};
 
 /// The fewest steps a CartPole-v1 episode lasts, whatever the start and the actions (checked
@@ -51,25 +51,16 @@ pub const MIN_EPISODE_STEPS: usize = 8;
 #[derive(Debug, Clone)]
 pub struct ReinforceTrainer {
     config: ReinforceConfig,
-    seed: u64,
-    policy: Mlp,
-    /// V(s), fitted on each batch when the baseline is learned (created for every variant, so
-    /// that all variants of a seed share the policy's initialisation and the random stream).
-    critic: Mlp,
-    policy_adam: Adam,
-    critic_adam: Adam,
-    policy_grads: Vec<f64>,
-    critic_grads: Vec<f64>,
+    /// The policy (the agent's actor), the critic V(s) — fitted on each batch when the
+    /// baseline is learned, created for every variant, so that all variants of a seed share
+    /// the policy's initialisation and the random stream — the counters and evaluations.
+    agent: CartPoleAgent,
     /// Environment resets and action sampling.
     rng: Rng,
-    update: usize,
-    env_steps: u64,
     batch: Batch,
     rollout_cache: MlpCache,
     loss_ws: LossWorkspace,
     values: Vec<f64>,
-    eval_cache: MlpCache,
-    evaluations: Vec<Evaluation>,
 }
 
 impl ReinforceTrainer {
@@ -79,65 +70,41 @@ impl ReinforceTrainer {
     pub fn new(config: ReinforceConfig, seed: u64) -> Result<Self> {
         config.validate()?;
         let mut rng = rng::seeded(seed);
-        let mut sizes = vec![OBS_DIM];
-        sizes.extend(&config.hidden_sizes);
-        let root2 = std::f64::consts::SQRT_2;
-        let policy = Mlp::new(
-            &[&sizes[..], &[NUM_ACTIONS]].concat(),
-            root2,
-            0.01,
-            &mut rng,
-        )?;
-        let critic = Mlp::new(&[&sizes[..], &[1]].concat(), root2, 1.0, &mut rng)?;
-        let mut trainer = ReinforceTrainer {
-            policy_adam: Adam::new(policy.params().len()),
-            critic_adam: Adam::new(critic.params().len()),
-            policy_grads: vec![0.0; policy.params().len()],
-            critic_grads: vec![0.0; critic.params().len()],
-            policy,
-            critic,
+        let plan = EvaluationPlan {
+            every: config.evaluation_every,
+            episodes: config.evaluation_episodes,
+        };
+        let agent = CartPoleAgent::new(&config.hidden_sizes, plan, seed, &mut rng)?;
+        Ok(ReinforceTrainer {
+            agent,
             rng,
-            update: 0,
-            env_steps: 0,
             batch: Batch::default(),
             rollout_cache: MlpCache::default(),
             loss_ws: LossWorkspace::default(),
             values: Vec::new(),
-            eval_cache: MlpCache::default(),
-            evaluations: Vec::new(),
-            seed,
             config,
-        };
-        let first = trainer.evaluate();
-        trainer.evaluations.push(first);
-        Ok(trainer)
+        })
     }
 
     /// One batch of whole episodes and one policy-gradient step; the report carries an
     /// evaluation every `evaluation_every` updates and after the last one.
     pub fn step(&mut self) -> Result<UpdateReport> {
         if self.is_finished() {
-            // The run is finished: the next batch could exceed the budget.
-            let limit = self.config.env_step_budget;
-            let next = self.env_steps as usize + self.config.max_batch_steps();
-            return Err(Error::range(
-                "env_step_budget",
-                Rule::at_least(next as f64),
-                limit,
-            ));
+            // The next batch could exceed the budget.
+            return Err(Error::finished(self.agent.updates_done()));
         }
         let cfg = self.config.clone();
-        let update = self.update + 1;
+        let update = self.agent.updates_done() + 1;
 
         // 1. Whole episodes with the current policy, side by side.
         self.batch.collect(
             cfg.episodes_per_update,
-            &self.policy,
+            &self.agent.actor,
             &mut self.rng,
             &mut self.rollout_cache,
         );
         let n = self.batch.len();
-        self.env_steps += n as u64;
+        self.agent.collected(n as u64);
 
         // 2. The weight of every step: G₀, G_t or γ^t·G_t, each episode on its own.
         let weights = self.batch.weights(cfg.weight, cfg.gamma)?;
@@ -165,41 +132,29 @@ impl ReinforceTrainer {
             actions: &self.batch.actions,
             advantages: &adv,
         };
-        let parts =
-            policy_loss_and_gradients(&self.policy, &pb, &mut self.loss_ws, &mut self.policy_grads);
+        let a = &mut self.agent;
+        let parts = policy_loss_and_gradients(&a.actor, &pb, &mut self.loss_ws, &mut a.actor_grads);
         if !parts.loss.is_finite() {
             return Err(Error::diverged(update, Quantity::Loss));
         }
-        let grad_norm = clip_grad_norm(&mut [&mut self.policy_grads], cfg.max_grad_norm);
+        let grad_norm = clip_grad_norm(&mut [&mut a.actor_grads], cfg.max_grad_norm);
         if !grad_norm.is_finite() {
             return Err(Error::diverged(update, Quantity::Gradient));
         }
-        self.policy_adam.step(
-            self.policy.params_mut(),
-            &self.policy_grads,
-            cfg.learning_rate,
-        );
-        if self.policy.params().iter().any(|p| !p.is_finite()) {
-            return Err(Error::diverged(update, Quantity::Parameters));
-        }
-        self.update = update;
+        a.actor_adam
+            .step(a.actor.params_mut(), &a.actor_grads, cfg.learning_rate);
+        a.check_finite(update)?;
 
-        // 6. A separate greedy evaluation on its own environments.
-        let due = cfg.evaluation_every > 0 && update % cfg.evaluation_every == 0;
-        let evaluation = if due || self.is_finished() {
-            let ev = self.evaluate();
-            self.evaluations.push(ev.clone());
-            Some(ev)
-        } else {
-            None
-        };
+        // 6. A separate greedy evaluation on its own environments, when due.
+        let last = self.is_finished();
+        let evaluation = self.agent.finish_update(update, last);
 
         // 7. The report.
         let returns = self.batch.episode_returns();
         let (weight_mean, weight_std) = mean_std(&weights);
         Ok(UpdateReport {
             update,
-            env_steps: self.env_steps,
+            env_steps: self.agent.env_steps(),
             batch_steps: n,
             learning_rate: cfg.learning_rate,
             policy_loss: parts.loss,
@@ -222,51 +177,39 @@ impl ReinforceTrainer {
     fn fit_critic(&mut self, targets: &[f64], cfg: &ReinforceConfig, update: usize) -> Result<f64> {
         let mut first = None;
         for _ in 0..cfg.value_steps {
+            let a = &mut self.agent;
             let loss = value_loss_and_gradients(
-                &self.critic,
+                &a.critic,
                 &self.batch.obs,
                 targets,
                 &mut self.loss_ws,
-                &mut self.critic_grads,
+                &mut a.critic_grads,
                 &mut self.values,
             );
             if !loss.is_finite() {
                 return Err(Error::diverged(update, Quantity::ValueEstimate));
             }
             first.get_or_insert(loss);
-            let norm = clip_grad_norm(&mut [&mut self.critic_grads], cfg.max_grad_norm);
+            let norm = clip_grad_norm(&mut [&mut a.critic_grads], cfg.max_grad_norm);
             if !norm.is_finite() {
                 return Err(Error::diverged(update, Quantity::Gradient));
             }
-            self.critic_adam.step(
-                self.critic.params_mut(),
-                &self.critic_grads,
+            a.critic_adam.step(
+                a.critic.params_mut(),
+                &a.critic_grads,
                 cfg.value_learning_rate,
             );
         }
-        if self.critic.params().iter().any(|p| !p.is_finite()) {
-            return Err(Error::diverged(update, Quantity::Parameters));
-        }
+        self.agent.check_finite(update)?;
         Ok(first.unwrap_or(0.0))
     }
 
     /// V(s) of the batch's `n` steps with the critic as it is now.
     fn critic_values(&mut self, n: usize) -> Vec<f64> {
-        self.critic
+        self.agent
+            .critic
             .forward(&self.batch.obs, n, &mut self.rollout_cache)
             .to_vec()
-    }
-
-    /// Greedy evaluation of the current policy ([`cartpole::evaluate`]).
-    fn evaluate(&mut self) -> Evaluation {
-        cartpole::evaluate(
-            &self.policy,
-            self.seed,
-            self.config.evaluation_episodes,
-            self.update,
-            self.env_steps,
-            &mut self.eval_cache,
-        )
     }
 
     /// The run's configuration.
@@ -276,42 +219,43 @@ impl ReinforceTrainer {
 
     /// The run's seed.
     pub fn seed(&self) -> u64 {
-        self.seed
-    }
-
-    /// Updates done so far.
-    pub fn updates_done(&self) -> usize {
-        self.update
-    }
-
-    /// Training transitions collected so far.
-    pub fn env_steps(&self) -> u64 {
-        self.env_steps
-    }
-
-    /// Whether the run is over: the next batch could take it past `env_step_budget`.
-    pub fn is_finished(&self) -> bool {
-        self.env_steps as usize + self.config.max_batch_steps() > self.config.env_step_budget
-    }
-
-    /// Every evaluation so far, the untrained policy's first.
-    pub fn evaluations(&self) -> &[Evaluation] {
-        &self.evaluations
+        self.agent.seed()
     }
 
     /// The latest evaluation, the transitions so far and when the run became stably solved.
     pub fn summary(&self) -> RunSummary {
-        RunSummary::of(self.seed, self.env_steps, &self.evaluations)
+        self.agent.summary()
+    }
+
+    /// Updates done so far.
+    pub fn updates_done(&self) -> usize {
+        self.agent.updates_done()
+    }
+
+    /// Training transitions collected so far.
+    pub fn env_steps(&self) -> u64 {
+        self.agent.env_steps()
+    }
+
+    /// Whether the run is over: the next batch could take it past `env_step_budget`.
+    pub fn is_finished(&self) -> bool {
+        self.agent.env_steps() as usize + self.config.max_batch_steps()
+            > self.config.env_step_budget
+    }
+
+    /// Every evaluation so far, the untrained policy's first.
+    pub fn evaluations(&self) -> &[Evaluation] {
+        self.agent.evaluations()
     }
 
     /// The policy network (logits of the two actions).
     pub fn policy(&self) -> &Mlp {
-        &self.policy
+        &self.agent.actor
     }
 
     /// The critic network (V), trained only with the learned baseline.
     pub fn critic(&self) -> &Mlp {
-        &self.critic
+        &self.agent.critic
     }
 
     /// The last update's batch of episodes.
@@ -321,7 +265,7 @@ impl ReinforceTrainer {
 
     /// A greedy episode of the current policy from a reset drawn with `reset_seed`.
     pub fn greedy_episode(&self, reset_seed: u64) -> Vec<[f64; 4]> {
-        cartpole::greedy_episode(&self.policy, reset_seed)
+        self.agent.greedy_episode(reset_seed)
     }
 }
 
@@ -345,7 +289,7 @@ impl Trainer for ReinforceTrainer {
         &self.config
     }
     fn seed(&self) -> u64 {
-        self.seed
+        self.agent.seed()
     }
     fn step(&mut self) -> Result<UpdateReport> {
         ReinforceTrainer::step(self)
@@ -354,14 +298,14 @@ impl Trainer for ReinforceTrainer {
         ReinforceTrainer::is_finished(self)
     }
     fn summary(&self) -> RunSummary {
-        ReinforceTrainer::summary(self)
+        self.agent.summary()
     }
     fn last_evaluation(&self) -> Option<&Evaluation> {
-        self.evaluations.last()
+        self.agent.evaluations().last()
     }
     fn progress(&self) -> Progress {
         Progress {
-            done: self.env_steps,
+            done: self.agent.env_steps(),
             ..Self::planned(&self.config)
         }
     }
@@ -384,12 +328,29 @@ impl Trainer for ReinforceTrainer {
     }
 }
 
-/// 1 − Var(y − ŷ)/Var(y); `None` when the targets do not vary.
-fn explained_variance(pred: &[f64], target: &[f64]) -> Option<f64> {
-    let (_, sd_y) = mean_std(target);
-    let diff: Vec<f64> = target.iter().zip(pred).map(|(y, p)| y - p).collect();
-    let (_, sd_d) = mean_std(&diff);
-    (sd_y > 0.0).then(|| 1.0 - (sd_d * sd_d) / (sd_y * sd_y))
+impl CartPoleTrainer for ReinforceTrainer {
+    fn agent(&self) -> &dyn AgentView {
+        &self.agent
+    }
+    fn headline(config: &ReinforceConfig, profile: &str) -> String {
+        use crate::train::settings::Settings;
+        let json = config.to_json();
+        let text = |name: &str| {
+            json.get(name).map_or(String::new(), |v| match v {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            })
+        };
+        format!(
+            "REINFORCE on CartPole-v1, profile {profile}: weight {}, baseline {}, normalisation {}, \
+             {} episodes per update, budget {} env steps",
+            text("weight"),
+            text("baseline"),
+            if config.norm_adv { "on" } else { "off" },
+            config.episodes_per_update,
+            config.env_step_budget
+        )
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! What one REINFORCE update reports.
 
-use crate::train::cartpole::Evaluation;
+use crate::train::cartpole::{CartPoleReport, Evaluation};
 use serde::{Deserialize, Serialize};
 
 /// What one update did: the batch, its weights and advantages, the losses, and an evaluation
@@ -40,4 +40,13 @@ pub struct UpdateReport {
     pub mean_episode_return: Option<f64>,
     /// The greedy evaluation after this update, if one was due.
     pub evaluation: Option<Evaluation>,
+}
+
+impl CartPoleReport for UpdateReport {
+    fn evaluation(&self) -> Option<&Evaluation> {
+        self.evaluation.as_ref()
+    }
+    fn env_steps(&self) -> u64 {
+        self.env_steps
+    }
 }

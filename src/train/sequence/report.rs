@@ -1,7 +1,11 @@
 //! What a sequence run reports: per iteration, the first batch, the greedy answers, the
 //! evaluation on fresh samples, and the run's summary.
 
+use crate::error::Result;
+use crate::train::board::{Board, CsvExport};
+use crate::train::Trainer;
 use serde::{Deserialize, Serialize};
+use std::fmt::Write;
 
 /// One row of the first rollout, kept for display.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -131,10 +135,75 @@ pub struct SequenceSummary {
     pub greedy: Vec<GreedyAnswer>,
 }
 
+impl crate::train::Score for SequenceSummary {
+    fn score(&self) -> (f64, Option<u64>) {
+        (
+            self.final_success_rate,
+            self.solved_iteration.map(|i| i as u64),
+        )
+    }
+}
+
 impl SequenceSummary {
     /// Whether a report counts as solved: every one of the `prompts` showcase prompts
     /// answered correctly by the greedy policy, and the success rate high enough.
     pub fn is_solved(report: &IterationReport, prompts: usize) -> bool {
         report.greedy_correct == prompts && report.eval_success_rate >= SOLVED_SUCCESS
+    }
+}
+
+/// A sequence run's reports as CSV, one row per iteration.
+pub fn reports_csv(reports: &[IterationReport]) -> String {
+    let mut out = String::from(
+        "iteration,mean_reward,success_rate,mean_response_length,approx_kl,ratio_outside_fraction,active_clip_fraction,policy_loss,entropy,grad_norm,eval_mean_reward,eval_success_rate,greedy_correct\n",
+    );
+    for r in reports {
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            r.iteration,
+            r.mean_reward,
+            r.success_rate,
+            r.mean_response_length,
+            r.approx_kl,
+            r.ratio_outside_fraction,
+            r.active_clip_fraction,
+            r.policy_loss,
+            r.entropy,
+            r.grad_norm,
+            r.eval_mean_reward,
+            r.eval_success_rate,
+            r.greedy_correct
+        );
+    }
+    out
+}
+
+/// A sequence panel exports its first run's reports.
+impl CsvExport for IterationReport {
+    fn board_csv<T: Trainer<Report = Self>>(board: &Board<T>) -> Result<String> {
+        Ok(reports_csv(
+            board.runs().first().map_or(&[], |r| &r.reports),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sequence_csv_has_a_header_and_a_row_per_iteration() {
+        let mut t = crate::train::sequence::SequenceTrainer::new(
+            crate::train::sequence::SequenceConfig::smoke(),
+            5,
+        )
+        .unwrap();
+        let reports = vec![t.step().unwrap(), t.step().unwrap()];
+        let csv = reports_csv(&reports);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines[1].starts_with("1,") && lines[2].starts_with("2,"));
+        assert_eq!(lines[0].split(',').count(), lines[2].split(',').count());
     }
 }

@@ -254,13 +254,22 @@ impl Request {
 #[cfg(test)]
 mod tests;
 
-/// The Russian name of an argument or setting for messages: a setting's label (from every
-/// trainer's schema), or one of the few arguments that are not settings.
-pub fn label_ru(name: &str) -> Option<String> {
-    use crate::train::ppo::PpoConfig;
-    use crate::train::reinforce::ReinforceConfig;
-    use crate::train::sequence::SequenceConfig;
-    let extra = match name {
+/// The Russian name of an argument or setting of `S`'s runs for messages: one of `S`'s own
+/// settings (its label, never another trainer's), or one of the few arguments that are not
+/// settings.
+pub fn label_ru<S: Settings>(name: &str) -> Option<String> {
+    S::FIELDS
+        .iter()
+        .find(|f| f.name == name)
+        .map(|f| f.label)
+        .or_else(|| argument_label_ru(name))
+        .map(|l| format!("«{l}» ({name})"))
+}
+
+/// The Russian name of an argument that is not a setting (seeds, profiles, a figure's
+/// parameters): what messages of no particular trainer can name.
+pub fn argument_label_ru(name: &str) -> Option<&'static str> {
+    match name {
         "seed" => Some("начальное значение"),
         "seeds" => Some("список начальных значений"),
         "profile" => Some("профиль"),
@@ -269,16 +278,5 @@ pub fn label_ru(name: &str) -> Option<String> {
         "lambda" => Some("λ — параметр GAE"),
         "run" => Some("номер запуска"),
         _ => None,
-    };
-    extra
-        .map(str::to_string)
-        .or_else(|| {
-            PpoConfig::FIELDS
-                .iter()
-                .chain(SequenceConfig::FIELDS)
-                .chain(ReinforceConfig::FIELDS)
-                .find(|f| f.name == name)
-                .map(|f| f.label.to_string())
-        })
-        .map(|l| format!("«{l}» ({name})"))
+    }
 }

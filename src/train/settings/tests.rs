@@ -1,7 +1,6 @@
 use super::*;
 use crate::error::ErrorKind;
 use crate::train::ppo::{PpoConfig, PpoProfile};
-use crate::train::reinforce::ReinforceConfig;
 use crate::train::sequence::SequenceConfig;
 
 fn every_profile_is_valid_and_round_trips<S: Settings>() {
@@ -30,10 +29,10 @@ fn every_profile_is_valid_and_round_trips<S: Settings>() {
 
 #[test]
 fn profiles_are_valid_and_every_value_round_trips_through_text() {
-    // Every trainer's schema (a new trainer adds its line here).
-    every_profile_is_valid_and_round_trips::<PpoConfig>();
-    every_profile_is_valid_and_round_trips::<ReinforceConfig>();
-    every_profile_is_valid_and_round_trips::<SequenceConfig>();
+    // Every trainer of the registry, none forgotten.
+    for &name in crate::train::registry::NAMES {
+        crate::by_trainer!(name, T => every_profile_is_valid_and_round_trips::<<T as crate::train::Trainer>::Config>(), other => panic!("{other}"));
+    }
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! Experience for one PPO update: T steps from each of N environments with the current
-//! policy, the two masks of lesson 4, and GAE advantages and value targets.
+//! Experience for one update of an actor–critic (PPO, A2C): T steps from each of N
+//! environments with the current policy, the two masks of lesson 4, and GAE advantages and
+//! value targets.
 //!
 //! The networks compute in `S`; observations enter as `S` (exact for f32: CartPole's are f32)
 //! and log-probabilities, values, rewards and advantages are stored as f64, the course's math.
@@ -7,17 +8,31 @@
 use crate::envs::cartpole::{CartPole, NUM_ACTIONS, OBS_DIM};
 use crate::error::{Error, Quantity, Result};
 use crate::nn::{categorical, Mlp, MlpCache, Scalar};
-use crate::rl::gae_advantages;
+use crate::rl::{gae_advantages, Truncation};
 use crate::rng::{self, Rng};
 use crate::train::cartpole::observation_as;
-use crate::train::ppo::PpoConfig;
+
+/// The settings a rollout and its advantages read.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RolloutSpec {
+    /// Steps per environment T.
+    pub num_steps: usize,
+    /// Discount γ.
+    pub gamma: f64,
+    /// GAE λ.
+    pub gae_lambda: f64,
+    /// A time-limit truncation: bootstrap or terminal.
+    pub truncation: Truncation,
+    /// Cut the GAE recursion at each environment's last record.
+    pub boundary_trace_cut: bool,
+}
 
 /// The N training environments with their current observations and running returns.
 #[derive(Debug, Clone)]
-pub(super) struct Envs<S: Scalar> {
-    pub(super) envs: Vec<CartPole>,
+pub(crate) struct Envs<S: Scalar> {
+    pub(crate) envs: Vec<CartPole>,
     /// Current observation of each environment, row-major `N × 4`.
-    pub(super) obs: Vec<S>,
+    pub(crate) obs: Vec<S>,
     running_returns: Vec<f64>,
     actor_cache: MlpCache<S>,
     critic_cache: MlpCache<S>,
@@ -25,7 +40,7 @@ pub(super) struct Envs<S: Scalar> {
 
 impl<S: Scalar> Envs<S> {
     /// `n` environments reset from `rng`.
-    pub(super) fn new(n: usize, rng: &mut Rng) -> Self {
+    pub(crate) fn new(n: usize, rng: &mut Rng) -> Self {
         let envs: Vec<CartPole> = (0..n).map(|_| CartPole::new(rng)).collect();
         Envs {
             obs: envs.iter().flat_map(observation_as).collect(),
@@ -40,20 +55,20 @@ impl<S: Scalar> Envs<S> {
 /// The rollout buffer, environment-major: record `e·T + t` is env e's step t, so each
 /// environment's trajectory is one contiguous slice for GAE.
 #[derive(Debug, Clone)]
-pub(super) struct Rollout<S: Scalar> {
-    pub(super) obs: Vec<S>,
-    pub(super) actions: Vec<usize>,
-    pub(super) log_probs: Vec<f64>,
-    pub(super) values: Vec<f64>,
-    pub(super) rewards: Vec<f64>,
+pub(crate) struct Rollout<S: Scalar> {
+    pub(crate) obs: Vec<S>,
+    pub(crate) actions: Vec<usize>,
+    pub(crate) log_probs: Vec<f64>,
+    pub(crate) values: Vec<f64>,
+    pub(crate) rewards: Vec<f64>,
     /// V of the observation that followed (the real one, before any reset).
-    pub(super) next_values: Vec<f64>,
+    pub(crate) next_values: Vec<f64>,
     /// True terminal: no bootstrap.
-    pub(super) terminated: Vec<bool>,
+    pub(crate) terminated: Vec<bool>,
     /// The GAE recursion stops here: terminal, truncation, or the end of the buffer.
-    pub(super) trace_cuts: Vec<bool>,
-    pub(super) advantages: Vec<f64>,
-    pub(super) returns: Vec<f64>,
+    pub(crate) trace_cuts: Vec<bool>,
+    pub(crate) advantages: Vec<f64>,
+    pub(crate) returns: Vec<f64>,
 }
 
 impl<S: Scalar> Default for Rollout<S> {
@@ -76,12 +91,12 @@ impl<S: Scalar> Default for Rollout<S> {
 impl<S: Scalar> Rollout<S> {
     /// Collects `num_steps` steps from each environment with actions sampled from `actor`,
     /// storing log π_old and V_old; returns the returns of the training episodes that ended.
-    pub(super) fn collect(
+    pub(crate) fn collect(
         &mut self,
         envs: &mut Envs<S>,
         actor: &Mlp<S>,
         critic: &Mlp<S>,
-        cfg: &PpoConfig,
+        cfg: &RolloutSpec,
         rng: &mut Rng,
     ) -> Vec<f64> {
         let t_len = cfg.num_steps;
@@ -163,7 +178,7 @@ impl<S: Scalar> Rollout<S> {
     /// the value targets R = A + V_old. The cut at each environment's last record keeps the
     /// environments apart; without it (`boundary_trace_cut` off, lesson 4's mistake) the
     /// recursion runs on into the next environment's first record.
-    pub(super) fn compute_advantages(&mut self, cfg: &PpoConfig, update: usize) -> Result<()> {
+    pub(crate) fn compute_advantages(&mut self, cfg: &RolloutSpec, update: usize) -> Result<()> {
         self.advantages = gae_advantages(
             &self.rewards,
             &self.values,
@@ -183,19 +198,19 @@ impl<S: Scalar> Rollout<S> {
 
 /// One row of logits as f64, for the categorical head (course math).
 #[inline]
-pub(super) fn logits_f64<S: Scalar>(row: &[S]) -> [f64; NUM_ACTIONS] {
+pub(crate) fn logits_f64<S: Scalar>(row: &[S]) -> [f64; NUM_ACTIONS] {
     std::array::from_fn(|k| row[k].to_f64())
 }
 
 /// Minibatch gather buffers.
 #[derive(Debug, Clone)]
-pub(super) struct Gathered<S: Scalar> {
-    pub(super) obs: Vec<S>,
-    pub(super) actions: Vec<usize>,
-    pub(super) log_probs: Vec<f64>,
-    pub(super) values: Vec<f64>,
-    pub(super) advantages: Vec<f64>,
-    pub(super) returns: Vec<f64>,
+pub(crate) struct Gathered<S: Scalar> {
+    pub(crate) obs: Vec<S>,
+    pub(crate) actions: Vec<usize>,
+    pub(crate) log_probs: Vec<f64>,
+    pub(crate) values: Vec<f64>,
+    pub(crate) advantages: Vec<f64>,
+    pub(crate) returns: Vec<f64>,
 }
 
 impl<S: Scalar> Default for Gathered<S> {
@@ -214,7 +229,7 @@ impl<S: Scalar> Default for Gathered<S> {
 impl<S: Scalar> Gathered<S> {
     /// Copies the records `idx` of `ro` and normalises their advantages when asked
     /// (unbiased std, + 1e-8 as CleanRL).
-    pub(super) fn gather(&mut self, ro: &Rollout<S>, idx: &[usize], norm_adv: bool) {
+    pub(crate) fn gather(&mut self, ro: &Rollout<S>, idx: &[usize], norm_adv: bool) {
         self.obs.clear();
         self.actions.clear();
         self.log_probs.clear();

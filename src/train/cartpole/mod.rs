@@ -1,5 +1,11 @@
-//! What every CartPole trainer shares: the greedy evaluation protocol, "stable ≥ 475", and
-//! the greedy episode the page animates.
+//! What every CartPole trainer shares: the greedy evaluation protocol, "stable ≥ 475", the
+//! greedy episode the page animates, the agent (actor, critic, counters, evaluations:
+//! [`agent`]) and the N × T rollout with GAE ([`rollout`]).
+
+pub mod agent;
+pub mod rollout;
+
+pub use agent::{CartPoleAgent, CartPoleTrainer};
 
 use crate::envs::cartpole::{CartPole, NUM_ACTIONS, OBS_DIM};
 use crate::nn::{categorical, Mlp, MlpCache, Scalar};
@@ -40,6 +46,12 @@ pub struct RunSummary {
     pub env_steps: u64,
     /// The first evaluation from which every later one is ≥ [`SOLVED_THRESHOLD`].
     pub solved_from_env_steps: Option<u64>,
+}
+
+impl super::Score for RunSummary {
+    fn score(&self) -> (f64, Option<u64>) {
+        (self.final_evaluation_mean, self.solved_from_env_steps)
+    }
 }
 
 impl RunSummary {
@@ -105,21 +117,12 @@ pub trait CartPoleReport {
     fn env_steps(&self) -> u64;
 }
 
-impl CartPoleReport for crate::train::ppo::UpdateReport {
-    fn evaluation(&self) -> Option<&Evaluation> {
-        self.evaluation.as_ref()
-    }
-    fn env_steps(&self) -> u64 {
-        self.env_steps
-    }
-}
-
-impl CartPoleReport for crate::train::reinforce::UpdateReport {
-    fn evaluation(&self) -> Option<&Evaluation> {
-        self.evaluation.as_ref()
-    }
-    fn env_steps(&self) -> u64 {
-        self.env_steps
+/// A CartPole panel exports its evaluation curves.
+impl<R: CartPoleReport> crate::train::board::CsvExport for R {
+    fn board_csv<T: crate::train::Trainer<Report = Self>>(
+        board: &crate::train::board::Board<T>,
+    ) -> crate::error::Result<String> {
+        board.curves_csv()
     }
 }
 

@@ -1,0 +1,274 @@
+//! A2C on CartPole-v1 — the synchronous advantage actor–critic, the step between REINFORCE
+//! with a learned baseline (lessons 1–3) and PPO (lessons 5–6). One [`A2cTrainer::step`] = a
+//! fixed rollout of N environments × T steps with the current policy ([`crate::train::cartpole::rollout`],
+//! PPO's), GAE advantages with the two masks, then **one** gradient step on
+//! −mean log π(a|s)·A + vf·½·mean (V − R)² − ent·H ([`loss`]): no ratio and no clip, since
+//! the data is always the current policy's → greedy evaluation → report ([`report`]).
+//!
+//! Against REINFORCE it bootstraps from the critic instead of waiting for whole episodes;
+//! against PPO it spends each rollout on one step instead of epochs of minibatches. The same
+//! agent, evaluation protocol and bit-identical runs as both.
+
+pub mod config;
+pub mod loss;
+pub mod report;
+#[cfg(test)]
+mod tests;
+
+pub use config::{A2cConfig, A2cProfile};
+pub use loss::{a2c_loss_and_gradients, Batch, LossCoefficients, LossParts, LossWorkspace};
+pub use report::UpdateReport;
+
+use crate::error::{Error, Quantity, Result};
+use crate::nn::clip_grad_norm;
+use crate::rng::{self, Rng};
+use crate::train::cartpole::agent::{explained_variance, AgentView, EvaluationPlan};
+use crate::train::cartpole::rollout::{Envs, Rollout};
+use crate::train::cartpole::{mean_std, CartPoleAgent, CartPoleTrainer, Evaluation, RunSummary};
+use crate::train::{Progress, Trainer};
+
+/// An A2C run on CartPole-v1 that advances one update per [`A2cTrainer::step`].
+///
+/// ```
+/// use pgbook::train::a2c::{A2cConfig, A2cTrainer};
+/// let config = A2cConfig { num_updates: 5, ..A2cConfig::smoke() };
+/// let mut trainer = A2cTrainer::new(config, 11)?;
+/// while !trainer.is_finished() {
+///     trainer.step()?;
+/// }
+/// assert_eq!(trainer.env_steps(), 5 * 8 * 8);
+/// # Ok::<(), pgbook::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct A2cTrainer {
+    config: A2cConfig,
+    /// Actor, critic, their optimisers, the counters and the evaluations.
+    agent: CartPoleAgent,
+    /// Action sampling and environment resets.
+    rng: Rng,
+    envs: Envs<f64>,
+    rollout: Rollout<f64>,
+    loss_ws: LossWorkspace,
+}
+
+impl A2cTrainer {
+    /// A fresh run: validated config, the agent's networks, N reset environments, and an
+    /// evaluation of the untrained policy at 0 transitions.
+    pub fn new(config: A2cConfig, seed: u64) -> Result<Self> {
+        config.validate()?;
+        let mut rng = rng::seeded(seed);
+        let plan = EvaluationPlan {
+            every: config.evaluation_every,
+            episodes: config.evaluation_episodes,
+        };
+        let agent = CartPoleAgent::new(&config.hidden_sizes, plan, seed, &mut rng)?;
+        let envs = Envs::new(config.num_envs, &mut rng);
+        Ok(A2cTrainer {
+            agent,
+            rng,
+            envs,
+            rollout: Rollout::default(),
+            loss_ws: LossWorkspace::default(),
+            config,
+        })
+    }
+
+    /// One rollout and one gradient step; the report carries an evaluation every
+    /// `evaluation_every` updates and after the last one.
+    pub fn step(&mut self) -> Result<UpdateReport> {
+        if self.is_finished() {
+            return Err(Error::finished(self.config.num_updates));
+        }
+        let cfg = self.config.clone();
+        let update = self.agent.updates_done() + 1;
+        // Linear anneal: the first update uses the full rate, the last 1/num_updates of it.
+        let lr = if cfg.anneal_lr {
+            (1.0 - (update - 1) as f64 / cfg.num_updates as f64) * cfg.learning_rate
+        } else {
+            cfg.learning_rate
+        };
+
+        // 1. Rollout with the current policy: N environments × T steps.
+        let spec = cfg.rollout_spec();
+        let finished_returns = self.rollout.collect(
+            &mut self.envs,
+            &self.agent.actor,
+            &self.agent.critic,
+            &spec,
+            &mut self.rng,
+        );
+        self.agent.collected(cfg.batch_size() as u64);
+
+        // 2. GAE over the buffer with the two masks; value targets R = A + V.
+        self.rollout.compute_advantages(&spec, update)?;
+        let ro = &self.rollout;
+        let explained_variance = explained_variance(&ro.values, &ro.returns);
+
+        // 3. Advantages, normalised over the rollout if asked (population std, as REINFORCE).
+        let mut advantages = ro.advantages.clone();
+        if cfg.norm_adv {
+            let (mean, std) = mean_std(&advantages);
+            let scale = 1.0 / (std + 1e-8);
+            advantages.iter_mut().for_each(|a| *a = (*a - mean) * scale);
+        }
+
+        // 4. One gradient step on the whole rollout: policy gradient, critic, entropy.
+        let batch = Batch {
+            obs: &ro.obs,
+            actions: &ro.actions,
+            advantages: &advantages,
+            returns: &ro.returns,
+        };
+        let coef = LossCoefficients {
+            ent_coef: cfg.ent_coef,
+            vf_coef: cfg.vf_coef,
+        };
+        let a = &mut self.agent;
+        let parts = a2c_loss_and_gradients(
+            &a.actor,
+            &a.critic,
+            &batch,
+            &coef,
+            &mut self.loss_ws,
+            &mut a.actor_grads,
+            &mut a.critic_grads,
+        );
+        if !parts.loss.is_finite() {
+            return Err(Error::diverged(update, Quantity::Loss));
+        }
+        let grad_norm = clip_grad_norm(
+            &mut [&mut a.actor_grads, &mut a.critic_grads],
+            cfg.max_grad_norm,
+        );
+        if !grad_norm.is_finite() {
+            return Err(Error::diverged(update, Quantity::Gradient));
+        }
+        a.actor_adam.step(a.actor.params_mut(), &a.actor_grads, lr);
+        a.critic_adam
+            .step(a.critic.params_mut(), &a.critic_grads, lr);
+        a.check_finite(update)?;
+
+        // 5. A separate greedy evaluation on its own environments, when due.
+        let evaluation = a.finish_update(update, update >= cfg.num_updates);
+
+        // 6. The report.
+        let episodes_finished = finished_returns.len();
+        Ok(UpdateReport {
+            update,
+            env_steps: self.agent.env_steps(),
+            learning_rate: lr,
+            policy_loss: parts.policy_loss,
+            value_loss: parts.value_loss,
+            entropy: parts.entropy,
+            explained_variance,
+            grad_norm,
+            episodes_finished,
+            mean_episode_return: (episodes_finished > 0)
+                .then(|| finished_returns.iter().sum::<f64>() / episodes_finished as f64),
+            evaluation,
+        })
+    }
+
+    /// The run's configuration.
+    pub fn config(&self) -> &A2cConfig {
+        &self.config
+    }
+
+    /// Whether all `num_updates` updates are done.
+    pub fn is_finished(&self) -> bool {
+        self.agent.updates_done() >= self.config.num_updates
+    }
+
+    /// The agent: networks, counters, evaluations.
+    pub fn agent(&self) -> &CartPoleAgent {
+        &self.agent
+    }
+
+    /// The run's seed.
+    pub fn seed(&self) -> u64 {
+        self.agent.seed()
+    }
+
+    /// The latest evaluation, the transitions so far and when the run became stably solved.
+    pub fn summary(&self) -> RunSummary {
+        self.agent.summary()
+    }
+
+    /// Updates done so far.
+    pub fn updates_done(&self) -> usize {
+        self.agent.updates_done()
+    }
+
+    /// Training transitions collected so far.
+    pub fn env_steps(&self) -> u64 {
+        self.agent.env_steps()
+    }
+
+    /// Every evaluation so far, the untrained policy's first.
+    pub fn evaluations(&self) -> &[Evaluation] {
+        self.agent.evaluations()
+    }
+}
+
+impl Trainer for A2cTrainer {
+    type Config = A2cConfig;
+    type Report = UpdateReport;
+    type Summary = RunSummary;
+    type Evaluation = Evaluation;
+    const NAME: &'static str = "a2c";
+    const STEP: &'static str = "update";
+    const PAGE: crate::train::links::Page = crate::train::links::Page {
+        file: "lesson-04.html",
+        seeds_param: "seeds",
+        max_seeds: crate::train::settings::seeds::MAX_SEEDS,
+    };
+
+    fn new(config: A2cConfig, seed: u64) -> Result<Self> {
+        A2cTrainer::new(config, seed)
+    }
+    fn config(&self) -> &A2cConfig {
+        &self.config
+    }
+    fn seed(&self) -> u64 {
+        self.agent.seed()
+    }
+    fn step(&mut self) -> Result<UpdateReport> {
+        A2cTrainer::step(self)
+    }
+    fn is_finished(&self) -> bool {
+        A2cTrainer::is_finished(self)
+    }
+    fn summary(&self) -> RunSummary {
+        self.agent.summary()
+    }
+    fn last_evaluation(&self) -> Option<&Evaluation> {
+        self.agent.evaluations().last()
+    }
+    fn progress(&self) -> Progress {
+        Progress {
+            done: self.agent.env_steps(),
+            ..Self::planned(&self.config)
+        }
+    }
+    fn planned(config: &A2cConfig) -> Progress {
+        Progress {
+            done: 0,
+            total: config.total_env_steps(),
+            unit: Progress::ENV_STEPS,
+            steps: config.num_updates as u64,
+        }
+    }
+}
+
+impl CartPoleTrainer for A2cTrainer {
+    fn agent(&self) -> &dyn AgentView {
+        &self.agent
+    }
+    fn headline(config: &A2cConfig, profile: &str) -> String {
+        format!(
+            "A2C on CartPole-v1, profile {profile}: {} updates × {} transitions, one step each",
+            config.num_updates,
+            config.batch_size()
+        )
+    }
+}

@@ -1,0 +1,41 @@
+//! What one A2C update reports.
+
+use crate::train::cartpole::{CartPoleReport, Evaluation};
+use serde::{Deserialize, Serialize};
+
+/// What one update did: the losses of its one gradient step, the critic's fit, and an
+/// evaluation when one was due.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UpdateReport {
+    /// 1-based update number.
+    pub update: usize,
+    /// Training transitions collected so far.
+    pub env_steps: u64,
+    /// Learning rate used in this update (after annealing).
+    pub learning_rate: f64,
+    /// −mean log π(a|s)·A over the rollout.
+    pub policy_loss: f64,
+    /// ½·mean (V − R)² over the rollout, before the step.
+    pub value_loss: f64,
+    /// Mean policy entropy (nats) over the rollout.
+    pub entropy: f64,
+    /// 1 − Var(R − V)/Var(R) of the rollout's values (`None` when the targets do not vary).
+    pub explained_variance: Option<f64>,
+    /// Global gradient norm before clipping.
+    pub grad_norm: f64,
+    /// Training episodes that ended (terminated or truncated) during this rollout.
+    pub episodes_finished: usize,
+    /// Their mean return (sampled actions), if any ended.
+    pub mean_episode_return: Option<f64>,
+    /// The greedy evaluation after this update, if one was due.
+    pub evaluation: Option<Evaluation>,
+}
+
+impl CartPoleReport for UpdateReport {
+    fn evaluation(&self) -> Option<&Evaluation> {
+        self.evaluation.as_ref()
+    }
+    fn env_steps(&self) -> u64 {
+        self.env_steps
+    }
+}

@@ -1,0 +1,358 @@
+//! What a trainer's panel shows beyond what every trainer shares, written once per kind of
+//! panel (the registry's markers): CartPole trainers — learning curves from greedy
+//! evaluations, the animated greedy episode, policy files — and the sequence trainer — its
+//! curves, greedy answers and first batch. A diagnostics marker adds PPO's figure.
+
+use super::canvas;
+use crate::plots::{self, Theme};
+use crate::train::board::StartInfo;
+use crate::train::cartpole::{self, CartPoleReport, CartPoleTrainer, Evaluation};
+use crate::train::compare::Comparison;
+use crate::train::curves::Curve;
+use crate::train::ppo::PpoTrainer;
+use crate::train::registry::{CartPole, NoDiagnostics, PpoDiagnostics, Sequence};
+use crate::train::sequence::{IterationReport, SequenceTrainer};
+use crate::train::settings::{Profile, Settings};
+use crate::train::Trainer;
+use crate::Result;
+use serde_json::{json, Value};
+
+/// How far a run's x axes reach: its progress units (transitions, iterations) and steps.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Extent {
+    pub(super) total: f64,
+    pub(super) steps: usize,
+}
+
+impl Extent {
+    /// The extent of a run of `profile` as it stands (for the empty axes).
+    pub(super) fn of_profile<T: Trainer>(profile: &str) -> Result<Self> {
+        let profile = <T::Config as Settings>::Profile::parse(profile)?;
+        let planned = T::planned(&T::Config::for_profile(profile));
+        Ok(Extent {
+            total: planned.total as f64,
+            steps: planned.steps as usize,
+        })
+    }
+}
+
+/// Where a panel draws: its curve canvas and its detail canvas (an empty id skips a figure:
+/// the page draws them in alternate frames, so that no frame's task grows long).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Canvases<'a> {
+    pub(super) curve: &'a str,
+    pub(super) detail: &'a str,
+}
+
+/// A kind of panel for trainer `T`.
+pub(super) trait PanelKind<T: Trainer> {
+    /// The page's name of the kind (which panel class it builds).
+    const KIND: &'static str;
+    /// After a step: anything new to show (the worker sends it with the line).
+    fn after_step(trainer: &mut T, report: &T::Report, first: bool) -> Value;
+    /// At the start: the untrained policy's evaluations (none for panels without them).
+    fn start_evaluations(trainer: &T) -> Vec<Evaluation>;
+    /// The policy as a file the page can download and load back.
+    fn policy(trainer: &T) -> Result<Option<String>>;
+    /// Units done and in total over a comparison's runs.
+    fn progress(c: &Comparison<T>) -> (u64, u64);
+    /// Each job's evaluations, job by job (none for panels without them).
+    fn evaluations(c: &Comparison<T>) -> Vec<Vec<Evaluation>>;
+    /// Redraws the live figures; job `chosen`'s diagnostics if `D` draws any.
+    fn draw<D: Diagnostics<T>>(
+        c: &Comparison<T>,
+        canvases: Canvases<'_>,
+        profile: &str,
+        extent: Extent,
+        chosen: usize,
+    ) -> Result<()>;
+    /// The figures' empty axes (before the first run, after Reset).
+    fn draw_empty<D: Diagnostics<T>>(
+        canvases: Canvases<'_>,
+        profile: &str,
+        seed: u64,
+    ) -> Result<()>;
+}
+
+/// A per-step diagnostics figure beside the learning curve, or none.
+pub(super) trait Diagnostics<T: Trainer> {
+    /// Whether there is one.
+    const DRAWS: bool;
+    /// Draws `history` (one seed's reports) on `canvas`.
+    fn draw(canvas: &str, history: &[T::Report], seed: u64, extent: Extent) -> Result<()>;
+}
+
+impl<T: Trainer> Diagnostics<T> for NoDiagnostics {
+    const DRAWS: bool = false;
+    fn draw(_: &str, _: &[T::Report], _: u64, _: Extent) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl Diagnostics<PpoTrainer> for PpoDiagnostics {
+    const DRAWS: bool = true;
+    fn draw(
+        canvas: &str,
+        history: &[crate::train::ppo::UpdateReport],
+        seed: u64,
+        extent: Extent,
+    ) -> Result<()> {
+        canvas::with_canvas(canvas, |area, dpr| {
+            let data = plots::ppo_diagnostics::Data {
+                history,
+                seed,
+                x_end: extent.steps,
+            };
+            plots::ppo_diagnostics::draw(area, &data, &Theme::for_dpr(dpr))
+        })
+    }
+}
+
+// ---------------------------------------------------------------- CartPole
+
+impl<T: CartPoleTrainer> PanelKind<T> for CartPole
+where
+    T::Report: CartPoleReport,
+{
+    const KIND: &'static str = "cartpole";
+
+    /// The greedy episode after each evaluation (the CLI's animation seed rule).
+    fn after_step(trainer: &mut T, report: &T::Report, _first: bool) -> Value {
+        let Some(ev) = report.evaluation() else {
+            return json!({});
+        };
+        let update = ev.update;
+        let reset = cartpole::animation_seed(trainer.seed(), update);
+        let episode: Vec<f64> = trainer
+            .agent()
+            .greedy_episode(reset)
+            .into_iter()
+            .flatten()
+            .collect();
+        json!({ "episode": episode, "update": update })
+    }
+
+    fn start_evaluations(trainer: &T) -> Vec<Evaluation> {
+        trainer.agent().evaluations().to_vec()
+    }
+
+    fn policy(trainer: &T) -> Result<Option<String>> {
+        trainer.policy_file().to_json().map(Some)
+    }
+
+    /// A finished run counts whole: it may end a batch short of its budget.
+    fn progress(c: &Comparison<T>) -> (u64, u64) {
+        c.boards()
+            .iter()
+            .flat_map(|b| b.runs())
+            .fold((0, 0), |(d, t), r| {
+                let total = total_of(&r.info);
+                let done = match r.summary {
+                    Some(_) => total,
+                    None => r.reports.last().map_or(0, CartPoleReport::env_steps),
+                };
+                (d + done, t + total)
+            })
+    }
+
+    fn evaluations(c: &Comparison<T>) -> Vec<Vec<Evaluation>> {
+        c.boards()
+            .iter()
+            .flat_map(|b| (0..b.runs().len()).map(move |i| b.evaluations(i)))
+            .collect()
+    }
+
+    fn draw<D: Diagnostics<T>>(
+        c: &Comparison<T>,
+        canvases: Canvases<'_>,
+        profile: &str,
+        extent: Extent,
+        chosen: usize,
+    ) -> Result<()> {
+        let curves: Vec<Curve> = c
+            .curves()
+            .into_iter()
+            .map(Option::unwrap_or_default)
+            .collect();
+        let configs: Vec<(&str, &Curve)> =
+            c.labels().iter().map(String::as_str).zip(&curves).collect();
+        draw_curves::<T>(canvases.curve, &configs, profile, extent)?;
+        if !D::DRAWS || canvases.detail.is_empty() {
+            return Ok(());
+        }
+        let (history, seed) = c
+            .locate(chosen)
+            .ok()
+            .and_then(|(k, i)| c.boards()[k].runs().get(i))
+            .map_or((&[][..], 0), |r| (&r.reports[..], r.seed));
+        D::draw(canvases.detail, history, seed, extent)
+    }
+
+    fn draw_empty<D: Diagnostics<T>>(
+        canvases: Canvases<'_>,
+        profile: &str,
+        seed: u64,
+    ) -> Result<()> {
+        let extent = Extent::of_profile::<T>(profile)?;
+        draw_curves::<T>(canvases.curve, &[("", &Curve::default())], profile, extent)?;
+        if !D::DRAWS || canvases.detail.is_empty() {
+            return Ok(());
+        }
+        D::draw(canvases.detail, &[], seed, extent)
+    }
+}
+
+/// The `total` a worker's start message carried (0 before it arrived).
+fn total_of(info: &Option<StartInfo>) -> u64 {
+    info.as_ref().map_or(0, |i| i.total)
+}
+
+/// The learning curve of a CartPole trainer's run or, with several configurations, their
+/// comparison; an empty id draws nothing.
+fn draw_curves<T: Trainer>(
+    curve_canvas: &str,
+    configs: &[(&str, &Curve)],
+    profile: &str,
+    extent: Extent,
+) -> Result<()> {
+    if curve_canvas.is_empty() {
+        return Ok(());
+    }
+    let algorithm = T::NAME.to_uppercase();
+    canvas::with_canvas(curve_canvas, |area, dpr| {
+        let theme = Theme::for_dpr(dpr);
+        match configs {
+            [(_, curve)] => {
+                let data = plots::learning_curve::Data {
+                    curve,
+                    profile: "",
+                    x_end: extent.total,
+                };
+                let title = format!("{algorithm} на CartPole — профиль {profile}");
+                plots::learning_curve::draw_titled(area, &data, &title, &theme)
+            }
+            _ => {
+                let title = format!("{algorithm} на CartPole: сравнение конфигураций");
+                let data = plots::learning_curve::Compared {
+                    title: &title,
+                    configs,
+                    x_end: extent.total,
+                };
+                plots::learning_curve::draw_compared(area, &data, &theme)
+            }
+        }
+    })
+}
+
+// ---------------------------------------------------------------- sequence
+
+impl PanelKind<SequenceTrainer> for Sequence {
+    const KIND: &'static str = "sequence";
+
+    /// The greedy answers after each iteration; the first batch after the first.
+    fn after_step(trainer: &mut SequenceTrainer, _: &IterationReport, first: bool) -> Value {
+        let greedy: Vec<Value> = trainer
+            .last_evaluation()
+            .map(|e| e.greedy.clone())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|g| {
+                json!({
+                    "prompt": g.prompt, "answer": g.text,
+                    "correct_answer": g.correct_answer, "reward": g.reward, "correct": g.correct,
+                })
+            })
+            .collect();
+        let first_batch = first.then(|| {
+            trainer
+                .first_batch()
+                .unwrap_or_default()
+                .iter()
+                .map(|r| {
+                    json!({
+                        "prompt": r.prompt, "sequence": r.text, "reward": r.reward,
+                        "advantage": r.advantage, "mask": r.mask,
+                    })
+                })
+                .collect::<Vec<_>>()
+        });
+        json!({ "greedy": greedy, "first_batch": first_batch })
+    }
+
+    fn start_evaluations(_: &SequenceTrainer) -> Vec<Evaluation> {
+        Vec::new()
+    }
+
+    fn policy(_: &SequenceTrainer) -> Result<Option<String>> {
+        Ok(None)
+    }
+
+    fn progress(c: &Comparison<SequenceTrainer>) -> (u64, u64) {
+        c.boards()
+            .iter()
+            .flat_map(|b| b.runs())
+            .fold((0, 0), |(d, t), r| {
+                (d + r.reports.len() as u64, t + total_of(&r.info))
+            })
+    }
+
+    fn evaluations(_: &Comparison<SequenceTrainer>) -> Vec<Vec<Evaluation>> {
+        Vec::new()
+    }
+
+    fn draw<D: Diagnostics<SequenceTrainer>>(
+        c: &Comparison<SequenceTrainer>,
+        canvases: Canvases<'_>,
+        _profile: &str,
+        extent: Extent,
+        _chosen: usize,
+    ) -> Result<()> {
+        let configs: Vec<(&str, &[IterationReport])> = c
+            .labels()
+            .iter()
+            .zip(c.boards())
+            .map(|(l, b)| {
+                (
+                    l.as_str(),
+                    b.runs().first().map_or(&[][..], |r| &r.reports[..]),
+                )
+            })
+            .collect();
+        draw_sequence(canvases.curve, &configs, extent)
+    }
+
+    fn draw_empty<D: Diagnostics<SequenceTrainer>>(
+        canvases: Canvases<'_>,
+        profile: &str,
+        _seed: u64,
+    ) -> Result<()> {
+        let extent = Extent::of_profile::<SequenceTrainer>(profile)?;
+        draw_sequence(canvases.curve, &[("", &[])], extent)
+    }
+}
+
+fn draw_sequence(
+    curve_canvas: &str,
+    configs: &[(&str, &[IterationReport])],
+    extent: Extent,
+) -> Result<()> {
+    canvas::with_canvas(curve_canvas, |area, dpr| {
+        let theme = Theme::for_dpr(dpr);
+        match configs {
+            [(_, reports)] => {
+                let data = plots::sequence_curves::Data {
+                    reports,
+                    x_end: extent.steps,
+                };
+                plots::sequence_curves::draw(area, &data, &theme)
+            }
+            _ => {
+                let data = plots::sequence_curves::Compared {
+                    configs,
+                    x_end: extent.steps,
+                };
+                plots::sequence_curves::draw_compared(area, &data, &theme)
+            }
+        }
+    })
+}

@@ -1,0 +1,68 @@
+//! A CartPole policy on the page outside training: a loaded policy file's greedy episode,
+//! one animation frame, and the PPO benchmark run in a worker.
+
+use super::{canvas, js_error, to_js, JsResult};
+use crate::plots::{self, Theme};
+use crate::train::policy::{self, PolicyFile};
+use crate::train::settings::seeds;
+use crate::Result;
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+
+/// Reads a policy file (as `PolicyFile::parse` checks it) and plays its greedy episode from
+/// `reset_seed` (NaN: the episode the page showed when it was saved): what the policy is, and
+/// the episode's states, flat.
+#[wasm_bindgen]
+pub fn replay_policy(text: &str, reset_seed: f64) -> JsResult<JsValue> {
+    let run = || -> Result<Value> {
+        let (file, actor) = PolicyFile::parse(text)?;
+        let reset = if reset_seed.is_nan() {
+            file.replay_seed()
+        } else {
+            seeds::check_seed(reset_seed)?
+        };
+        let r = policy::replay(&actor, file.precision()?, reset);
+        let flat: Vec<f64> = r.states.iter().flatten().copied().collect();
+        Ok(json!({
+            "trainer": file.trainer, "seed": file.seed, "update": file.update,
+            "env_steps": file.env_steps, "sizes": file.sizes, "settings": file.settings,
+            "reset_seed": r.reset_seed, "episode_return": r.episode_return, "episode": flat,
+        }))
+    };
+    to_js(&run().map_err(js_error)?)
+}
+
+/// Draws one CartPole frame.
+#[wasm_bindgen]
+pub fn draw_cartpole(
+    canvas_id: &str,
+    x: f64,
+    x_dot: f64,
+    theta: f64,
+    theta_dot: f64,
+    caption: &str,
+) -> JsResult<()> {
+    canvas::with_canvas(canvas_id, |area, dpr| {
+        let data = plots::cartpole::Data {
+            state: [x, x_dot, theta, theta_dot],
+            caption,
+        };
+        plots::cartpole::draw(area, &data, &Theme::for_dpr(dpr))
+    })
+    .map_err(js_error)
+}
+
+/// The CLI's `bench ppo`, run in this (worker) thread with the browser's clock; `precision`
+/// `f32` or `f64` (the default).
+#[wasm_bindgen]
+pub fn bench_ppo(updates: f64, repeats: f64, precision: Option<String>) -> JsResult<JsValue> {
+    let updates = super::whole_number("updates", updates).map_err(js_error)?;
+    let repeats = super::whole_number("repeats", repeats).map_err(js_error)?;
+    let precision = match precision {
+        Some(p) => crate::nn::Precision::parse(&p).map_err(js_error)?,
+        None => crate::nn::Precision::F64,
+    };
+    let now = || js_sys::Date::now() / 1000.0;
+    let r = crate::train::bench::bench_ppo(updates, repeats, precision, now).map_err(js_error)?;
+    to_js(&r)
+}

@@ -1,0 +1,123 @@
+//! The trainers the page hosts and their schemas: the page builds its panels, controls, URL
+//! overrides and messages from these, and checks a run before any worker starts.
+
+use super::panel::{Diagnostics, PanelKind};
+use super::{js_error_of, to_js, JsResult};
+use crate::train::cartpole::{SOLVED_THRESHOLD, TIME_STEP_S};
+use crate::train::registry::{self, NAMES};
+use crate::train::settings::{schema_json, seeds, Request, Settings};
+use crate::train::Trainer;
+use crate::Result;
+use serde::Serialize;
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+
+/// What the page's list of panels says of one trainer.
+#[derive(Serialize)]
+struct Listed {
+    name: &'static str,
+    /// Which panel class shows it (`cartpole`, `sequence`).
+    panel: &'static str,
+    /// Whether its panel draws a diagnostics figure.
+    diagnostics: bool,
+    /// The page that hosts its panel.
+    page: &'static str,
+}
+
+fn listed<T: Trainer, F: PanelKind<T>, D: Diagnostics<T>>() -> Listed {
+    Listed {
+        name: T::NAME,
+        panel: F::KIND,
+        diagnostics: D::DRAWS,
+        page: T::PAGE.file,
+    }
+}
+
+/// Every trainer of the registry, in the book's order: name, panel kind, diagnostics, page.
+#[wasm_bindgen]
+pub fn trainer_list() -> JsResult<JsValue> {
+    let list: Vec<Listed> = NAMES
+        .iter()
+        .filter_map(|&name| {
+            crate::by_trainer!(name, <T, F, D> => Some(listed::<T, F, D>()), _other => None)
+        })
+        .collect();
+    to_js(&list)
+}
+
+/// Everything the page needs to know about a trainer: its settings' schema (fields, bounds,
+/// defaults per profile, Russian labels), its profiles and their seeds, the seed rule, its
+/// panel (kind, diagnostics, page) and the facts the panel shows (the solved threshold,
+/// CartPole's time step).
+#[wasm_bindgen]
+pub fn trainer_schema(name: &str) -> JsResult<JsValue> {
+    let made: Result<Value> = crate::by_trainer!(name, <T, F, D> => Ok(schema_of::<T, F, D>()),
+        other => Err(registry::unknown(other)));
+    let mut schema = made.map_err(js_error_of(name))?;
+    schema["name"] = name.into();
+    schema["max_seed"] = seeds::MAX_SEED.into();
+    schema["max_seeds"] = seeds::MAX_SEEDS.into();
+    schema["solved_threshold"] = SOLVED_THRESHOLD.into();
+    schema["time_step_s"] = TIME_STEP_S.into();
+    to_js(&schema)
+}
+
+/// `T`'s settings schema with where and how its panel shows it.
+fn schema_of<T: Trainer, F: PanelKind<T>, D: Diagnostics<T>>() -> Value {
+    let mut schema = schema_json::<T::Config>();
+    // Where its panel is: a run link opened on another page is forwarded there.
+    schema["page"] = json!(T::PAGE);
+    schema["panel"] = F::KIND.into();
+    schema["diagnostics"] = D::DRAWS.into();
+    schema
+}
+
+/// A run's settings, checked: the profile, the overrides that differ from it (normalised
+/// text), the seeds, and the totals of one seed.
+#[derive(Serialize)]
+struct CheckedRun {
+    name: String,
+    profile: String,
+    set: Vec<(String, String)>,
+    seeds: Vec<u64>,
+    /// Progress units of one seed's run.
+    total_per_seed: u64,
+    unit: &'static str,
+    /// Steps (updates, iterations) of one seed's run.
+    steps_per_seed: u64,
+}
+
+fn check<T: Trainer>(request: &Request, seeds_text: &str) -> Result<CheckedRun> {
+    let (profile, settings) = request.resolve::<T::Config>()?;
+    let seeds = seeds::parse_seeds(seeds_text)?;
+    let base = T::Config::for_profile(profile);
+    // `resolve` validated the settings; the totals follow from them (no trainer is built).
+    let progress = T::planned(&settings);
+    Ok(CheckedRun {
+        name: T::NAME.into(),
+        profile: request.profile.clone(),
+        set: settings.overrides_of(&base),
+        seeds,
+        total_per_seed: progress.total,
+        unit: progress.unit,
+        steps_per_seed: progress.steps,
+    })
+}
+
+/// Checks a run before any worker starts: `set` is an array of `[name, value]` text pairs
+/// (from the form or the URL), `seeds` a comma-separated list. Errors are Russian messages
+/// naming the setting (by this trainer's label) and its bounds.
+#[wasm_bindgen]
+pub fn check_run(name: &str, profile: &str, set: JsValue, seeds: &str) -> JsResult<JsValue> {
+    let run = || -> Result<CheckedRun> {
+        let set: Vec<(String, String)> = serde_wasm_bindgen::from_value(set)
+            .map_err(|e| crate::Error::parse("settings", "", e))?;
+        let request = Request {
+            profile: profile.to_string(),
+            set,
+        };
+        crate::by_trainer!(name, T => check::<T>(&request, seeds),
+            other => Err(registry::unknown(other)))
+    };
+    to_js(&run().map_err(js_error_of(name))?)
+}
