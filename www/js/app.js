@@ -99,7 +99,7 @@ function numberTable(rows, digits, rowLabels, colLabels) {
   table.className = 'numbers';
   if (colLabels) {
     const head = table.createTHead().insertRow();
-    if (rowLabels) head.append(document.createElement('th'));
+    if (rowLabels) head.append(document.createElement('td')); // the corner: no header for nothing
     for (const c of colLabels) {
       const th = document.createElement('th');
       th.textContent = c;
@@ -306,8 +306,11 @@ function readParams(figure) {
     const value = Number(input.value);
     params[input.dataset.param ?? ''] = value;
     if (input.dataset.refused) refused.push(input.dataset.refused);
+    const shown = Number(input.step) >= 1 ? String(value) : formatNumber(value, Number(input.dataset.digits ?? 2));
     const out = figure.querySelector(`output[for="${input.id}"]`);
-    if (out) out.textContent = Number(input.step) >= 1 ? String(value) : formatNumber(value, Number(input.dataset.digits ?? 2));
+    if (out) out.textContent = shown;
+    // A screen reader announces the slider's value as the page writes it: «γ = 0,99».
+    input.setAttribute('aria-valuetext', `${input.dataset.label || input.dataset.param} = ${shown}`);
   }
   return { params, refused };
 }
@@ -500,6 +503,18 @@ function wireFigures() {
 function wireExercises() {
   document.querySelectorAll(/** @type {'form'} */ ('form[data-exercise]')).forEach((form) => {
     const feedback = form.querySelector('[data-feedback]');
+    // A field's label is a formula, which has no accessible name in every browser: the field
+    // is named by its number (the one the feedback quotes) and the formula's text.
+    form.querySelectorAll(/** @type {'input'} */ ('input[type=text]')).forEach((field, i) => {
+      const formula = field.closest('label')?.querySelector('math');
+      const text = formula
+        ? [...formula.querySelectorAll('mi, mn, mo, mtext')]
+            .map((m) => m.textContent)
+            .join('')
+            .replace(/[\u2061-\u2064]/g, '')
+        : '';
+      field.setAttribute('aria-label', `Поле ${i + 1}${text ? `: ${text}` : ''}`);
+    });
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       if (!(feedback instanceof HTMLElement) || panicked) return;
@@ -533,6 +548,28 @@ function wireExercises() {
   });
 }
 
+// ---------- scrolled boxes: a wide formula or table scrolls, and the keyboard can scroll it ----------
+const SCROLLERS = '.math-display, .math, .table-wrap, details.figure-numbers table, pre.source, table.record-flags';
+/** Makes every box that scrolls now focusable (so arrows scroll it) and no other. */
+function markScrollers() {
+  document.querySelectorAll(/** @type {'div'} */ (SCROLLERS)).forEach((box) => {
+    const scrolls = box.scrollWidth > box.clientWidth + 1;
+    if (scrolls && !box.hasAttribute('tabindex')) box.tabIndex = 0;
+    else if (!scrolls && box.tabIndex === 0) box.removeAttribute('tabindex');
+  });
+}
+function keyboardScrolling() {
+  markScrollers();
+  let timer = 0;
+  const later = () => {
+    clearTimeout(timer);
+    timer = window.setTimeout(markScrollers, 150);
+  };
+  addEventListener('resize', later);
+  // A figure's «Числа рисунка» or a lesson's source box may only scroll once opened.
+  document.addEventListener('toggle', later, true);
+}
+
 async function main() {
   // Opened from disk: module workers and wasm cannot load; the page frame already shows how
   // to start a server instead.
@@ -555,6 +592,7 @@ async function main() {
   }
   wireFigures();
   wireExercises();
+  keyboardScrolling();
   setupTrainers(wasm);
   document.documentElement.dataset.ready = '1';
 }

@@ -1,0 +1,249 @@
+// @ts-check
+// Accessibility (issue 28): axe-core, the engine accessibility audits use, on every page and in
+// the states a reader reaches (figures drawn, exercises answered right and wrong, the GAE
+// buffer's flags switched, a figure's error shown), in both browsers; then what axe cannot
+// check, tested directly: the sliders' keys and Russian value texts, the keyboard's reading
+// order and a visible focus, the flags' target size.
+import { it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { forEachBrowser, assert, ROOT } from '../harness.mjs';
+import { LESSONS } from '../../www/book.mjs';
+
+const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const PAGES = ['index.html', ...LESSONS.map((l) => l.file)];
+
+/**
+ * axe-core's violations of the WCAG 2.2 AA rule sets on the page as it is now: one line per
+ * rule with the elements that fail it.
+ * @param {import('../harness.mjs').Tab} tab @returns {Promise<{ rules: number, nodes: number, lines: string[] }>}
+ */
+async function axe(tab) {
+  /** @type {{ id: string, impact: string, help: string, nodes: { target: string[] }[] }[]} */
+  const violations = await tab.eval(
+    async ([source, tags]) => {
+      const w = /** @type {any} */ (window);
+      if (!w.axe) {
+        const script = document.createElement('script');
+        script.textContent = /** @type {string} */ (source);
+        document.head.append(script);
+        script.remove();
+      }
+      const result = await w.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+      return result.violations.map((/** @type {any} */ v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.map((/** @type {any} */ n) => ({ target: n.target.map(String) })),
+      }));
+    },
+    [AXE, TAGS],
+  );
+  const lines = violations.map(
+    (v) => `${v.id} (${v.impact}, ${v.nodes.length}×): ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}${v.nodes.length > 4 ? ', …' : ''}`,
+  );
+  return { rules: violations.length, nodes: violations.reduce((s, v) => s + v.nodes.length, 0), lines };
+}
+
+/** A number as a Russian reader types it. @param {number} x */
+const typed = (x) => x.toFixed(4).replace('.', ',').replace('-', '−');
+
+/**
+ * What the keyboard reaches on a page: the element Tab lands on, in order, from the brand link
+ * to the last link of the page, with what a sighted keyboard reader sees of it.
+ * @param {import('../harness.mjs').Tab} tab
+ */
+async function tabStops(tab) {
+  await tab.eval(() => {
+    const brand = /** @type {HTMLElement} */ (document.querySelector('header.site .brand'));
+    brand.focus();
+    brand.dataset.tabAt = '';
+  });
+  /** @type {{ name: string, after: boolean, ring: boolean, covered: boolean, size: [number, number] }[]} */
+  const stops = [];
+  for (let i = 0; i < 400; i++) {
+    await tab.press('[data-tab-at]', 'Tab');
+    const stop = await tab.eval(() => {
+      const previous = /** @type {HTMLElement} */ (document.querySelector('[data-tab-at]'));
+      delete previous.dataset.tabAt;
+      const el = /** @type {HTMLElement} */ (document.activeElement);
+      if (!el || el === document.body || !document.querySelector('main')?.contains(el)) return null;
+      el.dataset.tabAt = '';
+      const style = getComputedStyle(el);
+      const box = el.getBoundingClientRect();
+      // The middle of the part inside the window: what covers it is what the reader sees.
+      const x = (Math.max(box.left, 0) + Math.min(box.right, innerWidth)) / 2;
+      const y = (Math.max(box.top, 0) + Math.min(box.bottom, innerHeight)) / 2;
+      const hit = document.elementFromPoint(x, y);
+      return {
+        name: `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.getAttribute('name') ? `[name=${el.getAttribute('name')}]` : ''} «${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}»`,
+        after: !!(previous.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING),
+        ring: el.matches(':focus-visible') && style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2,
+        covered: !(hit && (hit === el || el.contains(hit))),
+        size: /** @type {[number, number]} */ ([box.width, box.height]),
+      };
+    });
+    if (!stop) break;
+    stops.push(stop);
+  }
+  return stops;
+}
+
+forEachBrowser((env) => {
+  it('axe: no WCAG 2.2 AA violation on any page as loaded, figures drawn', { timeout: 240_000 }, async (t) => {
+    /** @type {string[]} */
+    const failures = [];
+    for (const path of PAGES) {
+      await env.withTab(path, null, async (tab) => {
+        await tab.waitReady();
+        const found = await axe(tab);
+        t.diagnostic(`${path}: ${found.rules} rules, ${found.nodes} elements`);
+        if (found.rules) failures.push(`${path}:\n  ${found.lines.join('\n  ')}`);
+      });
+    }
+    assert(failures.length === 0, failures.join('\n'));
+  });
+
+  it('axe: lesson 9 with every exercise answered wrong, then right', { timeout: 120_000 }, async (t) => {
+    await env.withTab('lesson-09.html', null, async (tab) => {
+      await tab.waitReady();
+      /** @type {Record<string, { correct_options: number[], options: number, expected: number[] }>} */
+      const spec = await tab.eval(() => window.pgbookWasm.worked_examples().exercises);
+      for (const right of [false, true]) {
+        for (const [n, ex] of Object.entries(spec)) {
+          const form = `form[data-exercise="${n}"]`;
+          if (ex.options > 0) {
+            const marks = right ? ex.correct_options : [1, 2, 3, 4, 5].filter((k) => !ex.correct_options.includes(k));
+            await tab.eval(
+              ([f, m]) =>
+                document.querySelectorAll(`${f} input[name=option]`).forEach((o) => {
+                  /** @type {HTMLInputElement} */ (o).checked = /** @type {number[]} */ (m).includes(Number(/** @type {HTMLInputElement} */ (o).value));
+                }),
+              [form, marks],
+            );
+          } else {
+            for (let i = 0; i < ex.expected.length; i++) await tab.fill(`${form} input[name=v${i}]`, typed(right ? ex.expected[i] : ex.expected[i] + 0.1));
+          }
+          await tab.click(`${form} button[type=submit]`);
+          const said = await tab.text(`${form} [data-feedback]`);
+          assert(said?.startsWith(right ? 'Верно' : 'Неверно'), `exercise ${n}: «${said}»`);
+        }
+        const found = await axe(tab);
+        t.diagnostic(`lesson-09.html answered ${right ? 'right' : 'wrong'}: ${found.rules} rules, ${found.nodes} elements`);
+        assert(found.rules === 0, found.lines.join('\n'));
+      }
+    });
+  });
+
+  it('axe: lesson 4 with the flags switched, and a figure showing its error', { timeout: 120_000 }, async (t) => {
+    await env.withTab('lesson-04.html', null, async (tab) => {
+      await tab.waitReady();
+      const flags = await tab.count('input[data-flag]');
+      assert(flags > 0, 'lesson 4 has no flags');
+      await tab.click('input[data-flag]');
+      await tab.click('input[data-flag]:not(:checked)');
+      const found = await axe(tab);
+      t.diagnostic(`lesson-04.html flags switched: ${found.rules} rules, ${found.nodes} elements`);
+      assert(found.rules === 0, found.lines.join('\n'));
+    });
+    await env.withTab('lesson-04.html?gamma=', null, async (tab) => {
+      await tab.waitReady();
+      await tab.waitFor(() => document.querySelector('#figure-gae .figure-error'), null);
+      const found = await axe(tab);
+      t.diagnostic(`lesson-04.html figure error: ${found.rules} rules, ${found.nodes} elements`);
+      assert(found.rules === 0, found.lines.join('\n'));
+    });
+  });
+
+  for (const path of ['lesson-04.html', 'lesson-05.html', 'lesson-09.html']) {
+    it(`keyboard: every control of ${path} in reading order, each with a visible focus ring`, { timeout: 120_000 }, async (t) => {
+      await env.withTab(path, null, async (tab) => {
+        await tab.waitReady();
+        const stops = await tabStops(tab);
+        // Everything a reader can operate in the lesson (a closed <details> shows only its summary).
+        const wanted = await tab.eval(
+          () =>
+            [...document.querySelectorAll('main :is(a[href], button, input, select, textarea, summary, [tabindex="0"])')].filter((el) => {
+              const e = /** @type {HTMLInputElement} */ (el);
+              if (e.disabled || e.closest('[hidden]')) return false;
+              const closed = e.closest('details:not([open])');
+              return !closed || e === closed.querySelector('summary');
+            }).length,
+        );
+        t.diagnostic(`${path}: ${stops.length} tab stops, ${wanted} controls`);
+        assert(stops.length === wanted, `${path}: Tab reaches ${stops.length} of ${wanted} controls`);
+        const backwards = stops.filter((s) => !s.after).map((s) => s.name);
+        assert(backwards.length === 0, `${path}: Tab goes back in the text to ${backwards.join(', ')}`);
+        const unringed = stops.filter((s) => !s.ring).map((s) => s.name);
+        assert(unringed.length === 0, `${path}: no visible focus on ${unringed.join(', ')}`);
+        const covered = stops.filter((s) => s.covered).map((s) => s.name);
+        assert(covered.length === 0, `${path}: the focused control is covered: ${covered.join(', ')}`);
+      });
+    });
+  }
+
+  it('sliders: arrows, Page Up/Down, Home/End, each announced in Russian («γ = 0,99»)', async () => {
+    for (const [path, ids] of /** @type {[string, string[]][]} */ ([
+      ['lesson-04.html', ['gae-gamma', 'gae-lambda']],
+      ['lesson-05.html', ['clip-eps', 'drift-eps', 'drift-steps']],
+    ])) {
+      await env.withTab(path, null, async (tab) => {
+        await tab.waitReady();
+        for (const id of ids) {
+          const read = () =>
+            tab.eval((i) => {
+              const s = /** @type {HTMLInputElement} */ (document.getElementById(i));
+              return {
+                value: Number(s.value),
+                min: Number(s.min),
+                max: Number(s.max),
+                step: Number(s.step),
+                text: s.getAttribute('aria-valuetext'),
+                label: s.dataset.label,
+                shown: document.querySelector(`output[for="${i}"]`)?.textContent,
+              };
+            }, id);
+          const start = await read();
+          const check = async (/** @type {string} */ key, /** @type {(v: number) => boolean} */ ok) => {
+            const before = await read();
+            await tab.press(`#${id}`, key);
+            const now = await read();
+            assert(ok(now.value), `${path} #${id}: ${key} moved ${before.value} to ${now.value}`);
+            const grid = (now.value - now.min) / now.step;
+            assert(Math.abs(grid - Math.round(grid)) < 1e-6, `${path} #${id}: ${key} left ${now.value} off the grid`);
+            assert(now.text === `${now.label} = ${now.shown}`, `${path} #${id}: aria-valuetext «${now.text}», the page shows ${now.label} = ${now.shown}`);
+            assert(!/\./.test(now.text ?? '.'), `${path} #${id}: «${now.text}» is not written the Russian way`);
+            return now.value;
+          };
+          const eps = start.step / 2;
+          await check('Home', (v) => v === start.min);
+          await check('ArrowRight', (v) => Math.abs(v - (start.min + start.step)) < eps);
+          await check('ArrowUp', (v) => Math.abs(v - (start.min + 2 * start.step)) < eps);
+          await check('ArrowLeft', (v) => Math.abs(v - (start.min + start.step)) < eps);
+          await check('ArrowDown', (v) => Math.abs(v - start.min) < eps);
+          const paged = await check('PageUp', (v) => v > start.min + start.step - eps);
+          await check('PageDown', (v) => v < paged);
+          await check('End', (v) => v === start.max);
+        }
+      });
+    }
+  });
+
+  it('lesson 4: every flag is a target of at least 24 × 24 px, at desktop and phone width', async () => {
+    for (const viewport of [null, { width: 390, height: 844 }]) {
+      await env.withTab('lesson-04.html', viewport && { viewport }, async (tab) => {
+        await tab.waitReady();
+        const small = await tab.eval(() =>
+          [...document.querySelectorAll('input[data-flag]')]
+            .map((f) => f.getBoundingClientRect())
+            .filter((r) => r.width < 24 || r.height < 24)
+            .map((r) => `${r.width}×${r.height}`),
+        );
+        assert(small.length === 0, `flags below 24 × 24 px: ${small.join(', ')}`);
+        const count = await tab.count('input[data-flag]');
+        assert(count > 0, "lesson 4 has no flags");
+      });
+    }
+  });
+});
