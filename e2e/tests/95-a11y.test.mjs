@@ -50,15 +50,16 @@ async function axe(tab) {
 const typed = (x) => x.toFixed(4).replace('.', ',').replace('-', '−');
 
 /**
- * What the keyboard reaches on a page: the element Tab lands on, in order, from the brand link
- * to the last link of the page, with what a sighted keyboard reader sees of it.
+ * What the keyboard reaches on a page: the element Tab lands on, in order, from the theme
+ * switch to the last link of the lesson, with what a sighted keyboard reader sees of it.
  * @param {import('../harness.mjs').Tab} tab
  */
 async function tabStops(tab) {
   await tab.eval(() => {
-    const brand = /** @type {HTMLElement} */ (document.querySelector('header.site .brand'));
-    brand.focus();
-    brand.dataset.tabAt = '';
+    // The last control before the lesson: the theme switch in the page's header.
+    const start = /** @type {HTMLElement} */ (document.getElementById('theme-switch'));
+    start.focus();
+    start.dataset.tabAt = '';
   });
   /** @type {{ name: string, after: boolean, ring: boolean, covered: boolean, size: [number, number] }[]} */
   const stops = [];
@@ -88,6 +89,33 @@ async function tabStops(tab) {
     stops.push(stop);
   }
   return stops;
+}
+
+/** The WCAG contrast ratio of two `#rrggbb` colours. @param {string} a @param {string} b */
+export function contrast(a, b) {
+  const luminance = (/** @type {string} */ hex) => {
+    const [r, g, b] = [1, 3, 5].map((i) => {
+      const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** Text on its backgrounds (≥ 4.5:1) and the figures' lines and marks (≥ 3:1), as book.css pairs them. */
+const TEXT_PAIRS = [
+  ['ink', 'paper'], ['ink', 'card'], ['muted', 'paper'], ['muted', 'card'], ['accent', 'paper'], ['accent', 'card'],
+  ['accent', 'accent-soft'], ['ink', 'accent-soft'], ['warn', 'warn-soft'], ['warn', 'card'], ['right', 'card'],
+  ['on-accent', 'accent'], ['on-accent', 'warn'], ['ink', 'highlight'], ['ink', 'code'], ['fig-ink', 'fig-paper'],
+];
+const MARKS = ['fig-blue', 'fig-red', 'fig-green', 'fig-grey', 'fig-orange', 'fig-purple', 'fig-ink'];
+
+/** Switches the page's theme with its switch, as a reader does. @param {import('../harness.mjs').Tab} tab @param {string} theme */
+async function switchTheme(tab, theme) {
+  await tab.select('#theme-switch', theme);
+  await tab.waitFor((t) => document.documentElement.dataset.theme === t, theme);
 }
 
 forEachBrowser((env) => {
@@ -245,5 +273,88 @@ forEachBrowser((env) => {
         assert(count > 0, "lesson 4 has no flags");
       });
     }
+  });
+
+  it('themes: every text ≥ 4.5:1, figure lines and marks and the focus ring ≥ 3:1, and axe finds nothing in any theme', { timeout: 180_000 }, async (t) => {
+    for (const theme of ['light', 'dark', 'contrast']) {
+      for (const path of ['lesson-04.html', 'lesson-06.html']) {
+        await env.withTab(path, null, async (tab) => {
+          await tab.waitReady();
+          await switchTheme(tab, theme);
+          if (path === 'lesson-04.html') {
+            const names = [...new Set([...TEXT_PAIRS.flat(), ...MARKS, 'focus'])];
+            /** @type {Record<string, string>} */
+            const colors = await tab.eval((list) => {
+              const style = getComputedStyle(document.documentElement);
+              return Object.fromEntries(list.map((n) => [n, style.getPropertyValue(`--${n}`).trim()]));
+            }, names);
+            const low = [
+              ...TEXT_PAIRS.filter(([f, b]) => contrast(colors[f], colors[b]) < 4.5).map(([f, b]) => `text ${f} on ${b}: ${contrast(colors[f], colors[b]).toFixed(2)}`),
+              ...MARKS.filter((m) => contrast(colors[m], colors['fig-paper']) < 3).map((m) => `${m} on fig-paper: ${contrast(colors[m], colors['fig-paper']).toFixed(2)}`),
+              ...['paper', 'card'].filter((b) => contrast(colors.focus, colors[b]) < 3).map((b) => `focus on ${b}`),
+            ];
+            const least = Math.min(...MARKS.map((m) => contrast(colors[m], colors['fig-paper'])));
+            const leastText = Math.min(...TEXT_PAIRS.map(([f, b]) => contrast(colors[f], colors[b])));
+            t.diagnostic(`${theme}: least text contrast ${leastText.toFixed(2)}, least figure mark ${least.toFixed(2)}`);
+            assert(low.length === 0, `${theme}: ${low.join('; ')}`);
+          }
+          const found = await axe(tab);
+          t.diagnostic(`${path} in the ${theme} theme: ${found.rules} rules, ${found.nodes} elements`);
+          assert(found.rules === 0, `${theme}: ${found.lines.join('\n')}`);
+          await tab.select('#theme-switch', 'auto'); // Firefox's tabs share their storage
+        });
+      }
+    }
+  });
+
+  it('themes: switching redraws every canvas in the theme\'s colours, keeps the sliders, and is remembered', { timeout: 120_000 }, async () => {
+    await env.withTab('lesson-04.html', null, async (tab) => {
+      await tab.waitReady();
+      await tab.press('#gae-gamma', 'Home');
+      await tab.press('#gae-lambda', 'End');
+      const sliders = () => tab.eval(() => [...document.querySelectorAll('input[type=range]')].map((i) => /** @type {HTMLInputElement} */ (i).value));
+      const before = await sliders();
+      const canvases = await tab.eval(() => [...document.querySelectorAll('canvas')].map((c) => `#${c.id}`));
+      assert(canvases.length > 0, 'no canvas');
+      /** @type {Record<string, number>} */
+      const hashes = {};
+      for (const c of canvases) hashes[c] = (await tab.canvas(c)).hash;
+      for (const theme of ['dark', 'contrast', 'light']) {
+        await switchTheme(tab, theme);
+        const paper = await tab.eval(() => getComputedStyle(document.documentElement).getPropertyValue('--fig-paper').trim());
+        for (const c of canvases) {
+          const now = (await tab.canvas(c)).hash;
+          assert(now !== hashes[c], `${theme}: ${c} was not redrawn`);
+          hashes[c] = now;
+          const corner = await tab.eval((sel) => {
+            const canvas = /** @type {HTMLCanvasElement} */ (document.querySelector(sel));
+            const [r, g, b] = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d')).getImageData(1, 1, 1, 1).data;
+            return `#${[r, g, b].map((x) => x.toString(16).padStart(2, '0')).join('')}`;
+          }, c);
+          assert(corner === paper, `${theme}: ${c}'s background is ${corner}, the theme's ${paper}`);
+        }
+        const after = await sliders();
+        assert(after.join() === before.join(), `${theme}: the sliders moved from ${before} to ${after}`);
+      }
+      await switchTheme(tab, 'dark');
+      // Remembered on the next page (a Chromium tab is a fresh context: same tab); «как в
+      // системе» forgets it.
+      await tab.goto(env.url + 'lesson-05.html');
+      await tab.waitReady();
+      const shown = await tab.eval(() => [document.documentElement.dataset.theme, /** @type {HTMLSelectElement} */ (document.getElementById('theme-switch')).value]);
+      assert(shown.join() === 'dark,dark', `the next page shows the theme ${shown}`);
+      await tab.select('#theme-switch', 'auto');
+      const stored = await tab.eval(() => localStorage.getItem('pgbook-theme'));
+      assert(stored === null, `«как в системе» left ${stored} stored`);
+      // Storage refused: the page still switches and says the choice is not remembered.
+      await tab.eval(() => {
+        Storage.prototype.setItem = () => {
+          throw new DOMException('refused', 'SecurityError');
+        };
+      });
+      await switchTheme(tab, 'contrast');
+      const note = await tab.text('#theme-note');
+      assert(note?.includes('не запомнится'), `no note when storage is refused: «${note}»`);
+    });
   });
 });

@@ -4,7 +4,7 @@
 // computed here: figures and worked values come from the Rust core; formulas, navigation and
 // the table of contents were rendered when the site was built (scripts/build-site.mjs).
 import init, * as wasm from '../pkg/pgbook.js';
-import { fitCanvas } from './canvas.js';
+import { fitCanvas, redrawEvery } from './canvas.js';
 import { formatNumber, useNumerals } from './format.js';
 import { registerOffline } from './offline.js';
 import { setupTrainers } from './trainers.js';
@@ -548,12 +548,73 @@ function wireExercises() {
   });
 }
 
+// ---------- themes: light, dark, high contrast ----------
+const THEME_KEY = 'pgbook-theme';
+const THEMES = ['light', 'dark', 'contrast'];
+/** The figures' colours, in the order wasm's set_palette takes them (book.css's --fig-*). */
+const FIGURE_COLORS = ['paper', 'ink', 'grid', 'blue', 'red', 'green', 'grey', 'orange', 'purple'];
+
+/** The theme the system asks for (the default until the reader chooses). */
+const systemTheme = () =>
+  matchMedia('(prefers-contrast: more)').matches ? 'contrast' : matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+
+/** The reader's remembered choice, or null (none, or storage refused). */
+function storedTheme() {
+  try {
+    const theme = localStorage.getItem(THEME_KEY);
+    return theme && THEMES.includes(theme) ? theme : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Passes the current theme's figure colours, read from the CSS once, to wasm. */
+function usePalette() {
+  const style = getComputedStyle(document.documentElement);
+  wasm.set_palette(FIGURE_COLORS.map((c) => style.getPropertyValue(`--fig-${c}`).trim()));
+}
+
+/** Switches the page to `theme` and redraws every canvas in its colours (sliders and runs stay). @param {string} theme */
+function applyTheme(theme) {
+  document.documentElement.dataset.theme = theme;
+  usePalette();
+  redrawEvery();
+}
+
+function wireThemeSwitch() {
+  const select = document.getElementById('theme-switch');
+  if (!(select instanceof HTMLSelectElement)) return;
+  select.value = storedTheme() ?? 'auto';
+  select.addEventListener('change', () => {
+    const choice = select.value;
+    try {
+      if (choice === 'auto') localStorage.removeItem(THEME_KEY);
+      else localStorage.setItem(THEME_KEY, choice);
+    } catch {
+      // Storage refused (a private window, blocked site data): the page still switches.
+      let note = document.getElementById('theme-note');
+      if (!note) {
+        note = document.createElement('span');
+        note.id = 'theme-note';
+        note.setAttribute('role', 'status');
+        select.closest('label')?.after(note);
+      }
+      note.textContent = 'Браузер не даёт странице хранить настройки: оформление не запомнится для других страниц.';
+    }
+    applyTheme(THEMES.includes(choice) ? choice : systemTheme());
+  });
+  for (const query of ['(prefers-color-scheme: dark)', '(prefers-contrast: more)'])
+    matchMedia(query).addEventListener('change', () => {
+      if (select.value === 'auto') applyTheme(systemTheme());
+    });
+}
+
 // ---------- scrolled boxes: a wide formula or table scrolls, and the keyboard can scroll it ----------
 const SCROLLERS = '.math-display, .math, .table-wrap, details.figure-numbers table, pre.source, table.record-flags';
 /** Makes every box that scrolls now focusable (so arrows scroll it) and no other. */
 function markScrollers() {
   document.querySelectorAll(/** @type {'div'} */ (SCROLLERS)).forEach((box) => {
-    const scrolls = box.scrollWidth > box.clientWidth + 1;
+    const scrolls = ['auto', 'scroll'].includes(getComputedStyle(box).overflowX) && box.scrollWidth > box.clientWidth + 1;
     if (scrolls && !box.hasAttribute('tabindex')) box.tabIndex = 0;
     else if (!scrolls && box.tabIndex === 0) box.removeAttribute('tabindex');
   });
@@ -583,6 +644,12 @@ async function main() {
   }
   window.pgbookWasm = wasm; // for the self-checks of the end-to-end tests
   useNumerals(wasm.russian_count);
+  try {
+    usePalette();
+  } catch (e) {
+    showFatal(`Не удалось прочитать цвета оформления: ${messageOf(e)}`);
+  }
+  wireThemeSwitch();
   if (document.querySelector('[data-worked], [data-worked-table]')) {
     try {
       fillWorked(wasm.worked_examples());

@@ -9,6 +9,8 @@
 const cssSize = new WeakMap();
 /** @type {WeakMap<Element, () => void>} */
 const onResize = new WeakMap();
+/** Every canvas given a backing store, for a redraw of them all (a theme change). @type {Set<HTMLCanvasElement>} */
+const fitted = new Set();
 
 const observer = new ResizeObserver((entries) => {
   for (const entry of entries) {
@@ -36,9 +38,18 @@ export function fitCanvas(canvas, redraw) {
     observer.observe(canvas);
   }
   onResize.set(canvas, redraw);
+  fitted.add(canvas);
   const width = Math.round(size.width * devicePixelRatio);
   const height = Math.round(size.height * devicePixelRatio);
   // Assigning width or height clears the canvas even when unchanged: only on a change.
   if (canvas.width !== width) canvas.width = width;
   if (canvas.height !== height) canvas.height = height;
+}
+
+/** Redraws every canvas on the page, figures and trainers alike, e.g. in a new theme's colours. */
+export function redrawEvery() {
+  for (const canvas of fitted) {
+    if (canvas.isConnected) onResize.get(canvas)?.();
+    else fitted.delete(canvas);
+  }
 }
