@@ -5,9 +5,9 @@
 // check, tested directly: the sliders' keys and Russian value texts, the keyboard's reading
 // order and a visible focus, the flags' target size.
 import { it } from 'node:test';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { forEachBrowser, assert, ROOT } from '../harness.mjs';
+import { forEachBrowser, assert, ROOT, ARTIFACTS } from '../harness.mjs';
 import { LESSONS } from '../../www/book.mjs';
 
 const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
@@ -356,5 +356,48 @@ forEachBrowser((env) => {
       const note = await tab.text('#theme-note');
       assert(note?.includes('не запомнится'), `no note when storage is refused: «${note}»`);
     });
+  });
+
+  it('print: lessons 4 and 6 print their figures as images, with descriptions and numbers, and no controls (Chromium)', { timeout: 120_000 }, async (t) => {
+    if (env.name !== 'chromium') return t.skip('only Chromium prints to PDF headless');
+    for (const path of ['lesson-04.html', 'lesson-06.html']) {
+      await env.withTab(path, null, async (tab) => {
+        await tab.waitReady();
+        const page = tab.playwright;
+        assert(page, 'no playwright page');
+        await page.emulateMedia({ media: 'print' });
+        // What a browser's print does first (printToPDF itself does not announce it).
+        await tab.eval(() => dispatchEvent(new Event('beforeprint')));
+        const state = await tab.eval(() => {
+          const shown = (/** @type {Element} */ e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+          const canvases = [...document.querySelectorAll('canvas')].filter((c) => c.width > 0);
+          return {
+            controls: [...document.querySelectorAll('input, button, select, textarea, nav, header.site, footer.site, summary')].filter(shown).map((e) => e.outerHTML.slice(0, 80)),
+            canvases: canvases.length,
+            canvasesShown: canvases.filter(shown).length,
+            images: [...document.querySelectorAll('img.print-copy')].filter(shown).length,
+            described: [...document.querySelectorAll('p.print-copy')].filter((p) => shown(p) && (p.textContent ?? '').length > 20).length,
+            numbers: [...document.querySelectorAll('details.figure-numbers table')].filter((table) => shown(table) && table.querySelectorAll('tr').length > 1).length,
+            figures: [...document.querySelectorAll('figure.live')].length,
+            unbroken: [...document.querySelectorAll('figure.live')].every((f) => getComputedStyle(f).breakInside === 'avoid'),
+          };
+        });
+        assert(state.controls.length === 0, `${path}: controls printed: ${state.controls.join(', ')}`);
+        assert(state.images === state.canvases && state.canvasesShown === 0, `${path}: ${state.images} images for ${state.canvases} canvases (${state.canvasesShown} canvases printed)`);
+        assert(state.described >= state.figures && state.numbers === state.figures, `${path}: ${state.figures} figures, ${state.described} descriptions, ${state.numbers} number tables`);
+        assert(state.unbroken, `${path}: a figure may split across pages`);
+        const pdf = await page.pdf({ format: 'A4', printBackground: true });
+        writeFileSync(join(ARTIFACTS, `${path.replace('.html', '')}.pdf`), pdf);
+        const text = pdf.toString('latin1');
+        const pages = (text.match(/\/Type\s*\/Page(?![s\w])/g) ?? []).length;
+        const images = (text.match(/\/Subtype\s*\/Image/g) ?? []).length;
+        t.diagnostic(`${path}: ${pages} A4 pages, ${images} images in the PDF, ${state.images} figures' canvases`);
+        assert(pages > 1 && images >= state.images, `${path}: ${pages} pages, ${images} images for ${state.images} canvases`);
+        await tab.eval(() => dispatchEvent(new Event('afterprint')));
+        await page.emulateMedia({ media: null });
+        const left = await tab.count('.print-copy');
+        assert(left === 0, `${path}: ${left} print copies left after printing`);
+      });
+    }
   });
 });

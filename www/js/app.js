@@ -609,6 +609,43 @@ function wireThemeSwitch() {
     });
 }
 
+// ---------- print: each canvas as the image it shows, with its description and numbers ----------
+function wirePrint() {
+  /** @type {string | null} */
+  let restore = null;
+  /** @type {HTMLDetailsElement[]} */
+  let opened = [];
+  addEventListener('beforeprint', () => {
+    if (document.querySelector('.print-copy')) return; // already prepared for this print
+    // Paper is light: a dark theme's figures are redrawn for it, and back after.
+    const theme = document.documentElement.dataset.theme ?? 'light';
+    if (theme !== 'light') {
+      restore = theme;
+      applyTheme('light');
+    }
+    opened = [...document.querySelectorAll(/** @type {'details'} */ ('details.figure-numbers:not([open])'))];
+    opened.forEach((d) => (d.open = true));
+    document.querySelectorAll('canvas').forEach((canvas) => {
+      if (!canvas.width || !canvas.height) return;
+      const image = document.createElement('img');
+      image.className = 'print-copy';
+      image.src = canvas.toDataURL('image/png');
+      image.alt = canvas.getAttribute('aria-label') ?? '';
+      const description = document.createElement('p');
+      description.className = 'print-copy';
+      description.textContent = image.alt;
+      canvas.after(image, ...(image.alt ? [description] : []));
+    });
+  });
+  addEventListener('afterprint', () => {
+    document.querySelectorAll('.print-copy').forEach((copy) => copy.remove());
+    opened.forEach((d) => (d.open = false));
+    opened = [];
+    if (restore) applyTheme(restore);
+    restore = null;
+  });
+}
+
 // ---------- scrolled boxes: a wide formula or table scrolls, and the keyboard can scroll it ----------
 const SCROLLERS = '.math-display, .math, .table-wrap, details.figure-numbers table, pre.source, table.record-flags';
 /** Makes every box that scrolls now focusable (so arrows scroll it) and no other. */
@@ -650,6 +687,7 @@ async function main() {
     showFatal(`Не удалось прочитать цвета оформления: ${messageOf(e)}`);
   }
   wireThemeSwitch();
+  wirePrint();
   if (document.querySelector('[data-worked], [data-worked-table]')) {
     try {
       fillWorked(wasm.worked_examples());

@@ -18,6 +18,8 @@ const observer = new ResizeObserver((entries) => {
     const size = box
       ? { width: box.inlineSize, height: box.blockSize }
       : { width: entry.contentRect.width, height: entry.contentRect.height };
+    // Hidden (printing shows an image of it instead, a closed panel): keep the drawing.
+    if (!size.width || !size.height) continue;
     const old = cssSize.get(entry.target);
     cssSize.set(entry.target, size);
     if (old && (old.width !== size.width || old.height !== size.height)) onResize.get(entry.target)?.();
