@@ -7,7 +7,7 @@
 import { it } from 'node:test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { forEachBrowser, assert, ROOT, ARTIFACTS } from '../harness.mjs';
+import { forEachBrowser, assert, ROOT, ARTIFACTS, runEnded } from '../harness.mjs';
 import { LESSONS } from '../../www/book.mjs';
 
 const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
@@ -358,11 +358,13 @@ forEachBrowser((env) => {
     });
   });
 
-  it('print: lessons 4 and 6 print their figures as images, with descriptions and numbers, and no controls (Chromium)', { timeout: 120_000 }, async (t) => {
+  it('print: lessons 4 and 6 print their figures as images, with descriptions and numbers, and no controls (Chromium)', { timeout: 240_000 }, async (t) => {
     if (env.name !== 'chromium') return t.skip('only Chromium prints to PDF headless');
-    for (const path of ['lesson-04.html', 'lesson-06.html']) {
+    // Lesson 6 after a short PPO run (its curves print) and before one (a line says so).
+    for (const path of ['lesson-04.html', 'lesson-06.html?run=ppo&profile=smoke', 'lesson-06.html']) {
       await env.withTab(path, null, async (tab) => {
         await tab.waitReady();
+        if (path.includes('run=')) await tab.waitFor(runEnded, '#trainer-ppo', 120_000);
         const page = tab.playwright;
         assert(page, 'no playwright page');
         await page.emulateMedia({ media: 'print' });
@@ -370,12 +372,16 @@ forEachBrowser((env) => {
         await tab.eval(() => dispatchEvent(new Event('beforeprint')));
         const state = await tab.eval(() => {
           const shown = (/** @type {Element} */ e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
-          const canvases = [...document.querySelectorAll('canvas')].filter((c) => c.width > 0);
+          // A trainer that was not run prints a line saying so instead of its empty figures.
+          const idle = [...document.querySelectorAll('section.trainer[data-status=idle]')];
+          const canvases = [...document.querySelectorAll('canvas')].filter((c) => c.width > 0 && !c.closest('[data-status=idle]'));
           return {
             controls: [...document.querySelectorAll('input, button, select, textarea, nav, header.site, footer.site, summary')].filter(shown).map((e) => e.outerHTML.slice(0, 80)),
             canvases: canvases.length,
             canvasesShown: canvases.filter(shown).length,
             images: [...document.querySelectorAll('img.print-copy')].filter(shown).length,
+            idleSaid: idle.filter((panel) => getComputedStyle(panel, '::before').content.includes('не запускался')).length,
+            idle: idle.length,
             described: [...document.querySelectorAll('p.print-copy')].filter((p) => shown(p) && (p.textContent ?? '').length > 20).length,
             numbers: [...document.querySelectorAll('details.figure-numbers table')].filter((table) => shown(table) && table.querySelectorAll('tr').length > 1).length,
             figures: [...document.querySelectorAll('figure.live')].length,
@@ -386,13 +392,14 @@ forEachBrowser((env) => {
         assert(state.images === state.canvases && state.canvasesShown === 0, `${path}: ${state.images} images for ${state.canvases} canvases (${state.canvasesShown} canvases printed)`);
         assert(state.described >= state.figures && state.numbers === state.figures, `${path}: ${state.figures} figures, ${state.described} descriptions, ${state.numbers} number tables`);
         assert(state.unbroken, `${path}: a figure may split across pages`);
+        assert(state.idleSaid === state.idle, `${path}: ${state.idle} trainers not run, ${state.idleSaid} say so`);
         const pdf = await page.pdf({ format: 'A4', printBackground: true });
-        writeFileSync(join(ARTIFACTS, `${path.replace('.html', '')}.pdf`), pdf);
+        writeFileSync(join(ARTIFACTS, `${path.replace(/\.html.*/, '').concat(path.includes('run=') ? '-run' : '')}.pdf`), pdf);
         const text = pdf.toString('latin1');
         const pages = (text.match(/\/Type\s*\/Page(?![s\w])/g) ?? []).length;
         const images = (text.match(/\/Subtype\s*\/Image/g) ?? []).length;
-        t.diagnostic(`${path}: ${pages} A4 pages, ${images} images in the PDF, ${state.images} figures' canvases`);
-        assert(pages > 1 && images >= state.images, `${path}: ${pages} pages, ${images} images for ${state.images} canvases`);
+        t.diagnostic(`${path}: ${pages} A4 pages, ${images} images in the PDF, ${state.images} canvases printed, ${state.idle} trainers not run`);
+        assert(pages > 1 && images >= state.images && (state.idle > 0 || images > 0), `${path}: ${pages} pages, ${images} images for ${state.images} canvases`);
         await tab.eval(() => dispatchEvent(new Event('afterprint')));
         await page.emulateMedia({ media: null });
         const left = await tab.count('.print-copy');
