@@ -72,7 +72,9 @@ impl Palette {
     pub fn from_hex(colors: &[String]) -> crate::Result<Palette> {
         let parse = |i: usize| -> crate::Result<RGBColor> {
             let text = colors.get(i).map(|c| c.trim()).unwrap_or("");
-            let hex = text.strip_prefix('#').filter(|h| h.len() == 6);
+            let hex = text
+                .strip_prefix('#')
+                .filter(|h| h.len() == 6 && h.bytes().all(|b| b.is_ascii_hexdigit()));
             let byte = |k: usize| hex.and_then(|h| u8::from_str_radix(&h[k..k + 2], 16).ok());
             match (byte(0), byte(2), byte(4)) {
                 (Some(r), Some(g), Some(b)) => Ok(RGBColor(r, g, b)),
@@ -411,5 +413,53 @@ mod tick_tests {
         assert_eq!(tick_label(0.25, 2), "0,25");
         assert_eq!(tick_label(0.255, 2), "");
         assert_eq!(tick_label(-3.0, 0), "−3");
+    }
+}
+
+#[cfg(test)]
+mod palette_tests {
+    use super::Palette;
+
+    const FIELDS: [&str; 9] = [
+        "paper", "ink", "grid", "blue", "red", "green", "grey", "orange", "purple",
+    ];
+
+    /// The page's light theme (book.css's first `--fig-*` values) is the SVG's palette, and
+    /// the page's nine colours are read in set_palette's order.
+    #[test]
+    fn the_light_palette_is_the_pages_light_theme() {
+        let css = include_str!("../../www/css/book.css");
+        let colors: Vec<String> = FIELDS
+            .iter()
+            .map(|f| {
+                let key = format!("--fig-{f}:");
+                let at = css.find(&key).map(|i| i + key.len()).unwrap_or(0);
+                css[at..].split(';').next().unwrap_or("").trim().to_string()
+            })
+            .collect();
+        assert_eq!(Palette::from_hex(&colors).ok(), Some(Palette::LIGHT));
+    }
+
+    #[test]
+    fn a_colour_that_is_not_rrggbb_is_refused_with_its_position() {
+        let mut colors: Vec<String> = vec!["#000000".into(); 9];
+        assert!(Palette::from_hex(&colors).is_ok());
+        for bad in [
+            "",
+            "#fff",
+            "rgb(0, 0, 0)",
+            "#12345g",
+            "#1234567",
+            "#aéxyz",
+            "#+f+f+f",
+        ] {
+            colors[4] = bad.into();
+            let error = Palette::from_hex(&colors).err().map(|e| e.to_string());
+            assert!(
+                error.as_deref().is_some_and(|e| e.contains("colour 5")),
+                "{bad:?}: {error:?}"
+            );
+        }
+        assert!(Palette::from_hex(&colors[..8]).is_err());
     }
 }
