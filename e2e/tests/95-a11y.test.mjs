@@ -358,6 +358,31 @@ forEachBrowser((env) => {
     });
   });
 
+  it("themes: the system's dark or high-contrast preference is the default, followed live (Chromium)", async (t) => {
+    if (env.name !== 'chromium') return t.skip('the preference is emulated through playwright');
+    await env.withTab('lesson-04.html', null, async (tab) => {
+      const page = tab.playwright;
+      assert(page, 'no playwright page');
+      const theme = () => tab.eval(() => document.documentElement.dataset.theme);
+      for (const [media, wanted] of /** @type {[Parameters<typeof page.emulateMedia>[0], string][]} */ ([
+        [{ colorScheme: 'dark' }, 'dark'],
+        [{ colorScheme: 'light', contrast: 'more' }, 'contrast'],
+        [{ colorScheme: 'light', contrast: 'no-preference' }, 'light'],
+      ])) {
+        await page.emulateMedia(media);
+        await tab.goto(env.url + 'lesson-04.html');
+        await tab.waitReady();
+        assert((await theme()) === wanted, `${JSON.stringify(media)}: the page opened in ${await theme()}`);
+      }
+      // «как в системе» follows a change of the system's setting without a reload, figures too.
+      const before = (await tab.canvas('#canvas-gae')).hash;
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await tab.waitFor(() => document.documentElement.dataset.theme === 'dark', null);
+      const after = (await tab.canvas('#canvas-gae')).hash;
+      assert(after !== before, 'the figure was not redrawn when the system turned dark');
+    });
+  });
+
   it('print: lessons 4 and 6 print their figures as images, with descriptions and numbers, and no controls (Chromium)', { timeout: 240_000 }, async (t) => {
     if (env.name !== 'chromium') return t.skip('only Chromium prints to PDF headless');
     // Lesson 6 after a short PPO run (its curves print) and before one (a line says so).
