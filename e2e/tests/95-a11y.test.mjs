@@ -164,6 +164,24 @@ forEachBrowser((env) => {
     });
   });
 
+  it('axe: each trainer after a short run, with its settings and saved runs open', { timeout: 400_000 }, async (t) => {
+    for (const [path, panel] of [
+      ['lesson-03.html?run=reinforce&profile=smoke', '#trainer-reinforce'],
+      ['lesson-06.html?run=ppo&profile=smoke', '#trainer-ppo'],
+      ['lesson-08.html?run=sequence&profile=smoke', '#trainer-sequence'],
+    ]) {
+      await env.withTab(path, null, async (tab) => {
+        await tab.waitReady();
+        await tab.waitFor(runEnded, panel, 180_000);
+        const run = await axe(tab);
+        await tab.eval((p) => document.querySelectorAll(`${p} details`).forEach((d) => ((/** @type {HTMLDetailsElement} */ (d)).open = true)), panel);
+        const open = await axe(tab);
+        t.diagnostic(`${path}: after the run ${run.nodes} elements, settings and saved runs open ${open.nodes}`);
+        assert(run.rules === 0 && open.rules === 0, [...run.lines, ...open.lines].join('\n'));
+      });
+    }
+  });
+
   it('axe: lesson 4 with the flags switched, and a figure showing its error', { timeout: 120_000 }, async (t) => {
     await env.withTab('lesson-04.html', null, async (tab) => {
       await tab.waitReady();
