@@ -182,7 +182,7 @@ forEachBrowser((env) => {
     }
   });
 
-  it('axe: lesson 4 with the flags switched, and a figure showing its error', { timeout: 120_000 }, async (t) => {
+  it('axe: lesson 4 with the flags switched, and the error messages of figures and trainers', { timeout: 120_000 }, async (t) => {
     await env.withTab('lesson-04.html', null, async (tab) => {
       await tab.waitReady();
       const flags = await tab.count('input[data-flag]');
@@ -193,13 +193,21 @@ forEachBrowser((env) => {
       t.diagnostic(`lesson-04.html flags switched: ${found.rules} rules, ${found.nodes} elements`);
       assert(found.rules === 0, found.lines.join('\n'));
     });
-    await env.withTab('lesson-04.html?gamma=', null, async (tab) => {
-      await tab.waitReady();
-      await tab.waitFor(() => document.querySelector('#figure-gae .figure-error'), null);
-      const found = await axe(tab);
-      t.diagnostic(`lesson-04.html figure error: ${found.rules} rules, ${found.nodes} elements`);
-      assert(found.rules === 0, found.lines.join('\n'));
-    });
+    // Errors shown: a figure's value refused, a figure that cannot be drawn, trainers' links refused.
+    for (const [path, box] of [
+      ['lesson-04.html?gamma=', '#figure-gae .figure-error'],
+      [`lesson-05.html?eps=0.${'7'.repeat(400)}`, '#figure-clipping .figure-error'],
+      ['lesson-06.html?run=ppo&profile=smoke&seeds=1e99', '#trainer-ppo .figure-error'],
+      ['lesson-08.html?run=sequence&profile=nonexistent', '#trainer-sequence .figure-error'],
+    ]) {
+      await env.withTab(path, null, async (tab) => {
+        await tab.waitReady();
+        await tab.waitFor((b) => document.querySelector(b)?.textContent, box);
+        const found = await axe(tab);
+        t.diagnostic(`${path.slice(0, 40)} with its error: ${found.rules} rules, ${found.nodes} elements`);
+        assert(found.rules === 0, found.lines.join('\n'));
+      });
+    }
   });
 
   for (const path of ['lesson-04.html', 'lesson-05.html', 'lesson-09.html']) {
