@@ -111,6 +111,7 @@ const local = (url) => {
  *   download: (selector: string) => Promise<Download>,
  *   tasks: (<T>(during: () => Promise<T>) => Promise<{ result: T, tasks: MainThreadTask[] }>) | null,
  *   close: () => Promise<void>,
+ *   playwright?: import('playwright-core').Page,
  * }} Driver
  */
 
@@ -211,6 +212,10 @@ export class Tab {
 
   /* Built on the above, the same in every browser. */
 
+  /** Chromium's playwright page, for what only it can do (print to PDF); null in Firefox. */
+  get playwright() {
+    return this.driver.playwright ?? null;
+  }
   /** The full page, or the element `selector`, to e2e/artifacts/<browser>-<name>.png. @param {string} name @param {string} [selector] */
   screenshot(name, selector) {
     return this.driver.screenshotTo(join(ARTIFACTS, `${this.browser}-${name}.png`), selector);
@@ -344,6 +349,7 @@ function chromiumDriver(context, page) {
       return { result, tasks: mainThreadTasks(JSON.parse(traced.toString('utf8'))) };
     },
     close: () => context.close(),
+    playwright: page,
   };
 }
 

@@ -122,6 +122,13 @@ export function fillNumbers(html, core, where) {
 }
 
 /**
+ * Sets <html data-theme> before the first paint: the reader's remembered choice (app.js's
+ * theme switch), else high contrast or dark when the system asks for it, else light. Storage
+ * may be refused (private windows, blocked cookies): then the system's choice holds.
+ */
+const THEME_SCRIPT = `(function(){var t;try{t=localStorage.getItem('pgbook-theme')}catch(e){}if(['light','dark','contrast'].indexOf(t)<0)t=matchMedia('(prefers-contrast: more)').matches?'contrast':matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light';document.documentElement.dataset.theme=t})();`;
+
+/**
  * The frame every page shares.
  * @param {{ title: string, heading: string, body: string, after: string }} page
  */
@@ -132,12 +139,14 @@ function frame({ title, heading, body, after }) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
+<meta name="description" content="${escapeHtml(heading === BOOK_TITLE ? `Интерактивный учебник «${BOOK_TITLE}»: рисунки и тренажёры считаются в браузере.` : `${heading}. Урок интерактивного учебника «${BOOK_TITLE}».`)}">
+<script>${THEME_SCRIPT}</script>
 <link rel="icon" href="favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="css/book.css">
 <script type="module" src="js/app.js"></script>
 </head>
 <body>
-<header class="site"><a class="brand" href="index.html">pgbook <small>· градиенты политики</small></a></header>
+<header class="site"><a class="brand" href="index.html">pgbook <small>· градиенты политики</small></a><label class="theme">Оформление <select id="theme-switch"><option value="auto">как в системе</option><option value="light">светлое</option><option value="dark">тёмное</option><option value="contrast">высокий контраст</option></select></label></header>
 <div class="file-warning" id="file-warning" role="alert" hidden>Книга открыта прямо с диска (file://), а так браузер не запускает её модули: рисунки и тренажёры не работают. Запустите в папке книги <code>python3 -m http.server 8000 --bind 127.0.0.1</code> (или <code>scripts/serve.sh</code> в исходниках) и откройте <a href="http://127.0.0.1:8000/">http://127.0.0.1:8000/</a>.</div>
 <script>if (location.protocol === 'file:') document.getElementById('file-warning').hidden = false;</script>
 <main>

@@ -3,7 +3,7 @@
 //! and Monte Carlo points at G — and the Monte Carlo means against the exact gradient and
 //! (G−1)/G · exact. The simulation runs in the lesson (`lessons::baselines`), not here.
 
-use super::theme::{decimal, swatch_legend, Theme, BLUE, GREEN, GREY, INK, RED};
+use super::theme::{decimal, swatch_legend, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -39,7 +39,7 @@ pub fn draw<DB: DrawingBackend>(
     theme: &Theme,
 ) -> Result<()> {
     let (d, theme, group_size) = (data, *theme, data.group_size);
-    area.fill(&WHITE)?;
+    area.fill(&theme.colors.paper)?;
     let (left, right) = theme.panel_pair(area, 0.55);
     let g = group_size as f64;
 
@@ -62,7 +62,11 @@ pub fn draw<DB: DrawingBackend>(
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| decimal(*y, 2))
         .draw()?;
-    let styles = [(BLUE, 0usize), (RED, 1), (GREEN, 2)];
+    let styles = [
+        (theme.colors.blue, 0usize),
+        (theme.colors.red, 1),
+        (theme.colors.green, 2),
+    ];
     for (color, k) in styles {
         chart.draw_series(LineSeries::new(
             d.exact_std_curve.iter().map(|(x, s)| (*x, s[k])),
@@ -73,9 +77,12 @@ pub fn draw<DB: DrawingBackend>(
         [(g, 0.0), (g, std_top)],
         theme.px(4.0),
         theme.px(3.0),
-        GREY.stroke_width(theme.px(1.0)),
+        theme.colors.grey.stroke_width(theme.px(1.0)),
     ))?;
-    for (color, value) in [BLUE, RED, GREEN].into_iter().zip(d.monte_carlo_std) {
+    for (color, value) in [theme.colors.blue, theme.colors.red, theme.colors.green]
+        .into_iter()
+        .zip(d.monte_carlo_std)
+    {
         chart.draw_series(std::iter::once(Circle::new(
             (g, value),
             theme.ipx(5.0),
@@ -83,9 +90,9 @@ pub fn draw<DB: DrawingBackend>(
         )))?;
     }
     let mut legend = vec![
-        (BLUE, "без опорного уровня"),
-        (RED, "среднее той же группы"),
-        (GREEN, "RLOO"),
+        (theme.colors.blue, "без опорного уровня"),
+        (theme.colors.red, "среднее той же группы"),
+        (theme.colors.green, "RLOO"),
     ];
     if let Some((_, std, _)) = d.zscore {
         chart.draw_series(std::iter::once(TriangleMarker::new(
@@ -99,9 +106,9 @@ pub fn draw<DB: DrawingBackend>(
 
     // Right: the means at G with ±2 standard errors, against exact and (G−1)/G · exact.
     let mut rows = vec![
-        (0.0, d.means[0], d.errors[0], BLUE),
-        (1.0, d.means[1], d.errors[1], RED),
-        (2.0, d.means[2], d.errors[2], GREEN),
+        (0.0, d.means[0], d.errors[0], theme.colors.blue),
+        (1.0, d.means[1], d.errors[1], theme.colors.red),
+        (2.0, d.means[2], d.errors[2], theme.colors.green),
     ];
     if let Some((mean, _, err)) = d.zscore {
         rows.push((3.0, mean, err, ZSCORE));
@@ -141,7 +148,7 @@ pub fn draw<DB: DrawingBackend>(
     let exact = d.exact;
     chart.draw_series(LineSeries::new(
         [(-0.6, exact), (x_end, exact)],
-        INK.stroke_width(theme.px(1.5)),
+        theme.colors.ink.stroke_width(theme.px(1.5)),
     ))?;
     chart.draw_series(DashedLineSeries::new(
         [
@@ -150,17 +157,17 @@ pub fn draw<DB: DrawingBackend>(
         ],
         theme.px(5.0),
         theme.px(4.0),
-        RED.stroke_width(theme.px(1.5)),
+        theme.colors.red.stroke_width(theme.px(1.5)),
     ))?;
     chart.draw_series(std::iter::once(Text::new(
         "точный градиент",
         (-0.55, exact + 0.006),
-        theme.font(11.0).color(&INK),
+        theme.font(11.0).color(&theme.colors.ink),
     )))?;
     chart.draw_series(std::iter::once(Text::new(
         "(G−1)/G · точный",
         (-0.55, d.predicted_same_group - 0.0015),
-        theme.font(11.0).color(&RED),
+        theme.font(11.0).color(&theme.colors.red),
     )))?;
     for (x, mean, err, color) in rows {
         let style = color.stroke_width(theme.px(2.0));

@@ -2,7 +2,7 @@
 //! (q_A − b)·∇log π(A) as a parabola in b with V and b* marked (left), and each action's weight
 //! in V and in b* (right). Computed in `lessons::baselines::bstar_figure`.
 
-use super::theme::{decimal, swatch_legend, Theme, BLUE, GREY, RED};
+use super::theme::{decimal, swatch_legend, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -29,7 +29,7 @@ pub fn draw<DB: DrawingBackend>(
     theme: &Theme,
 ) -> Result<()> {
     let (d, theme) = (data, *theme);
-    area.fill(&WHITE)?;
+    area.fill(&theme.colors.paper)?;
     let (left, right) = theme.panel_pair(area, 0.6);
     let (b_lo, b_hi) = (
         d.curve.first().map_or(-1.0, |p| p.0),
@@ -49,11 +49,11 @@ pub fn draw<DB: DrawingBackend>(
         .draw()?;
     chart.draw_series(LineSeries::new(
         d.curve.iter().copied(),
-        BLUE.stroke_width(theme.px(2.5)),
+        theme.colors.blue.stroke_width(theme.px(2.5)),
     ))?;
     for (b, var, color, label) in [
-        (d.value, d.variance_at_value, GREY, "V"),
-        (d.b_star, d.variance_at_b_star, RED, "b*"),
+        (d.value, d.variance_at_value, theme.colors.grey, "V"),
+        (d.b_star, d.variance_at_b_star, theme.colors.red, "b*"),
     ] {
         chart.draw_series(DashedLineSeries::new(
             [(b, 0.0), (b, v_hi)],
@@ -102,18 +102,21 @@ pub fn draw<DB: DrawingBackend>(
         let x = a as f64;
         chart.draw_series(std::iter::once(Rectangle::new(
             [(x - 0.32, 0.0), (x - 0.02, wv)],
-            GREY.mix(0.7).filled(),
+            theme.colors.grey.mix(0.7).filled(),
         )))?;
         chart.draw_series(std::iter::once(Rectangle::new(
             [(x + 0.02, 0.0), (x + 0.32, wb)],
-            RED.mix(0.75).filled(),
+            theme.colors.red.mix(0.75).filled(),
         )))?;
     }
     swatch_legend(
         &right,
         theme,
         (0.2, 0.13),
-        &[(GREY, "в V: p_a"), (RED, "в b*: p_a·‖s_a‖² / Σ")],
+        &[
+            (theme.colors.grey, "в V: p_a"),
+            (theme.colors.red, "в b*: p_a·‖s_a‖² / Σ"),
+        ],
     )?;
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! One frame of CartPole: the track with its ±2.4 limits, the cart at x and the pole at θ,
 //! drawn to scale (pole length 1.0 = 2 × the half-length 0.5 of the dynamics).
 
-use super::theme::{Theme, BLUE, GREY, INK, RED};
+use super::theme::Theme;
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -30,7 +30,7 @@ pub fn draw<DB: DrawingBackend>(
     if let Some(i) = state.iter().position(|v| !v.is_finite()) {
         return Err(crate::Error::non_finite("state", i));
     }
-    area.fill(&WHITE)?;
+    area.fill(&theme.colors.paper)?;
     let (w, h) = area.dim_in_pixel();
     let (w, h) = (f64::from(w), f64::from(h));
     // World → pixels: the track spans the width with a margin; y grows upwards from the rail.
@@ -43,24 +43,31 @@ pub fn draw<DB: DrawingBackend>(
 
     area.draw(&PathElement::new(
         [to_px(-X_LIMIT - 0.3, 0.0), to_px(X_LIMIT + 0.3, 0.0)],
-        GREY.stroke_width(theme.px(2.0)),
+        theme.colors.grey.stroke_width(theme.px(2.0)),
     ))?;
     for edge in [-X_LIMIT, X_LIMIT] {
         area.draw(&PathElement::new(
             [to_px(edge, -0.12), to_px(edge, 0.12)],
-            RED.stroke_width(theme.px(2.0)),
+            theme.colors.red.stroke_width(theme.px(2.0)),
         ))?;
     }
     let (cart_w, cart_h) = (0.5, 0.3);
     let (x0, y0) = to_px(x - cart_w / 2.0, cart_h);
     let (x1, y1) = to_px(x + cart_w / 2.0, 0.0);
-    area.draw(&Rectangle::new([(x0, y0), (x1, y1)], INK.filled()))?;
+    area.draw(&Rectangle::new(
+        [(x0, y0), (x1, y1)],
+        theme.colors.ink.filled(),
+    ))?;
     let pivot = (x, cart_h);
     let tip = (
         x + crate::math::sin(theta),
         cart_h + crate::math::cos(theta),
     );
-    let pole_color = if failed { RED } else { BLUE };
+    let pole_color = if failed {
+        theme.colors.red
+    } else {
+        theme.colors.blue
+    };
     area.draw(&PathElement::new(
         [to_px(pivot.0, pivot.1), to_px(tip.0, tip.1)],
         pole_color.stroke_width(theme.px(6.0)),
@@ -68,12 +75,12 @@ pub fn draw<DB: DrawingBackend>(
     area.draw(&Circle::new(
         to_px(pivot.0, pivot.1),
         theme.ipx(4.0),
-        GREY.filled(),
+        theme.colors.grey.filled(),
     ))?;
     area.draw(&Text::new(
         caption.to_string(),
         (theme.ipx(8.0), theme.ipx(6.0)),
-        theme.font(13.0).color(&INK),
+        theme.font(13.0).color(&theme.colors.ink),
     ))?;
     Ok(())
 }

@@ -3,7 +3,7 @@
 //! shaded and the lesson's worked rows marked. The curves and rows come from the lesson
 //! (`lessons::clipping`).
 
-use super::theme::{decimal, Theme, BLUE, GREY, INK, RED};
+use super::theme::{decimal, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -51,7 +51,7 @@ pub fn draw<DB: DrawingBackend>(
     data: &Data,
     theme: &Theme,
 ) -> Result<()> {
-    area.fill(&WHITE)?;
+    area.fill(&theme.colors.paper)?;
     let cells = area.split_evenly((1, data.panels.len().max(1)));
     for (cell, panel) in cells.iter().zip(&data.panels) {
         draw_panel(cell, data, panel, *theme)?;
@@ -66,7 +66,11 @@ fn draw_panel<DB: DrawingBackend>(
     theme: Theme,
 ) -> Result<()> {
     let (eps, r_max, advantage) = (data.clip_epsilon, data.r_max, panel.advantage);
-    let color = if advantage > 0.0 { BLUE } else { RED };
+    let color = if advantage > 0.0 {
+        theme.colors.blue
+    } else {
+        theme.colors.red
+    };
     let (y_lo, y_hi) = if advantage > 0.0 {
         (-0.15, 2.1)
     } else {
@@ -100,7 +104,7 @@ fn draw_panel<DB: DrawingBackend>(
         [(flat.0, y_lo), (flat.1, y_hi)],
         color.mix(0.12).filled(),
     )))?;
-    let guide = GREY.stroke_width(theme.px(1.0));
+    let guide = theme.colors.grey.stroke_width(theme.px(1.0));
     for r in [1.0 - eps, 1.0 + eps] {
         chart.draw_series(DashedLineSeries::new(
             [(r, y_lo), (r, y_hi)],
@@ -115,7 +119,7 @@ fn draw_panel<DB: DrawingBackend>(
         panel.unclipped.iter().copied(),
         theme.px(6.0),
         theme.px(4.0),
-        GREY.stroke_width(theme.px(1.5)),
+        theme.colors.grey.stroke_width(theme.px(1.5)),
     ))?;
     chart.draw_series(LineSeries::new(
         panel.pessimistic.iter().copied(),
@@ -137,7 +141,7 @@ fn draw_panel<DB: DrawingBackend>(
             + Text::new(
                 m.label.clone(),
                 (theme.ipx(7.0), -theme.ipx(20.0)),
-                theme.font(12.0).color(&INK),
+                theme.font(12.0).color(&theme.colors.ink),
             );
         chart.draw_series(std::iter::once(label))?;
     }

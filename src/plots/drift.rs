@@ -2,7 +2,7 @@
 //! the clipped objective against the band 1 ± ε (top), and the clipped objective beside the
 //! unclipped surrogate (bottom). Computed in `lessons::clipping::drift`.
 
-use super::theme::{decimal, swatch_legend, Theme, BLUE, GREEN, GREY, INK, RED};
+use super::theme::{decimal, swatch_legend, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -26,7 +26,7 @@ pub fn draw<DB: DrawingBackend>(
     theme: &Theme,
 ) -> Result<()> {
     let (d, theme, eps) = (data, *theme, data.clip_epsilon);
-    area.fill(&WHITE)?;
+    area.fill(&theme.colors.paper)?;
     let (top, bottom) = area.split_vertically(area.dim_in_pixel().1 * 11 / 20);
     let x_hi = (d.ratios.len().max(2) - 1) as f64;
     let (mut lo, mut hi) = (1.0 - eps, 1.0 + eps);
@@ -48,7 +48,7 @@ pub fn draw<DB: DrawingBackend>(
         .draw()?;
     chart.draw_series(std::iter::once(Rectangle::new(
         [(0.0, 1.0 - eps), (x_hi, 1.0 + eps)],
-        BLUE.mix(0.10).filled(),
+        theme.colors.blue.mix(0.10).filled(),
     )))?;
     if let Some(f) = d.flat_from {
         let f = f as f64;
@@ -56,10 +56,10 @@ pub fn draw<DB: DrawingBackend>(
             [(f, lo - pad), (f, hi + pad)],
             theme.px(4.0),
             theme.px(3.0),
-            GREY.stroke_width(theme.px(1.0)),
+            theme.colors.grey.stroke_width(theme.px(1.0)),
         ))?;
     }
-    let colors = [BLUE, RED, GREEN];
+    let colors = [theme.colors.blue, theme.colors.red, theme.colors.green];
     for (a, color) in colors.iter().enumerate() {
         chart.draw_series(LineSeries::new(
             d.ratios.iter().enumerate().map(|(t, r)| (t as f64, r[a])),
@@ -73,10 +73,10 @@ pub fn draw<DB: DrawingBackend>(
         theme,
         (legend_x, 0.40),
         &[
-            (BLUE, "действие 0 (A > 0)"),
-            (RED, "действие 1 (A < 0)"),
-            (GREEN, "действие 2 (A < 0)"),
-            (GREY, "с этого шага все члены плоские"),
+            (theme.colors.blue, "действие 0 (A > 0)"),
+            (theme.colors.red, "действие 1 (A < 0)"),
+            (theme.colors.green, "действие 2 (A < 0)"),
+            (theme.colors.grey, "с этого шага все члены плоские"),
         ],
     )?;
 
@@ -105,21 +105,21 @@ pub fn draw<DB: DrawingBackend>(
             .iter()
             .enumerate()
             .map(|(t, &v)| (t as f64, v)),
-        INK.stroke_width(theme.px(2.5)),
+        theme.colors.ink.stroke_width(theme.px(2.5)),
     ))?;
     chart.draw_series(DashedLineSeries::new(
         d.surrogate.iter().enumerate().map(|(t, &v)| (t as f64, v)),
         theme.px(5.0),
         theme.px(3.0),
-        GREY.stroke_width(theme.px(1.5)),
+        theme.colors.grey.stroke_width(theme.px(1.5)),
     ))?;
     swatch_legend(
         &bottom,
         theme,
         (0.55, 0.36),
         &[
-            (INK, "клиппированная цель"),
-            (GREY, "r·A без клиппирования"),
+            (theme.colors.ink, "клиппированная цель"),
+            (theme.colors.grey, "r·A без клиппирования"),
         ],
     )?;
     Ok(())

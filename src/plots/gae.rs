@@ -2,7 +2,7 @@
 //! (top), value targets (bottom left) and the weights (γλ)^k (bottom right). The buffer and its
 //! analysis come from the lesson (`lessons::gae`).
 
-use super::theme::{decimal, swatch_legend, Theme, BLUE, GREY, RED};
+use super::theme::{decimal, swatch_legend, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -65,7 +65,7 @@ pub fn draw<DB: DrawingBackend>(
     theme: &Theme,
 ) -> Result<()> {
     let (a, theme) = (data, *theme);
-    area.fill(&WHITE)?;
+    area.fill(&theme.colors.paper)?;
     // The advantages above the targets and weights; on a phone, three rows.
     let (top, bottom) = if theme.is_narrow(area) {
         area.split_vertically(area.dim_in_pixel().1 / 3)
@@ -117,7 +117,7 @@ pub fn draw<DB: DrawingBackend>(
     chart.draw_series(
         ts.iter()
             .zip(&a.deltas)
-            .map(|(&t, &d)| Circle::new((t, d), theme.ipx(3.0), GREY.filled())),
+            .map(|(&t, &d)| Circle::new((t, d), theme.ipx(3.0), theme.colors.grey.filled())),
     )?;
     let episodes = &a.episodes;
     series(
@@ -125,26 +125,34 @@ pub fn draw<DB: DrawingBackend>(
         ts,
         &a.single_done_advantages,
         episodes,
-        RED,
+        theme.colors.red,
         true,
         theme,
     )?;
-    series(&mut chart, ts, &a.advantages, episodes, BLUE, false, theme)?;
+    series(
+        &mut chart,
+        ts,
+        &a.advantages,
+        episodes,
+        theme.colors.blue,
+        false,
+        theme,
+    )?;
     swatch_legend(
         &top,
         theme,
         (0.06, 0.58),
         &[
             (
-                BLUE,
+                theme.colors.blue,
                 if a.forgot_trace_cut {
                     "Â: без trace_cut на усечении"
                 } else {
                     "Â: terminated + trace_cut"
                 },
             ),
-            (RED, "Â: один флаг done"),
-            (GREY, "δ: две маски"),
+            (theme.colors.red, "Â: один флаг done"),
+            (theme.colors.grey, "δ: две маски"),
         ],
     )?;
 
@@ -165,14 +173,14 @@ pub fn draw<DB: DrawingBackend>(
     chart.draw_series(
         ts.iter()
             .zip(&a.values)
-            .map(|(&t, &v)| Circle::new((t, v), theme.ipx(3.0), GREY.filled())),
+            .map(|(&t, &v)| Circle::new((t, v), theme.ipx(3.0), theme.colors.grey.filled())),
     )?;
     series(
         &mut chart,
         ts,
         &a.single_done_value_targets,
         episodes,
-        RED,
+        theme.colors.red,
         true,
         theme,
     )?;
@@ -181,7 +189,7 @@ pub fn draw<DB: DrawingBackend>(
         ts,
         &a.value_targets,
         episodes,
-        BLUE,
+        theme.colors.blue,
         false,
         theme,
     )?;
@@ -189,7 +197,11 @@ pub fn draw<DB: DrawingBackend>(
         &left,
         theme,
         (0.14, 0.12),
-        &[(BLUE, "две маски"), (RED, "один флаг done"), (GREY, "V")],
+        &[
+            (theme.colors.blue, "две маски"),
+            (theme.colors.red, "один флаг done"),
+            (theme.colors.grey, "V"),
+        ],
     )?;
 
     // Bottom right: the weights (γλ)^k.
@@ -200,7 +212,7 @@ pub fn draw<DB: DrawingBackend>(
     chart.draw_series(a.weights.iter().enumerate().map(|(k, &w)| {
         Rectangle::new(
             [(k as f64 - 0.35, 0.0), (k as f64 + 0.35, w)],
-            BLUE.mix(0.7).filled(),
+            theme.colors.blue.mix(0.7).filled(),
         )
     }))?;
     Ok(())
@@ -260,7 +272,10 @@ fn boundary_labels<DB: DrawingBackend>(
         } else {
             (t + 0.1, HPos::Left)
         };
-        let font = theme.font(11.0).color(&GREY).pos(Pos::new(h, VPos::Top));
+        let font = theme
+            .font(11.0)
+            .color(&theme.colors.grey)
+            .pos(Pos::new(h, VPos::Top));
         let y = lo + (0.1 + 0.09 * row as f64) * (hi - lo);
         chart.draw_series(std::iter::once(Text::new(label.to_string(), (x, y), font)))?;
     }
@@ -274,7 +289,7 @@ fn boundary<DB: DrawingBackend>(
     hi: f64,
     theme: Theme,
 ) -> Result<()> {
-    let style = GREY.stroke_width(theme.px(1.0));
+    let style = theme.colors.grey.stroke_width(theme.px(1.0));
     chart.draw_series(DashedLineSeries::new(
         [(t, lo), (t, hi)],
         theme.px(4.0),

@@ -1,7 +1,7 @@
 //! The PPO learning curve: median evaluation return over seeds, the interquartile band, a thin
 //! line per seed and the dashed 500 ceiling, against environment transitions.
 
-use super::theme::{tick_count, tick_label, Theme, BLUE, GREEN, INK};
+use super::theme::{tick_count, tick_label, Theme};
 use crate::train::curves::Curve;
 use crate::Result;
 use plotters::coord::Shift;
@@ -45,7 +45,7 @@ pub fn draw_titled<DB: DrawingBackend>(
     let (Data { curve, x_end, .. }, theme) = (*data, *theme);
     let xs: Vec<f64> = curve.env_steps.iter().map(|&s| s as f64).collect();
     let x_max = xs.last().copied().unwrap_or(0.0).max(x_end).max(1.0);
-    area.fill(&WHITE)?;
+    area.fill(&theme.colors.paper)?;
     let (plot, strip) = theme.legend_strip(area, 3);
     let mut chart = theme
         .chart(&plot, title, 36.0, 44.0)
@@ -66,28 +66,43 @@ pub fn draw_titled<DB: DrawingBackend>(
         .map(|(&x, &y)| (x, y))
         .chain(xs.iter().zip(&curve.q25).rev().map(|(&x, &y)| (x, y)))
         .collect();
-    chart.draw_series(std::iter::once(Polygon::new(band, BLUE.mix(0.2).filled())))?;
+    chart.draw_series(std::iter::once(Polygon::new(
+        band,
+        theme.colors.blue.mix(0.2).filled(),
+    )))?;
     for run in &curve.runs {
         let points = xs.iter().copied().zip(run.iter().copied());
         chart.draw_series(LineSeries::new(
             points,
-            BLUE.mix(0.35).stroke_width(theme.px(1.0)),
+            theme.colors.blue.mix(0.35).stroke_width(theme.px(1.0)),
         ))?;
     }
     let width = theme.px(2.5);
     let median = xs.iter().copied().zip(curve.median.iter().copied());
-    chart.draw_series(LineSeries::new(median, BLUE.stroke_width(width)))?;
+    chart.draw_series(LineSeries::new(
+        median,
+        theme.colors.blue.stroke_width(width),
+    ))?;
     let thin = theme.px(1.0);
     chart.draw_series(DashedLineSeries::new(
         [(0.0, 500.0), (x_max, 500.0)],
         theme.px(8.0),
         theme.px(5.0),
-        INK.stroke_width(thin),
+        theme.colors.ink.stroke_width(thin),
     ))?;
     let entries = [
-        (BLUE.mix(0.2).filled(), "межквартильный диапазон"),
-        (BLUE.stroke_width(width), "медиана по начальным значениям"),
-        (INK.stroke_width(thin), "потолок 500 (лимит времени)"),
+        (
+            theme.colors.blue.mix(0.2).filled(),
+            "межквартильный диапазон",
+        ),
+        (
+            theme.colors.blue.stroke_width(width),
+            "медиана по начальным значениям",
+        ),
+        (
+            theme.colors.ink.stroke_width(thin),
+            "потолок 500 (лимит времени)",
+        ),
     ];
     match strip {
         Some(strip) => theme.strip_legend(&strip, &entries)?,
@@ -98,8 +113,10 @@ pub fn draw_titled<DB: DrawingBackend>(
 
 /// The colours of a comparison's configurations, in order (told apart in grey-scale prints
 /// by their lightness too).
-pub const CONFIG_COLORS: [RGBColor; 4] =
-    [BLUE, RGBColor(214, 110, 0), GREEN, RGBColor(120, 70, 160)];
+pub fn config_colors(theme: &Theme) -> [RGBColor; 4] {
+    let c = theme.colors;
+    [c.blue, c.orange, c.green, c.purple]
+}
 
 /// What the comparison figure draws: each configuration's curve under its label.
 #[derive(Debug, Clone, Copy)]
@@ -113,7 +130,7 @@ pub struct Compared<'a> {
 }
 
 /// Draws each configuration's median and interquartile band in its own colour (at most
-/// [`CONFIG_COLORS`] of them), with a legend naming each one, and the 500 ceiling.
+/// [`config_colors`] of them), with a legend naming each one, and the 500 ceiling.
 pub fn draw_compared<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &Compared<'_>,
@@ -126,7 +143,7 @@ pub fn draw_compared<DB: DrawingBackend>(
         .filter_map(|(_, c)| c.env_steps.last())
         .fold(0.0_f64, |m, &s| m.max(s as f64));
     let x_max = x_last.max(data.x_end).max(1.0);
-    area.fill(&WHITE)?;
+    area.fill(&theme.colors.paper)?;
     let (plot, strip) = theme.legend_strip(area, data.configs.len() + 1);
     let mut chart = theme
         .chart(&plot, data.title, 36.0, 44.0)
@@ -142,7 +159,7 @@ pub fn draw_compared<DB: DrawingBackend>(
         .draw()?;
     let width = theme.px(2.5);
     // The bands first, then every median over them: no band hides another's median.
-    for ((_, curve), color) in data.configs.iter().zip(CONFIG_COLORS) {
+    for ((_, curve), color) in data.configs.iter().zip(config_colors(&theme)) {
         let xs = curve.env_steps.iter().map(|&s| s as f64);
         let band: Vec<(f64, f64)> = xs
             .clone()
@@ -159,7 +176,7 @@ pub fn draw_compared<DB: DrawingBackend>(
             color.mix(0.15).filled(),
         )))?;
     }
-    for ((_, curve), color) in data.configs.iter().zip(CONFIG_COLORS) {
+    for ((_, curve), color) in data.configs.iter().zip(config_colors(&theme)) {
         let points = curve
             .env_steps
             .iter()
@@ -172,15 +189,18 @@ pub fn draw_compared<DB: DrawingBackend>(
         [(0.0, 500.0), (x_max, 500.0)],
         theme.px(8.0),
         theme.px(5.0),
-        INK.stroke_width(thin),
+        theme.colors.ink.stroke_width(thin),
     ))?;
     let mut entries: Vec<(ShapeStyle, &str)> = data
         .configs
         .iter()
-        .zip(CONFIG_COLORS)
+        .zip(config_colors(&theme))
         .map(|((label, _), color)| (color.stroke_width(width), *label))
         .collect();
-    entries.push((INK.stroke_width(thin), "потолок 500 (лимит времени)"));
+    entries.push((
+        theme.colors.ink.stroke_width(thin),
+        "потолок 500 (лимит времени)",
+    ));
     match strip {
         Some(strip) => theme.strip_legend(&strip, &entries)?,
         None => theme.legend(&chart, SeriesLabelPosition::LowerRight, &entries)?,

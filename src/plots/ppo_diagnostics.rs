@@ -2,25 +2,29 @@
 //! active clip fraction and the fraction of ratios outside [1 − ε, 1 + ε]. The KL is typically
 //! ten times smaller than the fractions, so it gets its own scale on the right axis.
 
-use super::theme::{tick_count, tick_label, Theme, BLUE, GREEN, RED};
+use super::theme::{tick_count, tick_label, Palette, Theme};
 use crate::train::ppo::UpdateReport;
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 /// A line: its legend label, colour and how to read it from a report.
-type Series = (&'static str, RGBColor, fn(&UpdateReport) -> f64);
+type Series = (
+    &'static str,
+    fn(&Palette) -> RGBColor,
+    fn(&UpdateReport) -> f64,
+);
 
 /// Left axis: the two fractions.
 const FRACTIONS: [Series; 2] = [
     (
         "доля активного клиппирования",
-        RED,
+        |p| p.red,
         |r| r.active_clip_fraction,
     ),
     (
         "доля отношений вне интервала",
-        GREEN,
+        |p| p.green,
         |r| r.ratio_outside_fraction,
     ),
 ];
@@ -28,7 +32,7 @@ const FRACTIONS: [Series; 2] = [
 /// Right axis: the approx KL.
 const KL: Series = (
     "неотрицательная приближённая KL (правая ось)",
-    BLUE,
+    |p| p.blue,
     |r| r.approx_kl,
 );
 
@@ -75,7 +79,7 @@ pub fn draw<DB: DrawingBackend>(
         axis_top(history, &FRACTIONS, 0.05),
         axis_top(history, &[KL], 0.005),
     );
-    area.fill(&WHITE)?;
+    area.fill(&theme.colors.paper)?;
     let (plot, strip) = theme.legend_strip(area, FRACTIONS.len() + 1);
     let mut chart = theme
         .chart(
@@ -100,25 +104,28 @@ pub fn draw<DB: DrawingBackend>(
         .configure_secondary_axes()
         .y_labels(6)
         .y_desc("KL")
-        .axis_style(BLUE.stroke_width(theme.px(1.0)))
-        .label_style(theme.font(11.0).color(&BLUE))
-        .axis_desc_style(theme.font(12.0).color(&BLUE))
+        .axis_style(theme.colors.blue.stroke_width(theme.px(1.0)))
+        .label_style(theme.font(11.0).color(&theme.colors.blue))
+        .axis_desc_style(theme.font(12.0).color(&theme.colors.blue))
         .y_label_formatter(&|y| format!("{y:.3}"))
         .draw()?;
     let width = theme.px(1.5);
     for (_, color, get) in FRACTIONS {
         let points = history.iter().map(|r| (r.update as f64, get(r)));
-        chart.draw_series(LineSeries::new(points, color.stroke_width(width)))?;
+        chart.draw_series(LineSeries::new(
+            points,
+            color(&theme.colors).stroke_width(width),
+        ))?;
     }
     let (_, color, get) = KL;
     chart.draw_secondary_series(LineSeries::new(
         history.iter().map(|r| (r.update as f64, get(r))),
-        color.stroke_width(width),
+        color(&theme.colors).stroke_width(width),
     ))?;
     let entries: Vec<(ShapeStyle, &str)> = FRACTIONS
         .iter()
         .chain(std::iter::once(&KL))
-        .map(|(label, color, _)| (color.stroke_width(width), *label))
+        .map(|(label, color, _)| (color(&theme.colors).stroke_width(width), *label))
         .collect();
     match strip {
         Some(strip) => theme.strip_legend(&strip, &entries)?,

@@ -2,7 +2,7 @@
 //! and on a small chain the full-return and reward-to-go estimates of one step's gradient over
 //! every episode — the same mean, a narrower spread (right). Computed in `lessons::returns`.
 
-use super::theme::{decimal, swatch_legend, Theme, BLUE, GREEN, GREY, INK, RED};
+use super::theme::{decimal, swatch_legend, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -37,7 +37,7 @@ pub fn draw<DB: DrawingBackend>(
     theme: &Theme,
 ) -> Result<()> {
     let (d, theme) = (data, *theme);
-    area.fill(&WHITE)?;
+    area.fill(&theme.colors.paper)?;
     let (left, right) = theme.panel_pair(area, 0.5);
 
     // Left: G_t and γ^t G_t per step.
@@ -68,17 +68,17 @@ pub fn draw<DB: DrawingBackend>(
         .draw()?;
     chart.draw_series(LineSeries::new(
         [(-0.6, 0.0), (steps - 0.4, 0.0)],
-        GREY.stroke_width(theme.px(1.0)),
+        theme.colors.grey.stroke_width(theme.px(1.0)),
     ))?;
     for (t, (&g, &w)) in d.reward_to_go.iter().zip(&d.weights).enumerate() {
         let x = t as f64;
         chart.draw_series(std::iter::once(Rectangle::new(
             [(x - 0.34, 0.0), (x - 0.02, g)],
-            BLUE.mix(0.75).filled(),
+            theme.colors.blue.mix(0.75).filled(),
         )))?;
         chart.draw_series(std::iter::once(Rectangle::new(
             [(x + 0.02, 0.0), (x + 0.34, w)],
-            GREEN.mix(0.75).filled(),
+            theme.colors.green.mix(0.75).filled(),
         )))?;
         for (value, dx) in [(g, -0.18), (w, 0.18)] {
             let v = if value >= 0.0 {
@@ -89,7 +89,10 @@ pub fn draw<DB: DrawingBackend>(
             chart.draw_series(std::iter::once(Text::new(
                 decimal(value, 2),
                 (x + dx, value),
-                theme.font(10.0).color(&INK).pos(Pos::new(HPos::Center, v)),
+                theme
+                    .font(10.0)
+                    .color(&theme.colors.ink)
+                    .pos(Pos::new(HPos::Center, v)),
             )))?;
         }
     }
@@ -97,7 +100,7 @@ pub fn draw<DB: DrawingBackend>(
         &left,
         theme,
         (0.16, 0.13),
-        &[(BLUE, "G_t"), (GREEN, "γ^t·G_t")],
+        &[(theme.colors.blue, "G_t"), (theme.colors.green, "γ^t·G_t")],
     )?;
 
     // Right: both estimators in every episode, with mean ± std, against the exact gradient.
@@ -128,11 +131,15 @@ pub fn draw<DB: DrawingBackend>(
         .draw()?;
     chart.draw_series(LineSeries::new(
         [(-0.6, d.exact), (1.6, d.exact)],
-        INK.stroke_width(theme.px(1.5)),
+        theme.colors.ink.stroke_width(theme.px(1.5)),
     ))?;
     for (i, (mean, std, vals)) in d.estimators.iter().enumerate() {
         let x = i as f64;
-        let color = if i == 0 { RED } else { BLUE };
+        let color = if i == 0 {
+            theme.colors.red
+        } else {
+            theme.colors.blue
+        };
         chart.draw_series(vals.iter().enumerate().map(|(e, &v)| {
             // A small horizontal offset per episode so equal values stay visible.
             let dx = -0.2 + 0.4 * e as f64 / (vals.len().max(2) - 1) as f64;
@@ -154,8 +161,11 @@ pub fn draw<DB: DrawingBackend>(
         theme,
         (0.14, 0.13),
         &[
-            (INK, "точный градиент"),
-            (GREY, "точка — эпизод; черта — среднее ± ст. откл."),
+            (theme.colors.ink, "точный градиент"),
+            (
+                theme.colors.grey,
+                "точка — эпизод; черта — среднее ± ст. откл.",
+            ),
         ],
     )?;
     Ok(())

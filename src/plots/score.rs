@@ -3,7 +3,7 @@
 //! REINFORCE estimate of component a against the reward offset c (top right); and that estimate
 //! over resamples against the exact gradient (bottom). Computed in `lessons::score`.
 
-use super::theme::{decimal, swatch_legend, Theme, BLUE, GREY, INK, RED};
+use super::theme::{decimal, swatch_legend, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -38,7 +38,7 @@ pub fn draw<DB: DrawingBackend>(
     theme: &Theme,
 ) -> Result<()> {
     let (d, theme) = (data, *theme);
-    area.fill(&WHITE)?;
+    area.fill(&theme.colors.paper)?;
     // Two panels above the resamples; on a phone, three rows.
     let (top, bottom) = if theme.is_narrow(area) {
         area.split_vertically(area.dim_in_pixel().1 * 2 / 3)
@@ -69,18 +69,18 @@ pub fn draw<DB: DrawingBackend>(
         .draw()?;
     chart.draw_series(LineSeries::new(
         [(-0.6, 0.0), (2.6, 0.0)],
-        GREY.stroke_width(theme.px(1.0)),
+        theme.colors.grey.stroke_width(theme.px(1.0)),
     ))?;
     for (j, (&p, &s)) in d.probs.iter().zip(&d.score).enumerate() {
         let x = j as f64;
         chart.draw_series(std::iter::once(Rectangle::new(
             [(x - 0.32, 0.0), (x - 0.02, p)],
-            BLUE.mix(0.75).filled(),
+            theme.colors.blue.mix(0.75).filled(),
         )))?;
         let outline = if j == d.action {
-            RED.filled()
+            theme.colors.red.filled()
         } else {
-            RED.mix(0.45).filled()
+            theme.colors.red.mix(0.45).filled()
         };
         chart.draw_series(std::iter::once(Rectangle::new(
             [(x + 0.02, 0.0), (x + 0.32, s)],
@@ -91,7 +91,10 @@ pub fn draw<DB: DrawingBackend>(
         &left,
         theme,
         (0.16, 0.14),
-        &[(BLUE, "π"), (RED, "e_a − π (ярче — a)")],
+        &[
+            (theme.colors.blue, "π"),
+            (theme.colors.red, "e_a − π (ярче — a)"),
+        ],
     )?;
 
     // Top right: the exact std of the estimate against c, the current c marked.
@@ -117,24 +120,27 @@ pub fn draw<DB: DrawingBackend>(
         .draw()?;
     chart.draw_series(LineSeries::new(
         d.std_curve.iter().copied(),
-        BLUE.stroke_width(theme.px(2.0)),
+        theme.colors.blue.stroke_width(theme.px(2.0)),
     ))?;
     chart.draw_series(DashedLineSeries::new(
         [(d.offset, 0.0), (d.offset, s_hi)],
         theme.px(4.0),
         theme.px(3.0),
-        GREY.stroke_width(theme.px(1.0)),
+        theme.colors.grey.stroke_width(theme.px(1.0)),
     ))?;
     chart.draw_series(std::iter::once(Circle::new(
         (d.offset, d.resample_std),
         theme.ipx(5.0),
-        RED.filled(),
+        theme.colors.red.filled(),
     )))?;
     swatch_legend(
         &right,
         theme,
         (0.30, 0.14),
-        &[(BLUE, "точно"), (RED, "по выборкам")],
+        &[
+            (theme.colors.blue, "точно"),
+            (theme.colors.red, "по выборкам"),
+        ],
     )?;
 
     // Bottom: the estimates over resamples against the exact gradient, ±1 exact std shaded.
@@ -170,26 +176,27 @@ pub fn draw<DB: DrawingBackend>(
         .draw()?;
     chart.draw_series(std::iter::once(Rectangle::new(
         [(-1.0, d.exact - d.exact_std), (m, d.exact + d.exact_std)],
-        BLUE.mix(0.10).filled(),
+        theme.colors.blue.mix(0.10).filled(),
     )))?;
-    chart.draw_series(
-        d.estimates
-            .iter()
-            .enumerate()
-            .map(|(i, &e)| Circle::new((i as f64, e), theme.ipx(2.5), RED.mix(0.8).filled())),
-    )?;
+    chart.draw_series(d.estimates.iter().enumerate().map(|(i, &e)| {
+        Circle::new(
+            (i as f64, e),
+            theme.ipx(2.5),
+            theme.colors.red.mix(0.8).filled(),
+        )
+    }))?;
     chart.draw_series(LineSeries::new(
         [(-1.0, d.exact), (m, d.exact)],
-        INK.stroke_width(theme.px(2.0)),
+        theme.colors.ink.stroke_width(theme.px(2.0)),
     ))?;
     swatch_legend(
         &bottom,
         theme,
         (0.12, 0.16),
         &[
-            (INK, "точный градиент"),
-            (BLUE, "± одно точное ст. откл."),
-            (RED, "оценка по N исходам"),
+            (theme.colors.ink, "точный градиент"),
+            (theme.colors.blue, "± одно точное ст. откл."),
+            (theme.colors.red, "оценка по N исходам"),
         ],
     )?;
     Ok(())

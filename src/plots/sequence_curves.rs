@@ -1,7 +1,7 @@
 //! Lesson 8's learning curves: the evaluation mean reward and the fraction of fully correct
 //! answers per iteration of the GRU sequence policy.
 
-use super::theme::{tick_count, tick_label, Theme, BLUE, GREY, INK, RED};
+use super::theme::{tick_count, tick_label, Theme};
 use crate::train::sequence::IterationReport;
 use crate::Result;
 use plotters::coord::Shift;
@@ -25,7 +25,7 @@ pub fn draw<DB: DrawingBackend>(
     theme: &Theme,
 ) -> Result<()> {
     let (reports, theme) = (data.reports, *theme);
-    area.fill(&WHITE)?;
+    area.fill(&theme.colors.paper)?;
     let last = reports
         .last()
         .map_or(0, |r| r.iteration)
@@ -52,8 +52,8 @@ pub fn draw<DB: DrawingBackend>(
     let reward: Vec<f64> = reports.iter().map(|r| r.eval_mean_reward).collect();
     let success: Vec<f64> = reports.iter().map(|r| r.eval_success_rate).collect();
     let series = [
-        ("средняя награда", BLUE, reward),
-        ("доля правильных ответов", RED, success),
+        ("средняя награда", theme.colors.blue, reward),
+        ("доля правильных ответов", theme.colors.red, success),
     ];
     let width = theme.px(2.0);
     let entries: Vec<(ShapeStyle, &str)> = series
@@ -87,9 +87,9 @@ pub fn draw_compared<DB: DrawingBackend>(
     data: &Compared<'_>,
     theme: &Theme,
 ) -> Result<()> {
-    use super::learning_curve::CONFIG_COLORS;
+    use super::learning_curve::config_colors;
     let theme = *theme;
-    area.fill(&WHITE)?;
+    area.fill(&theme.colors.paper)?;
     let all = || data.configs.iter().flat_map(|(_, r)| r.iter());
     let last = all()
         .map(|r| r.iteration)
@@ -117,7 +117,7 @@ pub fn draw_compared<DB: DrawingBackend>(
         .y_label_formatter(&|y| format!("{y:.1}"))
         .draw()?;
     let width = theme.px(2.0);
-    for ((_, reports), color) in data.configs.iter().zip(CONFIG_COLORS) {
+    for ((_, reports), color) in data.configs.iter().zip(config_colors(&theme)) {
         let x = |r: &IterationReport| r.iteration as f64;
         let reward = reports.iter().map(|r| (x(r), r.eval_mean_reward));
         chart.draw_series(LineSeries::new(reward, color.stroke_width(width)))?;
@@ -132,11 +132,17 @@ pub fn draw_compared<DB: DrawingBackend>(
     let mut entries: Vec<(ShapeStyle, &str)> = data
         .configs
         .iter()
-        .zip(CONFIG_COLORS)
+        .zip(config_colors(&theme))
         .map(|((label, _), color)| (color.filled(), *label))
         .collect();
-    entries.push((INK.stroke_width(width), "сплошная: средняя награда"));
-    entries.push((GREY.stroke_width(width), "пунктир: доля правильных ответов"));
+    entries.push((
+        theme.colors.ink.stroke_width(width),
+        "сплошная: средняя награда",
+    ));
+    entries.push((
+        theme.colors.grey.stroke_width(width),
+        "пунктир: доля правильных ответов",
+    ));
     match strip {
         Some(strip) => theme.strip_legend(&strip, &entries)?,
         None => theme.legend(&chart, SeriesLabelPosition::LowerRight, &entries)?,

@@ -2,7 +2,7 @@
 //! token's log-ratio moved by δ, against the band ln(1 ± ε) — a product of ratios near 1 is not
 //! near 1. Computed in `lessons::tokens::sequence_ratio_figure`.
 
-use super::theme::{decimal, swatch_legend, Theme, BLUE, GREY, INK, RED};
+use super::theme::{decimal, swatch_legend, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -31,7 +31,7 @@ pub fn draw<DB: DrawingBackend>(
     theme: &Theme,
 ) -> Result<()> {
     let (d, theme) = (data, *theme);
-    area.fill(&WHITE)?;
+    area.fill(&theme.colors.paper)?;
     let x_hi = d.curve.last().map_or(1.0, |p| p.0);
     let (mut lo, mut hi) = d.band;
     for &(_, y) in &d.curve {
@@ -54,7 +54,7 @@ pub fn draw<DB: DrawingBackend>(
         .draw()?;
     chart.draw_series(std::iter::once(Rectangle::new(
         [(0.0, d.band.0), (x_hi, d.band.1)],
-        BLUE.mix(0.15).filled(),
+        theme.colors.blue.mix(0.15).filled(),
     )))?;
     if let Some(n) = d.leaves_at {
         let n = n as f64;
@@ -62,18 +62,18 @@ pub fn draw<DB: DrawingBackend>(
             [(n, lo), (n, hi)],
             theme.px(4.0),
             theme.px(3.0),
-            GREY.stroke_width(theme.px(1.0)),
+            theme.colors.grey.stroke_width(theme.px(1.0)),
         ))?;
     }
     chart.draw_series(LineSeries::new(
         d.curve.iter().copied(),
-        INK.stroke_width(theme.px(2.0)),
+        theme.colors.ink.stroke_width(theme.px(2.0)),
     ))?;
     let point = (d.length as f64, d.log_ratio);
     chart.draw_series(std::iter::once(Circle::new(
         point,
         theme.ipx(5.0),
-        RED.filled(),
+        theme.colors.red.filled(),
     )))?;
     // The label sits above the point, clear of the line, on the side with room.
     let right_half = point.0 > x_hi / 2.0;
@@ -82,13 +82,14 @@ pub fn draw<DB: DrawingBackend>(
     } else {
         (plotters::style::text_anchor::HPos::Left, theme.ipx(8.0))
     };
-    let style = theme
-        .font(12.0)
-        .color(&RED)
-        .pos(plotters::style::text_anchor::Pos::new(
-            hpos,
-            plotters::style::text_anchor::VPos::Bottom,
-        ));
+    let style =
+        theme
+            .font(12.0)
+            .color(&theme.colors.red)
+            .pos(plotters::style::text_anchor::Pos::new(
+                hpos,
+                plotters::style::text_anchor::VPos::Bottom,
+            ));
     let label = format!("n = {}: ρ_b = {}", d.length, d.ratio_label);
     chart.draw_series(std::iter::once(
         EmptyElement::at(point) + Text::new(label, (dx, -theme.ipx(10.0)), style),
@@ -103,7 +104,10 @@ pub fn draw<DB: DrawingBackend>(
         area,
         theme,
         corner,
-        &[(BLUE, "полоса 1 ± ε"), (GREY, "отсюда ρ_b вне полосы")],
+        &[
+            (theme.colors.blue, "полоса 1 ± ε"),
+            (theme.colors.grey, "отсюда ρ_b вне полосы"),
+        ],
     )?;
     Ok(())
 }

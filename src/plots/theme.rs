@@ -6,7 +6,7 @@ use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::{CoordTranslate, Shift};
 use plotters::drawing::DrawingAreaErrorKind;
 use plotters::element::{PathElement, Rectangle, Text};
-use plotters::prelude::{DrawingArea, DrawingBackend, WHITE};
+use plotters::prelude::{DrawingArea, DrawingBackend};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{Color, FontDesc, FontFamily, RGBColor, ShapeStyle};
 
@@ -15,26 +15,99 @@ use plotters::style::{Color, FontDesc, FontFamily, RGBColor, ShapeStyle};
 pub struct Theme {
     /// Device pixels per CSS pixel (1 for SVG).
     pub scale: f64,
+    /// The colours: the page's theme (light, dark, high contrast), or the light one natively.
+    pub colors: Palette,
 }
 
 impl Default for Theme {
     fn default() -> Self {
-        Theme { scale: 1.0 }
+        Theme {
+            scale: 1.0,
+            colors: Palette::LIGHT,
+        }
     }
 }
 
-/// Positive advantage, or the main series.
-pub const BLUE: RGBColor = RGBColor(31, 104, 178);
-/// Negative advantage, or the second series.
-pub const RED: RGBColor = RGBColor(200, 60, 45);
-/// A third series.
-pub const GREEN: RGBColor = RGBColor(40, 140, 80);
-/// Reference marks and guides.
-pub const GREY: RGBColor = RGBColor(120, 120, 120);
-/// Text.
-pub const INK: RGBColor = RGBColor(30, 30, 30);
-/// Grid lines.
-pub const GRID: RGBColor = RGBColor(235, 235, 235);
+/// A figure's colours. On the page they come from the theme's CSS custom properties
+/// (`--fig-*` in book.css, read by app.js and set with [`set_palette`]), so a colour is
+/// written once; natively (SVG) the light theme's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Palette {
+    /// The figure's background.
+    pub paper: RGBColor,
+    /// Text.
+    pub ink: RGBColor,
+    /// Grid lines.
+    pub grid: RGBColor,
+    /// Positive advantage, or the main series.
+    pub blue: RGBColor,
+    /// Negative advantage, or the second series.
+    pub red: RGBColor,
+    /// A third series.
+    pub green: RGBColor,
+    /// Reference marks, guides and axes.
+    pub grey: RGBColor,
+    /// A fourth series (a comparison's second configuration).
+    pub orange: RGBColor,
+    /// A fifth series (a comparison's fourth configuration).
+    pub purple: RGBColor,
+}
+
+impl Palette {
+    /// The light theme (book.css's `:root`).
+    pub const LIGHT: Palette = Palette {
+        paper: RGBColor(255, 255, 255),
+        ink: RGBColor(30, 30, 30),
+        grid: RGBColor(235, 235, 235),
+        blue: RGBColor(31, 104, 178),
+        red: RGBColor(200, 60, 45),
+        green: RGBColor(40, 140, 80),
+        grey: RGBColor(120, 120, 120),
+        orange: RGBColor(214, 110, 0),
+        purple: RGBColor(120, 70, 160),
+    };
+
+    /// The palette of nine `#rrggbb` colours in the field order (paper, ink, grid, blue, red,
+    /// green, grey, orange, purple), as the page reads them from its CSS.
+    pub fn from_hex(colors: &[String]) -> crate::Result<Palette> {
+        let parse = |i: usize| -> crate::Result<RGBColor> {
+            let text = colors.get(i).map(|c| c.trim()).unwrap_or("");
+            let hex = text
+                .strip_prefix('#')
+                .filter(|h| h.len() == 6 && h.bytes().all(|b| b.is_ascii_hexdigit()));
+            let byte = |k: usize| hex.and_then(|h| u8::from_str_radix(&h[k..k + 2], 16).ok());
+            match (byte(0), byte(2), byte(4)) {
+                (Some(r), Some(g), Some(b)) => Ok(RGBColor(r, g, b)),
+                _ => Err(crate::Error::parse(
+                    format!("figure colour {}", i + 1),
+                    text,
+                    "not #rrggbb",
+                )),
+            }
+        };
+        Ok(Palette {
+            paper: parse(0)?,
+            ink: parse(1)?,
+            grid: parse(2)?,
+            blue: parse(3)?,
+            red: parse(4)?,
+            green: parse(5)?,
+            grey: parse(6)?,
+            orange: parse(7)?,
+            purple: parse(8)?,
+        })
+    }
+}
+
+std::thread_local! {
+    /// The page's current palette: every canvas drawn from now on takes it.
+    static PALETTE: std::cell::Cell<Palette> = const { std::cell::Cell::new(Palette::LIGHT) };
+}
+
+/// Sets the palette of every figure drawn after it (the page calls this on a theme change).
+pub fn set_palette(palette: Palette) {
+    PALETTE.with(|p| p.set(palette));
+}
 
 impl Theme {
     /// A theme for a canvas with `device_pixel_ratio` (clamped to a sane range).
@@ -44,7 +117,10 @@ impl Theme {
         } else {
             1.0
         };
-        Theme { scale }
+        Theme {
+            scale,
+            colors: PALETTE.with(|p| p.get()),
+        }
     }
 
     /// `css_px` CSS pixels in device pixels.
@@ -79,7 +155,7 @@ impl Theme {
     ) -> ChartBuilder<'a, 'b, DB> {
         let mut builder = ChartBuilder::on(area);
         builder
-            .caption(caption, self.font(14.0).color(&INK))
+            .caption(caption, self.font(14.0).color(&self.colors.ink))
             .margin(self.px(6.0))
             .margin_right(self.px(16.0))
             .x_label_area_size(self.px(x_area))
@@ -97,11 +173,11 @@ impl Theme {
         Y: Ranged<ValueType = YT> + ValueFormatter<YT>,
         DB: DrawingBackend,
     {
-        mesh.light_line_style(WHITE)
-            .bold_line_style(GRID.stroke_width(self.px(1.0)))
-            .axis_style(GREY.stroke_width(self.px(1.0)))
-            .label_style(self.font(11.0).color(&INK))
-            .axis_desc_style(self.font(12.0).color(&INK))
+        mesh.light_line_style(self.colors.paper)
+            .bold_line_style(self.colors.grid.stroke_width(self.px(1.0)))
+            .axis_style(self.colors.grey.stroke_width(self.px(1.0)))
+            .label_style(self.font(11.0).color(&self.colors.ink))
+            .axis_desc_style(self.font(12.0).color(&self.colors.ink))
     }
 
     /// Length of a legend's sample line (or patch), in backend pixels.
@@ -140,7 +216,7 @@ impl Theme {
         entries: &[(ShapeStyle, &str)],
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         let area = chart.plotting_area().strip_coord_spec();
-        let font = self.font(12.0).color(&INK);
+        let font = self.font(12.0).color(&self.colors.ink);
         let mut text_w = 0;
         let mut row_h = self.ipx(16.0);
         for (_, label) in entries {
@@ -161,8 +237,11 @@ impl Theme {
             _ => margin,
         };
         let corners = [(left, top), (left + box_w, top + box_h)];
-        area.draw(&Rectangle::new(corners, WHITE.mix(0.85).filled()))?;
-        area.draw(&Rectangle::new(corners, GREY.mix(0.5)))?;
+        area.draw(&Rectangle::new(
+            corners,
+            self.colors.paper.mix(0.85).filled(),
+        ))?;
+        area.draw(&Rectangle::new(corners, self.colors.grey.mix(0.5)))?;
         for (i, (style, label)) in entries.iter().enumerate() {
             let mid = top + pad + row_h * i as i32 + row_h / 2;
             self.legend_entry_sample(&area, (left + pad, mid), *style)?;
@@ -233,7 +312,7 @@ impl Theme {
             strip.draw(&Text::new(
                 label.to_string(),
                 (x0 + sample + self.ipx(6.0), y),
-                self.font(12.0).color(&INK),
+                self.font(12.0).color(&self.colors.ink),
             ))?;
         }
         Ok(())
@@ -265,7 +344,7 @@ pub(crate) fn swatch_legend<DB: DrawingBackend>(
         area.draw(&Text::new(
             label.to_string(),
             (x0 + theme.ipx(20.0), y),
-            theme.font(11.0).color(&INK),
+            theme.font(11.0).color(&theme.colors.ink),
         ))?;
     }
     Ok(())
@@ -334,5 +413,53 @@ mod tick_tests {
         assert_eq!(tick_label(0.25, 2), "0,25");
         assert_eq!(tick_label(0.255, 2), "");
         assert_eq!(tick_label(-3.0, 0), "−3");
+    }
+}
+
+#[cfg(test)]
+mod palette_tests {
+    use super::Palette;
+
+    const FIELDS: [&str; 9] = [
+        "paper", "ink", "grid", "blue", "red", "green", "grey", "orange", "purple",
+    ];
+
+    /// The page's light theme (book.css's first `--fig-*` values) is the SVG's palette, and
+    /// the page's nine colours are read in set_palette's order.
+    #[test]
+    fn the_light_palette_is_the_pages_light_theme() {
+        let css = include_str!("../../www/css/book.css");
+        let colors: Vec<String> = FIELDS
+            .iter()
+            .map(|f| {
+                let key = format!("--fig-{f}:");
+                let at = css.find(&key).map(|i| i + key.len()).unwrap_or(0);
+                css[at..].split(';').next().unwrap_or("").trim().to_string()
+            })
+            .collect();
+        assert_eq!(Palette::from_hex(&colors).ok(), Some(Palette::LIGHT));
+    }
+
+    #[test]
+    fn a_colour_that_is_not_rrggbb_is_refused_with_its_position() {
+        let mut colors: Vec<String> = vec!["#000000".into(); 9];
+        assert!(Palette::from_hex(&colors).is_ok());
+        for bad in [
+            "",
+            "#fff",
+            "rgb(0, 0, 0)",
+            "#12345g",
+            "#1234567",
+            "#aéxyz",
+            "#+f+f+f",
+        ] {
+            colors[4] = bad.into();
+            let error = Palette::from_hex(&colors).err().map(|e| e.to_string());
+            assert!(
+                error.as_deref().is_some_and(|e| e.contains("colour 5")),
+                "{bad:?}: {error:?}"
+            );
+        }
+        assert!(Palette::from_hex(&colors[..8]).is_err());
     }
 }

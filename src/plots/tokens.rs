@@ -2,7 +2,7 @@
 //! response mask keeps, the token ratios against the clip band, and the clipped terms. The
 //! batch and its terms come from the lesson (`lessons::tokens`).
 
-use super::theme::{decimal, Theme, BLUE, GREY, INK, NARROW_CSS_PX, RED};
+use super::theme::{decimal, Theme, NARROW_CSS_PX};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -78,13 +78,13 @@ pub fn draw<DB: DrawingBackend>(
         ));
     }
     let x_max = x_of(tk.mask.len() - 1, t - 1, t) + 0.7;
-    area.fill(&WHITE)?;
+    area.fill(&theme.colors.paper)?;
     let narrow = f64::from(area.dim_in_pixel().0) / theme.scale < NARROW_CSS_PX;
     // One colour code for both panels: blue inside the band, red outside, grey off the mask.
     let legend = [
-        (BLUE, "в маске, r внутри 1 ± ε"),
-        (RED, "в маске, r вне 1 ± ε"),
-        (GREY, "вне маски (r = 1)"),
+        (theme.colors.blue, "в маске, r внутри 1 ± ε"),
+        (theme.colors.red, "в маске, r вне 1 ± ε"),
+        (theme.colors.grey, "вне маски (r = 1)"),
     ];
     let strip_h = theme.px(if narrow { 46.0 } else { 18.0 });
     let (charts, strip) = area.split_vertically(area.dim_in_pixel().1 - strip_h);
@@ -117,7 +117,7 @@ pub fn draw<DB: DrawingBackend>(
     let band = [(-0.7, 1.0 - clip_epsilon), (x_max, 1.0 + clip_epsilon)];
     chart.draw_series(std::iter::once(Rectangle::new(
         band,
-        BLUE.mix(0.10).filled(),
+        theme.colors.blue.mix(0.10).filled(),
     )))?;
     for (b, row) in tk.mask.iter().enumerate() {
         for (k, &m) in row.iter().enumerate() {
@@ -125,7 +125,11 @@ pub fn draw<DB: DrawingBackend>(
             let label = tk.labels[b][k];
             let ratio = tk.ratio[b][k];
             if m == 1.0 {
-                let color = if outside(ratio) { RED } else { BLUE };
+                let color = if outside(ratio) {
+                    theme.colors.red
+                } else {
+                    theme.colors.blue
+                };
                 chart.draw_series(std::iter::once(Rectangle::new(
                     [(x - 0.35, 1.0), (x + 0.35, ratio.clamp(0.5, 1.5))],
                     color.mix(0.8).filled(),
@@ -135,13 +139,13 @@ pub fn draw<DB: DrawingBackend>(
                 chart.draw_series(std::iter::once(Cross::new(
                     (x, 1.0),
                     theme.ipx(4.0),
-                    GREY.stroke_width(theme.px(1.5)),
+                    theme.colors.grey.stroke_width(theme.px(1.5)),
                 )))?;
             }
             let centred = |size: f64| {
                 theme
                     .font(size)
-                    .color(&INK)
+                    .color(&theme.colors.ink)
                     .pos(Pos::new(HPos::Center, VPos::Top))
             };
             chart.draw_series(std::iter::once(Text::new(
@@ -152,7 +156,7 @@ pub fn draw<DB: DrawingBackend>(
             chart.draw_series(std::iter::once(Text::new(
                 format!("k = {k}"),
                 (x, 0.52),
-                centred(if narrow { 8.0 } else { 10.0 }).color(&GREY),
+                centred(if narrow { 8.0 } else { 10.0 }).color(&theme.colors.grey),
             )))?;
         }
     }
@@ -176,14 +180,18 @@ pub fn draw<DB: DrawingBackend>(
         .draw()?;
     chart.draw_series(LineSeries::new(
         [(-0.7, 0.0), (x_max, 0.0)],
-        GREY.stroke_width(theme.px(1.0)),
+        theme.colors.grey.stroke_width(theme.px(1.0)),
     ))?;
     for (b, row) in tk.mask.iter().enumerate() {
         for (k, &m) in row.iter().enumerate() {
             if m != 1.0 {
                 continue;
             }
-            let color = if outside(tk.ratio[b][k]) { RED } else { BLUE };
+            let color = if outside(tk.ratio[b][k]) {
+                theme.colors.red
+            } else {
+                theme.colors.blue
+            };
             let x = x_of(b, k, t);
             chart.draw_series(std::iter::once(Rectangle::new(
                 [(x - 0.35, 0.0), (x + 0.35, tk.pessimistic[b][k])],
@@ -200,7 +208,7 @@ pub fn draw<DB: DrawingBackend>(
         chart.draw_series(std::iter::once(Text::new(
             caption,
             (mid, 2.0),
-            theme.font(11.0).color(&INK),
+            theme.font(11.0).color(&theme.colors.ink),
         )))?;
     }
     Ok(())
@@ -229,7 +237,7 @@ fn flow_legend<DB: DrawingBackend>(
             ],
             color.mix(0.8).filled(),
         ))?;
-        let font = theme.font(11.0).color(&INK);
+        let font = theme.font(11.0).color(&theme.colors.ink);
         strip.draw(&Text::new(
             label.to_string(),
             (x0 + theme.ipx(20.0), y),

@@ -92,6 +92,16 @@ fn show<N: serde::Serialize, D>(
 
 /// Redraws the PPO clipping figure on the canvas `canvas_id` for clip range `clip_epsilon`;
 /// returns the four worked rows (terms and diagnostics) for the table beside it.
+/// The figures' colours from the page's theme: nine `#rrggbb` strings (paper, ink, grid,
+/// blue, red, green, grey, orange, purple), read from its CSS custom properties once per theme change; every
+/// canvas drawn after the call takes them.
+#[wasm_bindgen]
+pub fn set_palette(colors: Vec<String>) -> Result<(), JsError> {
+    let palette = plots::theme::Palette::from_hex(&colors).map_err(js_error)?;
+    plots::theme::set_palette(palette);
+    Ok(())
+}
+
 #[wasm_bindgen]
 pub fn draw_clipping(canvas_id: &str, clip_epsilon: f64) -> Result<JsValue, JsError> {
     let figure = lessons::clipping::figure(clip_epsilon);

@@ -4,7 +4,7 @@
 // computed here: figures and worked values come from the Rust core; formulas, navigation and
 // the table of contents were rendered when the site was built (scripts/build-site.mjs).
 import init, * as wasm from '../pkg/pgbook.js';
-import { fitCanvas } from './canvas.js';
+import { fitCanvas, redrawEvery } from './canvas.js';
 import { formatNumber, useNumerals } from './format.js';
 import { registerOffline } from './offline.js';
 import { setupTrainers } from './trainers.js';
@@ -99,7 +99,7 @@ function numberTable(rows, digits, rowLabels, colLabels) {
   table.className = 'numbers';
   if (colLabels) {
     const head = table.createTHead().insertRow();
-    if (rowLabels) head.append(document.createElement('th'));
+    if (rowLabels) head.append(document.createElement('td')); // the corner: no header for nothing
     for (const c of colLabels) {
       const th = document.createElement('th');
       th.textContent = c;
@@ -306,8 +306,11 @@ function readParams(figure) {
     const value = Number(input.value);
     params[input.dataset.param ?? ''] = value;
     if (input.dataset.refused) refused.push(input.dataset.refused);
+    const shown = Number(input.step) >= 1 ? String(value) : formatNumber(value, Number(input.dataset.digits ?? 2));
     const out = figure.querySelector(`output[for="${input.id}"]`);
-    if (out) out.textContent = Number(input.step) >= 1 ? String(value) : formatNumber(value, Number(input.dataset.digits ?? 2));
+    if (out) out.textContent = shown;
+    // A screen reader announces the slider's value as the page writes it: «γ = 0,99».
+    input.setAttribute('aria-valuetext', `${input.dataset.label || input.dataset.param} = ${shown}`);
   }
   return { params, refused };
 }
@@ -500,6 +503,18 @@ function wireFigures() {
 function wireExercises() {
   document.querySelectorAll(/** @type {'form'} */ ('form[data-exercise]')).forEach((form) => {
     const feedback = form.querySelector('[data-feedback]');
+    // A field's label is a formula, which has no accessible name in every browser: the field
+    // is named by its number (the one the feedback quotes) and the formula's text.
+    form.querySelectorAll(/** @type {'input'} */ ('input[type=text]')).forEach((field, i) => {
+      const formula = field.closest('label')?.querySelector('math');
+      const text = formula
+        ? [...formula.querySelectorAll('mi, mn, mo, mtext')]
+            .map((m) => m.textContent)
+            .join('')
+            .replace(/[\u2061-\u2064]/g, '')
+        : '';
+      field.setAttribute('aria-label', `Поле ${i + 1}${text ? `: ${text}` : ''}`);
+    });
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       if (!(feedback instanceof HTMLElement) || panicked) return;
@@ -533,6 +548,126 @@ function wireExercises() {
   });
 }
 
+// ---------- themes: light, dark, high contrast ----------
+const THEME_KEY = 'pgbook-theme';
+const THEMES = ['light', 'dark', 'contrast'];
+/** The figures' colours, in the order wasm's set_palette takes them (book.css's --fig-*). */
+const FIGURE_COLORS = ['paper', 'ink', 'grid', 'blue', 'red', 'green', 'grey', 'orange', 'purple'];
+
+/** The theme the system asks for (the default until the reader chooses). */
+const systemTheme = () =>
+  matchMedia('(prefers-contrast: more)').matches ? 'contrast' : matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+
+/** The reader's remembered choice, or null (none, or storage refused). */
+function storedTheme() {
+  try {
+    const theme = localStorage.getItem(THEME_KEY);
+    return theme && THEMES.includes(theme) ? theme : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Passes the current theme's figure colours, read from the CSS once, to wasm. */
+function usePalette() {
+  const style = getComputedStyle(document.documentElement);
+  wasm.set_palette(FIGURE_COLORS.map((c) => style.getPropertyValue(`--fig-${c}`).trim()));
+}
+
+/** Switches the page to `theme` and redraws every canvas in its colours (sliders and runs stay). @param {string} theme */
+function applyTheme(theme) {
+  document.documentElement.dataset.theme = theme;
+  usePalette();
+  redrawEvery();
+}
+
+function wireThemeSwitch() {
+  const select = document.getElementById('theme-switch');
+  if (!(select instanceof HTMLSelectElement)) return;
+  select.value = storedTheme() ?? 'auto';
+  select.addEventListener('change', () => {
+    const choice = select.value;
+    try {
+      if (choice === 'auto') localStorage.removeItem(THEME_KEY);
+      else localStorage.setItem(THEME_KEY, choice);
+    } catch {
+      // Storage refused (a private window, blocked site data): the page still switches.
+      let note = document.getElementById('theme-note');
+      if (!note) {
+        note = document.createElement('span');
+        note.id = 'theme-note';
+        note.setAttribute('role', 'status');
+        select.closest('label')?.after(note);
+      }
+      note.textContent = 'Браузер не даёт странице хранить настройки: оформление не запомнится для других страниц.';
+    }
+    applyTheme(THEMES.includes(choice) ? choice : systemTheme());
+  });
+  for (const query of ['(prefers-color-scheme: dark)', '(prefers-contrast: more)'])
+    matchMedia(query).addEventListener('change', () => {
+      if (select.value === 'auto') applyTheme(systemTheme());
+    });
+}
+
+// ---------- print: each canvas as the image it shows, with its description and numbers ----------
+function wirePrint() {
+  /** @type {string | null} */
+  let restore = null;
+  /** @type {HTMLDetailsElement[]} */
+  let opened = [];
+  addEventListener('beforeprint', () => {
+    if (document.querySelector('.print-copy')) return; // already prepared for this print
+    // Paper is light: a dark theme's figures are redrawn for it, and back after.
+    const theme = document.documentElement.dataset.theme ?? 'light';
+    if (theme !== 'light') {
+      restore = theme;
+      applyTheme('light');
+    }
+    opened = [...document.querySelectorAll(/** @type {'details'} */ ('details.figure-numbers:not([open])'))];
+    opened.forEach((d) => (d.open = true));
+    document.querySelectorAll('canvas').forEach((canvas) => {
+      if (!canvas.width || !canvas.height) return;
+      const image = document.createElement('img');
+      image.className = 'print-copy';
+      image.src = canvas.toDataURL('image/png');
+      image.alt = canvas.getAttribute('aria-label') ?? '';
+      const description = document.createElement('p');
+      description.className = 'print-copy';
+      description.textContent = image.alt;
+      canvas.after(image, ...(image.alt ? [description] : []));
+    });
+  });
+  addEventListener('afterprint', () => {
+    document.querySelectorAll('.print-copy').forEach((copy) => copy.remove());
+    opened.forEach((d) => (d.open = false));
+    opened = [];
+    if (restore) applyTheme(restore);
+    restore = null;
+  });
+}
+
+// ---------- scrolled boxes: a wide formula or table scrolls, and the keyboard can scroll it ----------
+const SCROLLERS = '.math-display, .math, .table-wrap, details.figure-numbers table, pre.source, table.record-flags';
+/** Makes every box that scrolls now focusable (so arrows scroll it) and no other. */
+function markScrollers() {
+  document.querySelectorAll(/** @type {'div'} */ (SCROLLERS)).forEach((box) => {
+    const scrolls = ['auto', 'scroll'].includes(getComputedStyle(box).overflowX) && box.scrollWidth > box.clientWidth + 1;
+    if (scrolls && !box.hasAttribute('tabindex')) box.tabIndex = 0;
+    else if (!scrolls && box.tabIndex === 0) box.removeAttribute('tabindex');
+  });
+}
+function keyboardScrolling() {
+  markScrollers();
+  let timer = 0;
+  const later = () => {
+    clearTimeout(timer);
+    timer = window.setTimeout(markScrollers, 150);
+  };
+  addEventListener('resize', later);
+  // A figure's «Числа рисунка» or a lesson's source box may only scroll once opened.
+  document.addEventListener('toggle', later, true);
+}
+
 async function main() {
   // Opened from disk: module workers and wasm cannot load; the page frame already shows how
   // to start a server instead.
@@ -546,6 +681,13 @@ async function main() {
   }
   window.pgbookWasm = wasm; // for the self-checks of the end-to-end tests
   useNumerals(wasm.russian_count);
+  try {
+    usePalette();
+  } catch (e) {
+    showFatal(`Не удалось прочитать цвета оформления: ${messageOf(e)}`);
+  }
+  wireThemeSwitch();
+  wirePrint();
   if (document.querySelector('[data-worked], [data-worked-table]')) {
     try {
       fillWorked(wasm.worked_examples());
@@ -555,6 +697,7 @@ async function main() {
   }
   wireFigures();
   wireExercises();
+  keyboardScrolling();
   setupTrainers(wasm);
   document.documentElement.dataset.ready = '1';
 }

@@ -9,6 +9,8 @@
 const cssSize = new WeakMap();
 /** @type {WeakMap<Element, () => void>} */
 const onResize = new WeakMap();
+/** Every canvas given a backing store, for a redraw of them all (a theme change). @type {Set<HTMLCanvasElement>} */
+const fitted = new Set();
 
 const observer = new ResizeObserver((entries) => {
   for (const entry of entries) {
@@ -16,6 +18,8 @@ const observer = new ResizeObserver((entries) => {
     const size = box
       ? { width: box.inlineSize, height: box.blockSize }
       : { width: entry.contentRect.width, height: entry.contentRect.height };
+    // Hidden (printing shows an image of it instead, a closed panel): keep the drawing.
+    if (!size.width || !size.height) continue;
     const old = cssSize.get(entry.target);
     cssSize.set(entry.target, size);
     if (old && (old.width !== size.width || old.height !== size.height)) onResize.get(entry.target)?.();
@@ -36,9 +40,18 @@ export function fitCanvas(canvas, redraw) {
     observer.observe(canvas);
   }
   onResize.set(canvas, redraw);
+  fitted.add(canvas);
   const width = Math.round(size.width * devicePixelRatio);
   const height = Math.round(size.height * devicePixelRatio);
   // Assigning width or height clears the canvas even when unchanged: only on a change.
   if (canvas.width !== width) canvas.width = width;
   if (canvas.height !== height) canvas.height = height;
+}
+
+/** Redraws every canvas on the page, figures and trainers alike, e.g. in a new theme's colours. */
+export function redrawEvery() {
+  for (const canvas of fitted) {
+    if (canvas.isConnected) onResize.get(canvas)?.();
+    else fitted.delete(canvas);
+  }
 }

@@ -1,0 +1,461 @@
+// @ts-check
+// Accessibility (issue 28): axe-core, the engine accessibility audits use, on every page and in
+// the states a reader reaches (figures drawn, exercises answered right and wrong, the GAE
+// buffer's flags switched, a figure's error shown), in both browsers; then what axe cannot
+// check, tested directly: the sliders' keys and Russian value texts, the keyboard's reading
+// order and a visible focus, the flags' target size.
+import { it } from 'node:test';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { forEachBrowser, assert, ROOT, ARTIFACTS, runEnded } from '../harness.mjs';
+import { LESSONS } from '../../www/book.mjs';
+
+const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const PAGES = ['index.html', ...LESSONS.map((l) => l.file)];
+
+/**
+ * axe-core's violations of the WCAG 2.2 AA rule sets on the page as it is now: one line per
+ * rule with the elements that fail it.
+ * @param {import('../harness.mjs').Tab} tab @returns {Promise<{ rules: number, nodes: number, lines: string[] }>}
+ */
+async function axe(tab) {
+  /** @type {{ id: string, impact: string, help: string, nodes: { target: string[] }[] }[]} */
+  const violations = await tab.eval(
+    async ([source, tags]) => {
+      const w = /** @type {any} */ (window);
+      if (!w.axe) {
+        const script = document.createElement('script');
+        script.textContent = /** @type {string} */ (source);
+        document.head.append(script);
+        script.remove();
+      }
+      const result = await w.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+      return result.violations.map((/** @type {any} */ v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.map((/** @type {any} */ n) => ({ target: n.target.map(String) })),
+      }));
+    },
+    [AXE, TAGS],
+  );
+  const lines = violations.map(
+    (v) => `${v.id} (${v.impact}, ${v.nodes.length}×): ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}${v.nodes.length > 4 ? ', …' : ''}`,
+  );
+  return { rules: violations.length, nodes: violations.reduce((s, v) => s + v.nodes.length, 0), lines };
+}
+
+/** A number as a Russian reader types it. @param {number} x */
+const typed = (x) => x.toFixed(4).replace('.', ',').replace('-', '−');
+
+/**
+ * What the keyboard reaches on a page: the element Tab lands on, in order, from the theme
+ * switch to the last link of the lesson, with what a sighted keyboard reader sees of it.
+ * @param {import('../harness.mjs').Tab} tab
+ */
+async function tabStops(tab) {
+  await tab.eval(() => {
+    // The last control before the lesson: the theme switch in the page's header.
+    const start = /** @type {HTMLElement} */ (document.getElementById('theme-switch'));
+    start.focus();
+    start.dataset.tabAt = '';
+  });
+  /** @type {{ name: string, after: boolean, ring: boolean, covered: boolean, size: [number, number] }[]} */
+  const stops = [];
+  for (let i = 0; i < 400; i++) {
+    await tab.press('[data-tab-at]', 'Tab');
+    const stop = await tab.eval(() => {
+      const previous = /** @type {HTMLElement} */ (document.querySelector('[data-tab-at]'));
+      delete previous.dataset.tabAt;
+      const el = /** @type {HTMLElement} */ (document.activeElement);
+      if (!el || el === document.body || !document.querySelector('main')?.contains(el)) return null;
+      el.dataset.tabAt = '';
+      const style = getComputedStyle(el);
+      const box = el.getBoundingClientRect();
+      // The middle of the part inside the window: what covers it is what the reader sees.
+      const x = (Math.max(box.left, 0) + Math.min(box.right, innerWidth)) / 2;
+      const y = (Math.max(box.top, 0) + Math.min(box.bottom, innerHeight)) / 2;
+      const hit = document.elementFromPoint(x, y);
+      return {
+        name: `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.getAttribute('name') ? `[name=${el.getAttribute('name')}]` : ''} «${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}»`,
+        after: !!(previous.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING),
+        ring: el.matches(':focus-visible') && style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2,
+        covered: !(hit && (hit === el || el.contains(hit))),
+        size: /** @type {[number, number]} */ ([box.width, box.height]),
+      };
+    });
+    if (!stop) break;
+    stops.push(stop);
+  }
+  return stops;
+}
+
+/** The WCAG contrast ratio of two `#rrggbb` colours. @param {string} a @param {string} b */
+export function contrast(a, b) {
+  const luminance = (/** @type {string} */ hex) => {
+    const [r, g, b] = [1, 3, 5].map((i) => {
+      const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** Text on its backgrounds (≥ 4.5:1) and the figures' lines and marks (≥ 3:1), as book.css pairs them. */
+const TEXT_PAIRS = [
+  ['ink', 'paper'], ['ink', 'card'], ['muted', 'paper'], ['muted', 'card'], ['accent', 'paper'], ['accent', 'card'],
+  ['accent', 'accent-soft'], ['ink', 'accent-soft'], ['warn', 'warn-soft'], ['warn', 'card'], ['right', 'card'],
+  ['on-accent', 'accent'], ['on-accent', 'warn'], ['ink', 'highlight'], ['ink', 'code'], ['fig-ink', 'fig-paper'],
+];
+const MARKS = ['fig-blue', 'fig-red', 'fig-green', 'fig-grey', 'fig-orange', 'fig-purple', 'fig-ink'];
+
+/** Switches the page's theme with its switch, as a reader does. @param {import('../harness.mjs').Tab} tab @param {string} theme */
+async function switchTheme(tab, theme) {
+  await tab.select('#theme-switch', theme);
+  await tab.waitFor((t) => document.documentElement.dataset.theme === t, theme);
+}
+
+forEachBrowser((env) => {
+  it('axe: no WCAG 2.2 AA violation on any page as loaded, figures drawn', { timeout: 240_000 }, async (t) => {
+    /** @type {string[]} */
+    const failures = [];
+    for (const path of PAGES) {
+      await env.withTab(path, null, async (tab) => {
+        await tab.waitReady();
+        const found = await axe(tab);
+        t.diagnostic(`${path}: ${found.rules} rules, ${found.nodes} elements`);
+        if (found.rules) failures.push(`${path}:\n  ${found.lines.join('\n  ')}`);
+      });
+    }
+    assert(failures.length === 0, failures.join('\n'));
+  });
+
+  it('axe: lesson 9 with every exercise answered wrong, then right', { timeout: 120_000 }, async (t) => {
+    await env.withTab('lesson-09.html', null, async (tab) => {
+      await tab.waitReady();
+      /** @type {Record<string, { correct_options: number[], options: number, expected: number[] }>} */
+      const spec = await tab.eval(() => window.pgbookWasm.worked_examples().exercises);
+      for (const right of [false, true]) {
+        for (const [n, ex] of Object.entries(spec)) {
+          const form = `form[data-exercise="${n}"]`;
+          if (ex.options > 0) {
+            const marks = right ? ex.correct_options : [1, 2, 3, 4, 5].filter((k) => !ex.correct_options.includes(k));
+            await tab.eval(
+              ([f, m]) =>
+                document.querySelectorAll(`${f} input[name=option]`).forEach((o) => {
+                  /** @type {HTMLInputElement} */ (o).checked = /** @type {number[]} */ (m).includes(Number(/** @type {HTMLInputElement} */ (o).value));
+                }),
+              [form, marks],
+            );
+          } else {
+            for (let i = 0; i < ex.expected.length; i++) await tab.fill(`${form} input[name=v${i}]`, typed(right ? ex.expected[i] : ex.expected[i] + 0.1));
+          }
+          await tab.click(`${form} button[type=submit]`);
+          const said = await tab.text(`${form} [data-feedback]`);
+          assert(said?.startsWith(right ? 'Верно' : 'Неверно'), `exercise ${n}: «${said}»`);
+        }
+        const found = await axe(tab);
+        t.diagnostic(`lesson-09.html answered ${right ? 'right' : 'wrong'}: ${found.rules} rules, ${found.nodes} elements`);
+        assert(found.rules === 0, found.lines.join('\n'));
+      }
+    });
+  });
+
+  it('axe: each trainer after a short run, with its settings and saved runs open', { timeout: 400_000 }, async (t) => {
+    for (const [path, panel] of [
+      ['lesson-03.html?run=reinforce&profile=smoke', '#trainer-reinforce'],
+      ['lesson-06.html?run=ppo&profile=smoke', '#trainer-ppo'],
+      ['lesson-08.html?run=sequence&profile=smoke', '#trainer-sequence'],
+    ]) {
+      await env.withTab(path, null, async (tab) => {
+        await tab.waitReady();
+        await tab.waitFor(runEnded, panel, 180_000);
+        const run = await axe(tab);
+        await tab.eval((p) => document.querySelectorAll(`${p} details`).forEach((d) => ((/** @type {HTMLDetailsElement} */ (d)).open = true)), panel);
+        const open = await axe(tab);
+        t.diagnostic(`${path}: after the run ${run.nodes} elements, settings and saved runs open ${open.nodes}`);
+        assert(run.rules === 0 && open.rules === 0, [...run.lines, ...open.lines].join('\n'));
+      });
+    }
+  });
+
+  it('axe: lesson 4 with the flags switched, and the error messages of figures and trainers', { timeout: 120_000 }, async (t) => {
+    await env.withTab('lesson-04.html', null, async (tab) => {
+      await tab.waitReady();
+      const flags = await tab.count('input[data-flag]');
+      assert(flags > 0, 'lesson 4 has no flags');
+      await tab.click('input[data-flag]');
+      await tab.click('input[data-flag]:not(:checked)');
+      const found = await axe(tab);
+      t.diagnostic(`lesson-04.html flags switched: ${found.rules} rules, ${found.nodes} elements`);
+      assert(found.rules === 0, found.lines.join('\n'));
+    });
+    // Errors shown: a figure's value refused, a figure that cannot be drawn, trainers' links refused.
+    for (const [path, box] of [
+      ['lesson-04.html?gamma=', '#figure-gae .figure-error'],
+      [`lesson-05.html?eps=0.${'7'.repeat(400)}`, '#figure-clipping .figure-error'],
+      ['lesson-06.html?run=ppo&profile=smoke&seeds=1e99', '#trainer-ppo .figure-error'],
+      ['lesson-08.html?run=sequence&profile=nonexistent', '#trainer-sequence .figure-error'],
+    ]) {
+      await env.withTab(path, null, async (tab) => {
+        await tab.waitReady();
+        await tab.waitFor((b) => document.querySelector(b)?.textContent, box);
+        const found = await axe(tab);
+        t.diagnostic(`${path.slice(0, 40)} with its error: ${found.rules} rules, ${found.nodes} elements`);
+        assert(found.rules === 0, found.lines.join('\n'));
+      });
+    }
+  });
+
+  for (const path of ['lesson-04.html', 'lesson-05.html', 'lesson-09.html']) {
+    it(`keyboard: every control of ${path} in reading order, each with a visible focus ring`, { timeout: 120_000 }, async (t) => {
+      await env.withTab(path, null, async (tab) => {
+        await tab.waitReady();
+        const stops = await tabStops(tab);
+        // Everything a reader can operate in the lesson (a closed <details> shows only its summary).
+        const wanted = await tab.eval(
+          () =>
+            [...document.querySelectorAll('main :is(a[href], button, input, select, textarea, summary, [tabindex="0"])')].filter((el) => {
+              const e = /** @type {HTMLInputElement} */ (el);
+              if (e.disabled || e.closest('[hidden]')) return false;
+              const closed = e.closest('details:not([open])');
+              return !closed || e === closed.querySelector('summary');
+            }).length,
+        );
+        t.diagnostic(`${path}: ${stops.length} tab stops, ${wanted} controls`);
+        assert(stops.length === wanted, `${path}: Tab reaches ${stops.length} of ${wanted} controls`);
+        const backwards = stops.filter((s) => !s.after).map((s) => s.name);
+        assert(backwards.length === 0, `${path}: Tab goes back in the text to ${backwards.join(', ')}`);
+        const unringed = stops.filter((s) => !s.ring).map((s) => s.name);
+        assert(unringed.length === 0, `${path}: no visible focus on ${unringed.join(', ')}`);
+        const covered = stops.filter((s) => s.covered).map((s) => s.name);
+        assert(covered.length === 0, `${path}: the focused control is covered: ${covered.join(', ')}`);
+      });
+    });
+  }
+
+  it('sliders: arrows, Page Up/Down, Home/End, each announced in Russian («γ = 0,99»)', async () => {
+    for (const [path, ids] of /** @type {[string, string[]][]} */ ([
+      ['lesson-04.html', ['gae-gamma', 'gae-lambda']],
+      ['lesson-05.html', ['clip-eps', 'drift-eps', 'drift-steps']],
+    ])) {
+      await env.withTab(path, null, async (tab) => {
+        await tab.waitReady();
+        for (const id of ids) {
+          const read = () =>
+            tab.eval((i) => {
+              const s = /** @type {HTMLInputElement} */ (document.getElementById(i));
+              return {
+                value: Number(s.value),
+                min: Number(s.min),
+                max: Number(s.max),
+                step: Number(s.step),
+                text: s.getAttribute('aria-valuetext'),
+                label: s.dataset.label,
+                shown: document.querySelector(`output[for="${i}"]`)?.textContent,
+              };
+            }, id);
+          const start = await read();
+          const check = async (/** @type {string} */ key, /** @type {(v: number) => boolean} */ ok) => {
+            const before = await read();
+            await tab.press(`#${id}`, key);
+            const now = await read();
+            assert(ok(now.value), `${path} #${id}: ${key} moved ${before.value} to ${now.value}`);
+            const grid = (now.value - now.min) / now.step;
+            assert(Math.abs(grid - Math.round(grid)) < 1e-6, `${path} #${id}: ${key} left ${now.value} off the grid`);
+            assert(now.text === `${now.label} = ${now.shown}`, `${path} #${id}: aria-valuetext «${now.text}», the page shows ${now.label} = ${now.shown}`);
+            assert(!/\./.test(now.text ?? '.'), `${path} #${id}: «${now.text}» is not written the Russian way`);
+            return now.value;
+          };
+          const eps = start.step / 2;
+          await check('Home', (v) => v === start.min);
+          await check('ArrowRight', (v) => Math.abs(v - (start.min + start.step)) < eps);
+          await check('ArrowUp', (v) => Math.abs(v - (start.min + 2 * start.step)) < eps);
+          await check('ArrowLeft', (v) => Math.abs(v - (start.min + start.step)) < eps);
+          await check('ArrowDown', (v) => Math.abs(v - start.min) < eps);
+          const paged = await check('PageUp', (v) => v > start.min + start.step - eps);
+          await check('PageDown', (v) => v < paged);
+          await check('End', (v) => v === start.max);
+        }
+      });
+    }
+  });
+
+  it('lesson 4: every flag is a target of at least 24 × 24 px, at desktop and phone width', async () => {
+    for (const viewport of [null, { width: 390, height: 844 }]) {
+      await env.withTab('lesson-04.html', viewport && { viewport }, async (tab) => {
+        await tab.waitReady();
+        const small = await tab.eval(() =>
+          [...document.querySelectorAll('input[data-flag]')]
+            .map((f) => f.getBoundingClientRect())
+            .filter((r) => r.width < 24 || r.height < 24)
+            .map((r) => `${r.width}×${r.height}`),
+        );
+        assert(small.length === 0, `flags below 24 × 24 px: ${small.join(', ')}`);
+        const count = await tab.count('input[data-flag]');
+        assert(count > 0, "lesson 4 has no flags");
+      });
+    }
+  });
+
+  it('themes: every text ≥ 4.5:1, figure lines and marks and the focus ring ≥ 3:1, and axe finds nothing in any theme', { timeout: 180_000 }, async (t) => {
+    for (const theme of ['light', 'dark', 'contrast']) {
+      for (const path of ['lesson-04.html', 'lesson-06.html']) {
+        await env.withTab(path, null, async (tab) => {
+          await tab.waitReady();
+          await switchTheme(tab, theme);
+          if (path === 'lesson-04.html') {
+            const names = [...new Set([...TEXT_PAIRS.flat(), ...MARKS, 'focus'])];
+            /** @type {Record<string, string>} */
+            const colors = await tab.eval((list) => {
+              const style = getComputedStyle(document.documentElement);
+              return Object.fromEntries(list.map((n) => [n, style.getPropertyValue(`--${n}`).trim()]));
+            }, names);
+            const low = [
+              ...TEXT_PAIRS.filter(([f, b]) => contrast(colors[f], colors[b]) < 4.5).map(([f, b]) => `text ${f} on ${b}: ${contrast(colors[f], colors[b]).toFixed(2)}`),
+              ...MARKS.filter((m) => contrast(colors[m], colors['fig-paper']) < 3).map((m) => `${m} on fig-paper: ${contrast(colors[m], colors['fig-paper']).toFixed(2)}`),
+              ...['paper', 'card'].filter((b) => contrast(colors.focus, colors[b]) < 3).map((b) => `focus on ${b}`),
+            ];
+            const least = Math.min(...MARKS.map((m) => contrast(colors[m], colors['fig-paper'])));
+            const leastText = Math.min(...TEXT_PAIRS.map(([f, b]) => contrast(colors[f], colors[b])));
+            t.diagnostic(`${theme}: least text contrast ${leastText.toFixed(2)}, least figure mark ${least.toFixed(2)}`);
+            assert(low.length === 0, `${theme}: ${low.join('; ')}`);
+          }
+          const found = await axe(tab);
+          t.diagnostic(`${path} in the ${theme} theme: ${found.rules} rules, ${found.nodes} elements`);
+          assert(found.rules === 0, `${theme}: ${found.lines.join('\n')}`);
+          await tab.select('#theme-switch', 'auto'); // Firefox's tabs share their storage
+        });
+      }
+    }
+  });
+
+  it('themes: switching redraws every canvas in the theme\'s colours, keeps the sliders, and is remembered', { timeout: 120_000 }, async () => {
+    await env.withTab('lesson-04.html', null, async (tab) => {
+      await tab.waitReady();
+      await tab.press('#gae-gamma', 'Home');
+      await tab.press('#gae-lambda', 'End');
+      const sliders = () => tab.eval(() => [...document.querySelectorAll('input[type=range]')].map((i) => /** @type {HTMLInputElement} */ (i).value));
+      const before = await sliders();
+      const canvases = await tab.eval(() => [...document.querySelectorAll('canvas')].map((c) => `#${c.id}`));
+      assert(canvases.length > 0, 'no canvas');
+      /** @type {Record<string, number>} */
+      const hashes = {};
+      for (const c of canvases) hashes[c] = (await tab.canvas(c)).hash;
+      for (const theme of ['dark', 'contrast', 'light']) {
+        await switchTheme(tab, theme);
+        const paper = await tab.eval(() => getComputedStyle(document.documentElement).getPropertyValue('--fig-paper').trim());
+        for (const c of canvases) {
+          const now = (await tab.canvas(c)).hash;
+          assert(now !== hashes[c], `${theme}: ${c} was not redrawn`);
+          hashes[c] = now;
+          const corner = await tab.eval((sel) => {
+            const canvas = /** @type {HTMLCanvasElement} */ (document.querySelector(sel));
+            const [r, g, b] = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d')).getImageData(1, 1, 1, 1).data;
+            return `#${[r, g, b].map((x) => x.toString(16).padStart(2, '0')).join('')}`;
+          }, c);
+          assert(corner === paper, `${theme}: ${c}'s background is ${corner}, the theme's ${paper}`);
+        }
+        const after = await sliders();
+        assert(after.join() === before.join(), `${theme}: the sliders moved from ${before} to ${after}`);
+      }
+      await switchTheme(tab, 'dark');
+      // Remembered on the next page (a Chromium tab is a fresh context: same tab); «как в
+      // системе» forgets it.
+      await tab.goto(env.url + 'lesson-05.html');
+      await tab.waitReady();
+      const shown = await tab.eval(() => [document.documentElement.dataset.theme, /** @type {HTMLSelectElement} */ (document.getElementById('theme-switch')).value]);
+      assert(shown.join() === 'dark,dark', `the next page shows the theme ${shown}`);
+      await tab.select('#theme-switch', 'auto');
+      const stored = await tab.eval(() => localStorage.getItem('pgbook-theme'));
+      assert(stored === null, `«как в системе» left ${stored} stored`);
+      // Storage refused: the page still switches and says the choice is not remembered.
+      await tab.eval(() => {
+        Storage.prototype.setItem = () => {
+          throw new DOMException('refused', 'SecurityError');
+        };
+      });
+      await switchTheme(tab, 'contrast');
+      const note = await tab.text('#theme-note');
+      assert(note?.includes('не запомнится'), `no note when storage is refused: «${note}»`);
+    });
+  });
+
+  it("themes: the system's dark or high-contrast preference is the default, followed live (Chromium)", async (t) => {
+    if (env.name !== 'chromium') return t.skip('the preference is emulated through playwright');
+    await env.withTab('lesson-04.html', null, async (tab) => {
+      const page = tab.playwright;
+      assert(page, 'no playwright page');
+      const theme = () => tab.eval(() => document.documentElement.dataset.theme);
+      for (const [media, wanted] of /** @type {[Parameters<typeof page.emulateMedia>[0], string][]} */ ([
+        [{ colorScheme: 'dark' }, 'dark'],
+        [{ colorScheme: 'light', contrast: 'more' }, 'contrast'],
+        [{ colorScheme: 'light', contrast: 'no-preference' }, 'light'],
+      ])) {
+        await page.emulateMedia(media);
+        await tab.goto(env.url + 'lesson-04.html');
+        await tab.waitReady();
+        assert((await theme()) === wanted, `${JSON.stringify(media)}: the page opened in ${await theme()}`);
+      }
+      // «как в системе» follows a change of the system's setting without a reload, figures too.
+      const before = (await tab.canvas('#canvas-gae')).hash;
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await tab.waitFor(() => document.documentElement.dataset.theme === 'dark', null);
+      const after = (await tab.canvas('#canvas-gae')).hash;
+      assert(after !== before, 'the figure was not redrawn when the system turned dark');
+    });
+  });
+
+  it('print: lessons 4 and 6 print their figures as images, with descriptions and numbers, and no controls (Chromium)', { timeout: 240_000 }, async (t) => {
+    if (env.name !== 'chromium') return t.skip('only Chromium prints to PDF headless');
+    // Lesson 6 after a short PPO run (its curves print) and before one (a line says so).
+    for (const path of ['lesson-04.html', 'lesson-06.html?run=ppo&profile=smoke', 'lesson-06.html']) {
+      await env.withTab(path, null, async (tab) => {
+        await tab.waitReady();
+        if (path.includes('run=')) await tab.waitFor(runEnded, '#trainer-ppo', 120_000);
+        const page = tab.playwright;
+        assert(page, 'no playwright page');
+        await page.emulateMedia({ media: 'print' });
+        // What a browser's print does first (printToPDF itself does not announce it).
+        await tab.eval(() => dispatchEvent(new Event('beforeprint')));
+        const state = await tab.eval(() => {
+          const shown = (/** @type {Element} */ e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+          // A trainer that was not run prints a line saying so instead of its empty figures.
+          const idle = [...document.querySelectorAll('section.trainer[data-status=idle]')];
+          const canvases = [...document.querySelectorAll('canvas')].filter((c) => c.width > 0 && !c.closest('[data-status=idle]'));
+          return {
+            controls: [...document.querySelectorAll('input, button, select, textarea, nav, header.site, footer.site, summary')].filter(shown).map((e) => e.outerHTML.slice(0, 80)),
+            canvases: canvases.length,
+            canvasesShown: canvases.filter(shown).length,
+            images: [...document.querySelectorAll('img.print-copy')].filter(shown).length,
+            idleSaid: idle.filter((panel) => getComputedStyle(panel, '::before').content.includes('не запускался')).length,
+            idle: idle.length,
+            described: [...document.querySelectorAll('p.print-copy')].filter((p) => shown(p) && (p.textContent ?? '').length > 20).length,
+            numbers: [...document.querySelectorAll('details.figure-numbers table')].filter((table) => shown(table) && table.querySelectorAll('tr').length > 1).length,
+            figures: [...document.querySelectorAll('figure.live')].length,
+            unbroken: [...document.querySelectorAll('figure.live')].every((f) => getComputedStyle(f).breakInside === 'avoid'),
+          };
+        });
+        assert(state.controls.length === 0, `${path}: controls printed: ${state.controls.join(', ')}`);
+        assert(state.images === state.canvases && state.canvasesShown === 0, `${path}: ${state.images} images for ${state.canvases} canvases (${state.canvasesShown} canvases printed)`);
+        assert(state.described >= state.figures && state.numbers === state.figures, `${path}: ${state.figures} figures, ${state.described} descriptions, ${state.numbers} number tables`);
+        assert(state.unbroken, `${path}: a figure may split across pages`);
+        assert(state.idleSaid === state.idle, `${path}: ${state.idle} trainers not run, ${state.idleSaid} say so`);
+        const pdf = await page.pdf({ format: 'A4', printBackground: true });
+        writeFileSync(join(ARTIFACTS, `${path.replace(/\.html.*/, '').concat(path.includes('run=') ? '-run' : '')}.pdf`), pdf);
+        const text = pdf.toString('latin1');
+        const pages = (text.match(/\/Type\s*\/Page(?![s\w])/g) ?? []).length;
+        const images = (text.match(/\/Subtype\s*\/Image/g) ?? []).length;
+        t.diagnostic(`${path}: ${pages} A4 pages, ${images} images in the PDF, ${state.images} canvases printed, ${state.idle} trainers not run`);
+        assert(pages > 1 && images >= state.images && (state.idle > 0 || images > 0), `${path}: ${pages} pages, ${images} images for ${state.images} canvases`);
+        await tab.eval(() => dispatchEvent(new Event('afterprint')));
+        await page.emulateMedia({ media: null });
+        const left = await tab.count('.print-copy');
+        assert(left === 0, `${path}: ${left} print copies left after printing`);
+      });
+    }
+  });
+});
