@@ -6,7 +6,7 @@
 import { fitCanvas } from './canvas.js';
 import { formatNumber } from './format.js';
 import { SettingsForm } from './settings-form.js';
-import { deleteRun, listRuns, saveRun, MAX_KEPT } from './history.js';
+import { deleteRun, listStored, saveRun, MAX_KEPT } from './history.js';
 import { setupPrepared } from './prepared.js';
 import { parseConfig, configText } from './links.js';
 import { el, textTable, profileSelect, download, seconds, messageOf } from './dom.js';
@@ -735,27 +735,36 @@ class Panel {
   }
 
   async refreshHistory() {
+    /** @type {import('./history.js').BadRun[]} */
+    let bad = [];
     try {
-      this.saved = await listRuns(this.kind);
+      ({ runs: this.saved, bad } = await listStored(this.kind));
     } catch (e) {
       this.saved = [];
       this.note(`История запусков недоступна: ${messageOf(e)}.`);
     }
-    this.historySummary.textContent = `Сохранённые запуски (${this.saved.length})`;
+    this.historySummary.textContent = `Сохранённые запуски (${this.saved.length + bad.length})`;
+    /** @param {string} text @param {() => void} onclick */
+    const button = (text, onclick) => el('button', { type: 'button', text, onclick });
+    /** @param {string | null} savedAt */
+    const dateOf = (savedAt) => (savedAt ? new Date(savedAt).toLocaleString('ru-RU') : 'дата неизвестна');
     const items = this.saved.map((r) => {
-      const date = new Date(r.saved_at).toLocaleString('ru-RU');
-      const what =
-        r.labels.length > 1
-          ? r.labels.join(' | ')
-          : `профиль ${r.checked[0]?.profile}${r.checked[0]?.set.length ? `; ${this.form.describe(r.checked[0].profile, r.checked[0].set, true)}` : ''}`;
-      /** @param {string} text @param {() => void} onclick */
-      const button = (text, onclick) => el('button', { type: 'button', text, onclick });
+      let what;
+      try {
+        what =
+          r.labels.length > 1
+            ? r.labels.join(' | ')
+            : `профиль ${r.checked[0].profile}${r.checked[0].set.length ? `; ${this.form.describe(r.checked[0].profile, r.checked[0].set, true)}` : ''}`;
+      } catch {
+        // Settings this build no longer knows: the record is still shown as it was saved.
+        what = `профиль ${r.checked[0].profile}; ${r.checked[0].set.map((/** @type {[string, string]} */ [k, v]) => `${k}=${v}`).join(', ')}`;
+      }
       return el(
         'li',
         { 'data-run': String(r.id) },
         el('span', {
           class: 'history-what',
-          text: `${date}: ${what}; начальные значения ${r.seeds.join(', ')}. ${/** @type {any} */ (r).summary ?? ''}`,
+          text: `${dateOf(r.saved_at)}: ${what}; начальные значения ${r.seeds.join(', ')}. ${r.summary ?? ''}`,
         }),
         ' ',
         button('Показать', () => this.restoreSaved([r])),
@@ -763,10 +772,19 @@ class Panel {
         button('Удалить', () => this.forget(r)),
       );
     });
-    this.historyList.replaceChildren(...items);
+    const broken = bad.map((b) =>
+      el(
+        'li',
+        { 'data-run': String(b.id), class: 'history-bad' },
+        el('span', { class: 'history-what', text: `${dateOf(b.saved_at)}: запуск ${b.problem}, показать его нельзя.` }),
+        ' ',
+        button('Удалить', () => this.forget(b)),
+      ),
+    );
+    this.historyList.replaceChildren(...items, ...broken);
   }
 
-  /** @param {SavedRun} r */
+  /** @param {{ id?: number }} r */
   async forget(r) {
     try {
       if (r.id !== undefined) await deleteRun(r.id);
@@ -807,10 +825,10 @@ class Panel {
     this.unit = checked[0].unit;
     this.configs = checked.map((c) => ({ profile: c.profile, set: c.set }));
     this.current = 0;
-    this.loadConfig(this.configs[0]);
     this.seedInput.value = seeds.join(', ');
     const n = seeds.length;
     try {
+      this.loadConfig(this.configs[0]);
       const board = this.wasm.RunBoard.compare(this.kind, new Float64Array(seeds), this.labels());
       this.policies.clear();
       this.times = [];
