@@ -32,7 +32,7 @@ const LETTERS = 'ABCD';
  */
 /**
  * A run as wasm's check_run accepted it.
- * @typedef {{ name: string, profile: string, set: [string, string][], seeds: number[], total_per_seed: number, steps_per_seed: number, unit: string }} CheckedRun
+ * @typedef {{ name: string, profile: string, set: [string, string][], seeds: number[], total_per_seed: number, steps_per_seed: number, unit: string, memory_bytes: number, work_per_seed: number }} CheckedRun
  */
 /** @typedef {{ request: { profile: string, set: [string, string][] }, seed: number }} Job */
 /** @typedef {import('./links.js').Config} Config */
@@ -43,6 +43,15 @@ const LETTERS = 'ABCD';
  */
 /** @typedef {import('./protocol.js').FromWorker} WorkerMessage */
 /** @typedef {import('./history.js').SavedRun} SavedRun */
+/** Runs estimated longer than this (seconds) start only when the reader agrees. */
+const ASK_ABOVE_S = 180;
+/** @type {number | null} this machine's speed in wasm's work units per second, measured once */
+let speed = null;
+/** @param {Wasm} wasm */
+const machineSpeed = (wasm) => (speed ??= wasm.measure_speed());
+/** Bytes in words. @param {number} b */
+const bytesText = (b) =>
+  b >= 2 ** 30 ? `${formatNumber(Math.round((b / 2 ** 30) * 10) / 10)} ГиБ` : `${formatNumber(Math.max(1, Math.round(b / 2 ** 20)))} МиБ`;
 /** @typedef {'idle' | 'running' | 'paused' | 'stopped' | 'finished' | 'failed'} Status */
 
 /** What the page collected, for downloads and the page tests. @type {Record<string, unknown>} */
@@ -130,6 +139,10 @@ class Panel {
       stop: button('Стоп', () => this.stop()),
       reset: button('Сброс', () => this.reset()),
     };
+    this.estimate = el('span', { class: 'run-estimate', 'aria-live': 'polite' });
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.estimateTimer = undefined;
+    this.scheduleEstimate();
     this.share = /** @type {HTMLAnchorElement} */ (el('a', { class: 'share', href: '#', text: 'Ссылка на этот запуск' }));
     this.downloads = el(
       'span',
@@ -397,7 +410,12 @@ class Panel {
 
   /** @param {(Node | string)[]} fields */
   controlsRow(...fields) {
-    return el('div', { class: 'controls trainer-controls' }, ...fields, el('span', { class: 'buttons' }, ...Object.values(this.buttons)));
+    return el(
+      'div',
+      { class: 'controls trainer-controls' },
+      ...fields,
+      el('span', { class: 'buttons' }, ...Object.values(this.buttons), ' ', this.estimate),
+    );
   }
 
   /** @param {string} text */
@@ -436,6 +454,12 @@ class Panel {
       jobs = this.jobs(); // validated by wasm before any worker starts
     } catch (e) {
       this.showError(`Настройки не приняты: ${messageOf(e)}`);
+      return;
+    }
+    const cost = this.costOf(this.checked);
+    this.estimate.textContent = cost.text;
+    if (cost.seconds > ASK_ABOVE_S && !confirm(`Этот запуск займёт примерно ${seconds(cost.seconds)} (${cost.text}). Начать?`)) {
+      this.showError('Запуск отменён: он занял бы слишком много времени. Уменьшите настройки или нажмите «Старт» ещё раз.');
       return;
     }
     const settings = /** @type {CheckedRun} */ (this.settings);
@@ -514,6 +538,51 @@ class Panel {
   /** The form's differences before they are checked (wasm checks them at Старт). */
   previewChanges() {
     this.showChanges(this.profile.value, this.form.overrides());
+    this.scheduleEstimate();
+  }
+
+  /** The estimate beside Старт, in its own task: the first one measures this machine's speed (about 30 ms). */
+  scheduleEstimate() {
+    clearTimeout(this.estimateTimer);
+    this.estimateTimer = setTimeout(() => this.showEstimate(), 0);
+  }
+
+  /** The form's configurations checked without changing the panel; null when one is refused. @returns {CheckedRun[] | null} */
+  checkedForm() {
+    try {
+      return this.configs.map((c, k) =>
+        k === this.current
+          ? this.wasm.check_run(this.kind, this.profile.value, this.form.overrides(), this.seedInput.value)
+          : this.wasm.check_run(this.kind, c.profile, c.set, this.seedInput.value),
+      );
+    } catch {
+      return null; // Старт says why
+    }
+  }
+
+  /**
+   * What the checked configurations will cost: the time on this machine (their planned work ÷
+   * the measured speed, spread over the pool's workers) and the memory of one worker.
+   * @param {CheckedRun[]} checked @returns {{ seconds: number, text: string }}
+   */
+  costOf(checked) {
+    const jobs = checked.reduce((n, c) => n + c.seeds.length, 0);
+    const workers = Math.max(1, Math.min(jobs, navigator.hardwareConcurrency || 2));
+    const work = checked.reduce((w, c) => w + c.work_per_seed * c.seeds.length, 0);
+    let time = NaN;
+    try {
+      time = work / machineSpeed(this.wasm) / workers;
+    } catch {
+      // No measurement: the memory is still known.
+    }
+    const memory = Math.max(...checked.map((c) => c.memory_bytes));
+    const when = Number.isFinite(time) ? `≈ ${seconds(time)}` : 'время неизвестно';
+    return { seconds: time, text: `Оценка: ${when}, до ${bytesText(memory)} памяти на процесс` };
+  }
+
+  showEstimate() {
+    const checked = this.checkedForm();
+    this.estimate.textContent = checked ? this.costOf(checked).text : '';
   }
 
   /** Every canvas of the panel back to its state before any run. */
