@@ -485,6 +485,9 @@ class Panel {
     this.pausedMs = 0;
     this.run = new WorkerRun(this.kind, jobs, (i, m) => this.onMessage(i, m));
     this.setStatus('running');
+    // Until the first report the line still says what is happening (an update may be long).
+    this.progress.value = 0;
+    this.progressText.textContent = this.progressLine(0, settings.total_per_seed * jobs.length, 0);
     this.share.href = this.shareUrl();
     this.tick();
   }
@@ -676,8 +679,13 @@ class Panel {
       case 'failed':
         return `${counted}; обучение прервано ошибкой.`;
       default: {
-        const left = done > 0 ? (elapsed * (total - done)) / done : NaN;
-        return `${counted}; осталось ≈ ${seconds(left)}`;
+        if (done === 0) {
+          const steps = Math.max(...this.checked.map((c) => c.steps_per_seed));
+          const what = this.unit === 'итераций' ? 'итерация' : 'обновление';
+          return `${counted}; идёт ${what} 1 из ${formatNumber(steps)} (первое ещё не закончено)`;
+        }
+        const left = (elapsed * (total - done)) / done;
+        return `${counted}; идёт обучение, осталось ≈ ${seconds(left)}`;
       }
     }
   }
