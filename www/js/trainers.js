@@ -139,7 +139,7 @@ class Panel {
       stop: button('Стоп', () => this.stop()),
       reset: button('Сброс', () => this.reset()),
     };
-    this.estimate = el('span', { class: 'run-estimate', 'aria-live': 'polite' });
+    this.estimate = el('span', { class: 'run-estimate' });
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.estimateTimer = undefined;
     this.scheduleEstimate();
