@@ -142,6 +142,8 @@ class Panel {
     this.estimate = el('span', { class: 'run-estimate' });
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.estimateTimer = undefined;
+    /** @type {Map<number, number>} each job's steps (updates, iterations) done in this run */
+    this.stepsDone = new Map();
     this.scheduleEstimate();
     this.share = /** @type {HTMLAnchorElement} */ (el('a', { class: 'share', href: '#', text: 'Ссылка на этот запуск' }));
     this.downloads = el(
@@ -483,6 +485,7 @@ class Panel {
     this.t0 = performance.now();
     this.t1 = undefined;
     this.pausedMs = 0;
+    this.stepsDone.clear();
     this.run = new WorkerRun(this.kind, jobs, (i, m) => this.onMessage(i, m));
     this.setStatus('running');
     // Until the first report the line still says what is happening (an update may be long).
@@ -595,6 +598,14 @@ class Panel {
     }
   }
 
+  /** What job `i` was doing, for a message about it. @param {number} i */
+  doingOf(i) {
+    const n = this.settings?.seeds.length ?? 1;
+    const steps = this.checked[Math.floor(i / n)]?.steps_per_seed ?? 0;
+    const what = this.unit === 'итераций' ? 'шла итерация' : 'шло обновление';
+    return `${what} ${formatNumber((this.stepsDone.get(i) ?? 0) + 1)} из ${formatNumber(steps)}`;
+  }
+
   terminate() {
     this.run?.terminate();
     this.run = null;
@@ -612,6 +623,7 @@ class Panel {
         break;
       }
       case 'update':
+        this.stepsDone.set(i, (this.stepsDone.get(i) ?? 0) + 1);
         board.push(i, m.line ?? '');
         this.update(i, m.extra ?? {});
         this.dirty = true;
@@ -635,7 +647,8 @@ class Panel {
         this.terminate();
         this.setStatus('failed');
         this.showError(
-          `${m.type === 'panic' ? 'Сбой в модуле WebAssembly' : 'Ошибка обучения'} (${this.jobLabel(i)}): ${m.message}. Нажмите «Старт», чтобы начать заново.`,
+          `${m.type === 'panic' ? 'Сбой в модуле WebAssembly' : 'Ошибка обучения'} (${this.jobLabel(i)}; ${this.doingOf(i)}): ${m.message}` +
+            `${/memory|памят/i.test(m.message) ? ' — фоновому потоку не хватило памяти' : ''}. Нажмите «Старт», чтобы начать заново.`,
         );
         this.dirty = true;
         break;
