@@ -52,6 +52,9 @@ function hasShape(r, kind) {
         isObject(c) &&
         isString(c.profile) &&
         isString(c.unit) &&
+        arrayOf(c.seeds, isNumber) &&
+        isNumber(c.total_per_seed) &&
+        isNumber(c.steps_per_seed) &&
         arrayOf(c.set, (p) => Array.isArray(p) && p.length === 2 && isString(p[0]) && isString(p[1])),
     ) &&
     arrayOf(r.labels, isString) &&
