@@ -13,6 +13,7 @@ mod cartpole;
 mod cli;
 mod grpo;
 mod gru_gradcheck;
+mod memory_estimate;
 mod narrow_figures;
 mod nn_gradcheck;
 mod ppo;

@@ -139,6 +139,9 @@ forEachBrowser((env) => {
       await tab.waitStatus('#trainer-sequence', ['failed'], 10_000);
       const msg = await panelError(tab, '#trainer-sequence');
       assert(/Сбой в модуле WebAssembly/.test(msg) && /self-test/.test(msg), `message: ${msg}`);
+      // What it was doing: the iteration the failed job was in (two or more were done).
+      const during = Number(/шла итерация (\d+) из 200/.exec(msg)?.[1]);
+      assert(during >= 3, `the message does not say which iteration failed: ${msg}`);
       tab.expectProblems(/self-test: a deliberate panic|unreachable/);
       await tab.select('#seq-profile', 'smoke');
       await tab.clickButton('#trainer-sequence', 'Старт');

@@ -86,6 +86,16 @@ pub enum ErrorKind {
         /// The backend's message.
         message: String,
     },
+    /// A run whose memory would not fit in `budget` bytes (`need` by the count of its
+    /// buffers).
+    TooLarge {
+        /// The settings that drive it, most important first.
+        settings: Vec<String>,
+        /// Bytes the run would hold.
+        need: u64,
+        /// Bytes it may hold.
+        budget: u64,
+    },
 }
 
 /// The rule a value broke.
@@ -179,6 +189,9 @@ pub enum Quantity {
 
 /// The crate's result type.
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// Bytes in a GiB, for the memory messages.
+pub(crate) const GIB: f64 = (1u64 << 30) as f64;
 
 impl Error {
     /// The kind and its fields.
@@ -279,6 +292,16 @@ impl Error {
     pub fn plot(message: impl fmt::Display) -> Self {
         ErrorKind::Plot {
             message: message.to_string(),
+        }
+        .into()
+    }
+
+    /// [`ErrorKind::TooLarge`].
+    pub fn too_large(settings: Vec<String>, need: u64, budget: u64) -> Self {
+        ErrorKind::TooLarge {
+            settings,
+            need,
+            budget,
         }
         .into()
     }
@@ -520,6 +543,17 @@ impl fmt::Display for Error {
                 write!(f, "the run is finished: all {steps} steps are done")
             }
             ErrorKind::Plot { message } => write!(f, "drawing failed: {message}"),
+            ErrorKind::TooLarge {
+                settings,
+                need,
+                budget,
+            } => write!(
+                f,
+                "the run needs about {:.1} GiB of memory, over the budget of {:.1} GiB; reduce {}",
+                *need as f64 / GIB,
+                *budget as f64 / GIB,
+                settings.join(", ")
+            ),
         }
     }
 }

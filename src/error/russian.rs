@@ -157,6 +157,20 @@ pub(crate) fn message(e: &Error, label: &dyn Fn(&str) -> Option<String>) -> Stri
             format!("обучение уже закончено: все {steps} шагов сделаны")
         }
         ErrorKind::Plot { message } => format!("не удалось нарисовать рисунок: {message}"),
+        ErrorKind::TooLarge {
+            settings,
+            need,
+            budget,
+        } => {
+            let gib = |b: u64| number_ru((b as f64 / super::GIB * 10.0).round() / 10.0);
+            let names: Vec<String> = settings.iter().map(|s| name(s)).collect();
+            format!(
+                "запуску нужно около {} ГиБ памяти, а на один запуск есть {} ГиБ; память определяют настройки {} — уменьшите их",
+                gib(*need),
+                gib(*budget),
+                names.join(", ")
+            )
+        }
     }
 }
 

@@ -8,6 +8,7 @@ pub mod bench;
 pub mod board;
 pub mod cartpole;
 pub mod compare;
+pub mod cost;
 pub mod curves;
 pub mod export;
 pub mod lines;
@@ -59,6 +60,9 @@ pub trait Trainer: Sized {
     fn progress(&self) -> Progress;
     /// The progress units of a whole run of `config` (`done` is 0), known before it starts.
     fn planned(config: &Self::Config) -> Progress;
+    /// What one seed's run of `config` will cost (peak memory, planned work), known before it
+    /// starts.
+    fn cost(config: &Self::Config) -> cost::Cost;
 }
 
 /// What a comparison table says of one seed's summary.

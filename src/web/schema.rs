@@ -85,6 +85,10 @@ struct CheckedRun {
     unit: &'static str,
     /// Steps (updates, iterations) of one seed's run.
     steps_per_seed: u64,
+    /// Peak bytes one seed's trainer holds (by the count of its buffers).
+    memory_bytes: u64,
+    /// Planned work of one seed's run, in the units `measure_speed` measures per second.
+    work_per_seed: f64,
 }
 
 fn check<T: Trainer>(request: &Request, seeds_text: &str) -> Result<CheckedRun> {
@@ -93,6 +97,9 @@ fn check<T: Trainer>(request: &Request, seeds_text: &str) -> Result<CheckedRun> 
     let base = T::Config::for_profile(profile);
     // `resolve` validated the settings; the totals follow from them (no trainer is built).
     let progress = T::planned(&settings);
+    // A run that cannot fit in a worker is refused before any worker starts.
+    let cost = T::cost(&settings);
+    cost.check_memory(crate::train::cost::WASM_BUDGET_BYTES)?;
     Ok(CheckedRun {
         name: T::NAME.into(),
         profile: request.profile.clone(),
@@ -101,6 +108,8 @@ fn check<T: Trainer>(request: &Request, seeds_text: &str) -> Result<CheckedRun> 
         total_per_seed: progress.total,
         unit: progress.unit,
         steps_per_seed: progress.steps,
+        memory_bytes: cost.bytes,
+        work_per_seed: cost.work,
     })
 }
 
@@ -120,4 +129,29 @@ pub fn check_run(name: &str, profile: &str, set: JsValue, seeds: &str) -> JsResu
             other => Err(registry::unknown(other)))
     };
     to_js(&run().map_err(js_error_of(name))?)
+}
+
+/// This machine's speed in the work units of `check_run`'s `work_per_seed`, per second: a few
+/// updates of a small PPO run (the first one, which allocates, not counted), about 30 ms.
+#[wasm_bindgen]
+pub fn measure_speed() -> JsResult<f64> {
+    use crate::train::ppo::{PpoConfig, PpoTrainer};
+    let config = PpoConfig {
+        num_updates: 1000,
+        ..PpoConfig::smoke()
+    };
+    let per_update = PpoTrainer::cost(&PpoConfig {
+        num_updates: 1,
+        ..config.clone()
+    })
+    .work;
+    let mut trainer = PpoTrainer::new(config, 1).map_err(js_error_of("ppo"))?;
+    trainer.step().map_err(js_error_of("ppo"))?;
+    let (t0, mut updates) = (js_sys::Date::now(), 0.0);
+    while js_sys::Date::now() - t0 < 25.0 || updates < 2.0 {
+        trainer.step().map_err(js_error_of("ppo"))?;
+        updates += 1.0;
+    }
+    let seconds = ((js_sys::Date::now() - t0) / 1000.0).max(1e-3);
+    Ok(per_update * updates / seconds)
 }

@@ -6,15 +6,89 @@
 const DB_NAME = 'pgbook';
 const STORE = 'runs';
 export const MAX_KEPT = 12; // per trainer: the oldest go first
+// What a saved run holds. Raise it whenever that changes, and teach readRecord to migrate the
+// older records whose meaning is unchanged: everything in storage is input from another build.
+export const FORMAT_VERSION = 1;
 
 /**
  * A saved run: what a panel needs to show it again exactly as it ended.
  * @typedef {{
- *   id?: number, kind: string, saved_at: string, seeds: number[], checked: any[], labels: string[],
+ *   id?: number, version?: number, kind: string, saved_at: string, seeds: number[], checked: any[], labels: string[],
  *   configs: { lines: string }[], infos: unknown[], policies: (string | null)[], times: { start: number, end: number }[],
  *   summary?: string, results?: any[],
  * }} SavedRun
  */
+
+/**
+ * A record that cannot be shown: listed with its reason and a Delete button.
+ * @typedef {{ id: number | undefined, saved_at: string | null, problem: string }} BadRun
+ */
+
+/** @param {unknown} x @returns {x is Record<string, any>} */
+const isObject = (x) => typeof x === 'object' && x !== null && !Array.isArray(x);
+/** @param {unknown} x @param {(y: any) => boolean} each */
+const arrayOf = (x, each) => Array.isArray(x) && x.every(each);
+/** @param {unknown} x */
+const isString = (x) => typeof x === 'string';
+/** @param {unknown} x */
+const isNumber = (x) => typeof x === 'number' && Number.isFinite(x);
+
+/**
+ * Today's shape of a saved run, checked as far as the panel and the prepared comparisons read it.
+ * @param {Record<string, any>} r @param {string} kind
+ */
+function hasShape(r, kind) {
+  const n = Array.isArray(r.checked) ? r.checked.length : 0;
+  const jobs = n * (Array.isArray(r.seeds) ? r.seeds.length : 0);
+  return (
+    r.kind === kind &&
+    isString(r.saved_at) &&
+    Number.isFinite(Date.parse(r.saved_at)) &&
+    arrayOf(r.seeds, isNumber) &&
+    r.seeds.length > 0 &&
+    n > 0 &&
+    r.checked.every(
+      (/** @type {unknown} */ c) =>
+        isObject(c) &&
+        isString(c.profile) &&
+        isString(c.unit) &&
+        arrayOf(c.seeds, isNumber) &&
+        isNumber(c.total_per_seed) &&
+        isNumber(c.steps_per_seed) &&
+        arrayOf(c.set, (p) => Array.isArray(p) && p.length === 2 && isString(p[0]) && isString(p[1])),
+    ) &&
+    arrayOf(r.labels, isString) &&
+    arrayOf(r.configs, (c) => isObject(c) && isString(c.lines)) &&
+    r.configs.length === n &&
+    Array.isArray(r.infos) &&
+    r.infos.length === jobs &&
+    arrayOf(r.policies, (p) => p === null || isString(p)) &&
+    r.policies.length === jobs &&
+    arrayOf(r.times, (t) => isObject(t) && isNumber(t.end)) &&
+    (r.summary === undefined || isString(r.summary)) &&
+    (r.results === undefined || arrayOf(r.results, isObject))
+  );
+}
+
+/**
+ * One record read from storage, checked: a run the panel can show (migrated to today's format
+ * where its meaning is unchanged), or why it cannot be. Never throws.
+ * @param {unknown} raw @param {string} kind @returns {{ run: SavedRun } | { bad: BadRun }}
+ */
+export function readRecord(raw, kind) {
+  const r = isObject(raw) ? raw : {};
+  const id = isNumber(r.id) ? r.id : undefined;
+  const savedAt = isString(r.saved_at) && Number.isFinite(Date.parse(r.saved_at)) ? r.saved_at : null;
+  /** @param {string} problem */
+  const bad = (problem) => ({ bad: { id, saved_at: savedAt, problem } });
+  if (!isObject(raw)) return bad('повреждён');
+  if (r.version === undefined) {
+    // Saved before runs carried a version: the same meaning when it has today's shape.
+    return hasShape(r, kind) ? { run: /** @type {SavedRun} */ ({ ...r, version: FORMAT_VERSION }) } : bad('сохранён другой версией книги');
+  }
+  if (r.version !== FORMAT_VERSION) return bad(isNumber(r.version) ? 'сохранён другой версией книги' : 'повреждён');
+  return hasShape(r, kind) ? { run: /** @type {SavedRun} */ (r) } : bad('повреждён');
+}
 
 /** @param {unknown} e */
 function storageError(e) {
@@ -75,15 +149,35 @@ async function transact(mode, work) {
   });
 }
 
-/** The saved runs of trainer `kind`, newest first. @param {string} kind @returns {Promise<SavedRun[]>} */
+/**
+ * Everything stored for trainer `kind`, newest first: the runs that can be shown and the
+ * records that cannot (another build's, damaged).
+ * @param {string} kind @returns {Promise<{ runs: SavedRun[], bad: BadRun[] }>}
+ */
+export async function listStored(kind) {
+  const records = /** @type {unknown} */ (await transact('readonly', (s) => s.index('kind').getAll(kind)));
+  /** @type {SavedRun[]} */
+  const runs = [];
+  /** @type {BadRun[]} */
+  const bad = [];
+  for (const raw of Array.isArray(records) ? records : []) {
+    const read = readRecord(raw, kind);
+    if ('run' in read) runs.push(read.run);
+    else bad.push(read.bad);
+  }
+  /** @param {{ id?: number }} a @param {{ id?: number }} b */
+  const newest = (a, b) => (b.id ?? 0) - (a.id ?? 0);
+  return { runs: runs.sort(newest), bad: bad.sort(newest) };
+}
+
+/** The saved runs of trainer `kind` that can be shown, newest first. @param {string} kind @returns {Promise<SavedRun[]>} */
 export async function listRuns(kind) {
-  const runs = /** @type {SavedRun[]} */ (await transact('readonly', (s) => s.index('kind').getAll(kind)));
-  return runs.sort((a, b) => (b.id ?? 0) - (a.id ?? 0));
+  return (await listStored(kind)).runs;
 }
 
 /** Saves a run, keeping at most MAX_KEPT of its trainer. @param {SavedRun} run @returns {Promise<number>} its id */
 export async function saveRun(run) {
-  const id = /** @type {number} */ (await transact('readwrite', (s) => s.add(run)));
+  const id = /** @type {number} */ (await transact('readwrite', (s) => s.add({ ...run, version: FORMAT_VERSION })));
   const all = await listRuns(run.kind);
   for (const old of all.slice(MAX_KEPT)) if (old.id !== undefined) await deleteRun(old.id);
   return id;

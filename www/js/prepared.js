@@ -120,6 +120,15 @@ export function setupPrepared(wasm, panels) {
         );
         return;
       }
+      try {
+        showRuns(runs);
+      } catch (e) {
+        // A saved run this build reads but cannot tabulate: say so, never throw.
+        result.textContent = `Сохранённый запуск этого сравнения не удалось показать: ${e instanceof Error ? e.message : String(e)}.`;
+      }
+    };
+    /** @param {import('./history.js').SavedRun[]} runs */
+    const showRuns = (runs) => {
       // One table over every trainer's configurations, lettered as the list above.
       let c = 0;
       const results = runs.flatMap((r) =>

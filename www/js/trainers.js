@@ -6,7 +6,7 @@
 import { fitCanvas } from './canvas.js';
 import { formatNumber } from './format.js';
 import { SettingsForm } from './settings-form.js';
-import { deleteRun, listRuns, saveRun, MAX_KEPT } from './history.js';
+import { deleteRun, listStored, saveRun, MAX_KEPT } from './history.js';
 import { setupPrepared } from './prepared.js';
 import { parseConfig, configText } from './links.js';
 import { el, textTable, profileSelect, download, seconds, messageOf } from './dom.js';
@@ -32,7 +32,7 @@ const LETTERS = 'ABCD';
  */
 /**
  * A run as wasm's check_run accepted it.
- * @typedef {{ name: string, profile: string, set: [string, string][], seeds: number[], total_per_seed: number, steps_per_seed: number, unit: string }} CheckedRun
+ * @typedef {{ name: string, profile: string, set: [string, string][], seeds: number[], total_per_seed: number, steps_per_seed: number, unit: string, memory_bytes: number, work_per_seed: number }} CheckedRun
  */
 /** @typedef {{ request: { profile: string, set: [string, string][] }, seed: number }} Job */
 /** @typedef {import('./links.js').Config} Config */
@@ -43,6 +43,15 @@ const LETTERS = 'ABCD';
  */
 /** @typedef {import('./protocol.js').FromWorker} WorkerMessage */
 /** @typedef {import('./history.js').SavedRun} SavedRun */
+/** Runs estimated longer than this (seconds) start only when the reader agrees. */
+const ASK_ABOVE_S = 180;
+/** @type {number | null} this machine's speed in wasm's work units per second, measured once */
+let speed = null;
+/** @param {Wasm} wasm */
+const machineSpeed = (wasm) => (speed ??= wasm.measure_speed());
+/** Bytes in words. @param {number} b */
+const bytesText = (b) =>
+  b >= 2 ** 30 ? `${formatNumber(Math.round((b / 2 ** 30) * 10) / 10)} ГиБ` : `${formatNumber(Math.max(1, Math.round(b / 2 ** 20)))} МиБ`;
 /** @typedef {'idle' | 'running' | 'paused' | 'stopped' | 'finished' | 'failed'} Status */
 
 /** What the page collected, for downloads and the page tests. @type {Record<string, unknown>} */
@@ -130,6 +139,12 @@ class Panel {
       stop: button('Стоп', () => this.stop()),
       reset: button('Сброс', () => this.reset()),
     };
+    this.estimate = el('span', { class: 'run-estimate' });
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.estimateTimer = undefined;
+    /** @type {Map<number, number>} each job's steps (updates, iterations) done in this run */
+    this.stepsDone = new Map();
+    this.scheduleEstimate();
     this.share = /** @type {HTMLAnchorElement} */ (el('a', { class: 'share', href: '#', text: 'Ссылка на этот запуск' }));
     this.downloads = el(
       'span',
@@ -397,7 +412,12 @@ class Panel {
 
   /** @param {(Node | string)[]} fields */
   controlsRow(...fields) {
-    return el('div', { class: 'controls trainer-controls' }, ...fields, el('span', { class: 'buttons' }, ...Object.values(this.buttons)));
+    return el(
+      'div',
+      { class: 'controls trainer-controls' },
+      ...fields,
+      el('span', { class: 'buttons' }, ...Object.values(this.buttons), ' ', this.estimate),
+    );
   }
 
   /** @param {string} text */
@@ -438,6 +458,12 @@ class Panel {
       this.showError(`Настройки не приняты: ${messageOf(e)}`);
       return;
     }
+    const cost = this.costOf(this.checked);
+    this.estimate.textContent = cost.text;
+    if (cost.seconds > ASK_ABOVE_S && !confirm(`Этот запуск займёт примерно ${seconds(cost.seconds)} (${cost.text}). Начать?`)) {
+      this.showError('Запуск отменён: он занял бы слишком много времени. Уменьшите настройки или нажмите «Старт» ещё раз.');
+      return;
+    }
     const settings = /** @type {CheckedRun} */ (this.settings);
     this.terminate();
     const shown = this.checked[this.current] ?? settings;
@@ -459,8 +485,12 @@ class Panel {
     this.t0 = performance.now();
     this.t1 = undefined;
     this.pausedMs = 0;
+    this.stepsDone.clear();
     this.run = new WorkerRun(this.kind, jobs, (i, m) => this.onMessage(i, m));
     this.setStatus('running');
+    // Until the first report the line still says what is happening (an update may be long).
+    this.progress.value = 0;
+    this.progressText.textContent = this.progressLine(0, settings.total_per_seed * jobs.length, 0);
     this.share.href = this.shareUrl();
     this.tick();
   }
@@ -514,6 +544,51 @@ class Panel {
   /** The form's differences before they are checked (wasm checks them at Старт). */
   previewChanges() {
     this.showChanges(this.profile.value, this.form.overrides());
+    this.scheduleEstimate();
+  }
+
+  /** The estimate beside Старт, in its own task: the first one measures this machine's speed (about 30 ms). */
+  scheduleEstimate() {
+    clearTimeout(this.estimateTimer);
+    this.estimateTimer = setTimeout(() => this.showEstimate(), 0);
+  }
+
+  /** The form's configurations checked without changing the panel; null when one is refused. @returns {CheckedRun[] | null} */
+  checkedForm() {
+    try {
+      return this.configs.map((c, k) =>
+        k === this.current
+          ? this.wasm.check_run(this.kind, this.profile.value, this.form.overrides(), this.seedInput.value)
+          : this.wasm.check_run(this.kind, c.profile, c.set, this.seedInput.value),
+      );
+    } catch {
+      return null; // Старт says why
+    }
+  }
+
+  /**
+   * What the checked configurations will cost: the time on this machine (their planned work ÷
+   * the measured speed, spread over the pool's workers) and the memory of one worker.
+   * @param {CheckedRun[]} checked @returns {{ seconds: number, text: string }}
+   */
+  costOf(checked) {
+    const jobs = checked.reduce((n, c) => n + c.seeds.length, 0);
+    const workers = Math.max(1, Math.min(jobs, navigator.hardwareConcurrency || 2));
+    const work = checked.reduce((w, c) => w + c.work_per_seed * c.seeds.length, 0);
+    let time = NaN;
+    try {
+      time = work / machineSpeed(this.wasm) / workers;
+    } catch {
+      // No measurement: the memory is still known.
+    }
+    const memory = Math.max(...checked.map((c) => c.memory_bytes));
+    const when = Number.isFinite(time) ? `≈ ${seconds(time)}` : 'время неизвестно';
+    return { seconds: time, text: `Оценка: ${when}, до ${bytesText(memory)} памяти на процесс` };
+  }
+
+  showEstimate() {
+    const checked = this.checkedForm();
+    this.estimate.textContent = checked ? this.costOf(checked).text : '';
   }
 
   /** Every canvas of the panel back to its state before any run. */
@@ -521,6 +596,14 @@ class Panel {
     for (const c of this.root.querySelectorAll('canvas')) {
       c.getContext('2d')?.clearRect(0, 0, c.width, c.height);
     }
+  }
+
+  /** What job `i` was doing, for a message about it. @param {number} i */
+  doingOf(i) {
+    const n = this.settings?.seeds.length ?? 1;
+    const steps = this.checked[Math.floor(i / n)]?.steps_per_seed ?? 0;
+    const what = this.unit === 'итераций' ? 'шла итерация' : 'шло обновление';
+    return `${what} ${formatNumber((this.stepsDone.get(i) ?? 0) + 1)} из ${formatNumber(steps)}`;
   }
 
   terminate() {
@@ -540,6 +623,7 @@ class Panel {
         break;
       }
       case 'update':
+        this.stepsDone.set(i, (this.stepsDone.get(i) ?? 0) + 1);
         board.push(i, m.line ?? '');
         this.update(i, m.extra ?? {});
         this.dirty = true;
@@ -563,7 +647,8 @@ class Panel {
         this.terminate();
         this.setStatus('failed');
         this.showError(
-          `${m.type === 'panic' ? 'Сбой в модуле WebAssembly' : 'Ошибка обучения'} (${this.jobLabel(i)}): ${m.message}. Нажмите «Старт», чтобы начать заново.`,
+          `${m.type === 'panic' ? 'Сбой в модуле WebAssembly' : 'Ошибка обучения'} (${this.jobLabel(i)}; ${this.doingOf(i)}): ${m.message}` +
+            `${/memory|памят/i.test(m.message) ? ' — фоновому потоку не хватило памяти' : ''}. Нажмите «Старт», чтобы начать заново.`,
         );
         this.dirty = true;
         break;
@@ -607,8 +692,13 @@ class Panel {
       case 'failed':
         return `${counted}; обучение прервано ошибкой.`;
       default: {
-        const left = done > 0 ? (elapsed * (total - done)) / done : NaN;
-        return `${counted}; осталось ≈ ${seconds(left)}`;
+        if (done === 0) {
+          const steps = Math.max(...this.checked.map((c) => c.steps_per_seed));
+          const what = this.unit === 'итераций' ? 'итерация' : 'обновление';
+          return `${counted}; идёт ${what} 1 из ${formatNumber(steps)} (первое ещё не закончено)`;
+        }
+        const left = (elapsed * (total - done)) / done;
+        return `${counted}; идёт обучение, осталось ≈ ${seconds(left)}`;
       }
     }
   }
@@ -735,27 +825,36 @@ class Panel {
   }
 
   async refreshHistory() {
+    /** @type {import('./history.js').BadRun[]} */
+    let bad = [];
     try {
-      this.saved = await listRuns(this.kind);
+      ({ runs: this.saved, bad } = await listStored(this.kind));
     } catch (e) {
       this.saved = [];
       this.note(`История запусков недоступна: ${messageOf(e)}.`);
     }
-    this.historySummary.textContent = `Сохранённые запуски (${this.saved.length})`;
+    this.historySummary.textContent = `Сохранённые запуски (${this.saved.length + bad.length})`;
+    /** @param {string} text @param {() => void} onclick */
+    const button = (text, onclick) => el('button', { type: 'button', text, onclick });
+    /** @param {string | null} savedAt */
+    const dateOf = (savedAt) => (savedAt ? new Date(savedAt).toLocaleString('ru-RU') : 'дата неизвестна');
     const items = this.saved.map((r) => {
-      const date = new Date(r.saved_at).toLocaleString('ru-RU');
-      const what =
-        r.labels.length > 1
-          ? r.labels.join(' | ')
-          : `профиль ${r.checked[0]?.profile}${r.checked[0]?.set.length ? `; ${this.form.describe(r.checked[0].profile, r.checked[0].set, true)}` : ''}`;
-      /** @param {string} text @param {() => void} onclick */
-      const button = (text, onclick) => el('button', { type: 'button', text, onclick });
+      let what;
+      try {
+        what =
+          r.labels.length > 1
+            ? r.labels.join(' | ')
+            : `профиль ${r.checked[0].profile}${r.checked[0].set.length ? `; ${this.form.describe(r.checked[0].profile, r.checked[0].set, true)}` : ''}`;
+      } catch {
+        // Settings this build no longer knows: the record is still shown as it was saved.
+        what = `профиль ${r.checked[0].profile}; ${r.checked[0].set.map((/** @type {[string, string]} */ [k, v]) => `${k}=${v}`).join(', ')}`;
+      }
       return el(
         'li',
         { 'data-run': String(r.id) },
         el('span', {
           class: 'history-what',
-          text: `${date}: ${what}; начальные значения ${r.seeds.join(', ')}. ${/** @type {any} */ (r).summary ?? ''}`,
+          text: `${dateOf(r.saved_at)}: ${what}; начальные значения ${r.seeds.join(', ')}. ${r.summary ?? ''}`,
         }),
         ' ',
         button('Показать', () => this.restoreSaved([r])),
@@ -763,10 +862,19 @@ class Panel {
         button('Удалить', () => this.forget(r)),
       );
     });
-    this.historyList.replaceChildren(...items);
+    const broken = bad.map((b) =>
+      el(
+        'li',
+        { 'data-run': String(b.id), class: 'history-bad' },
+        el('span', { class: 'history-what', text: `${dateOf(b.saved_at)}: запуск ${b.problem}, показать его нельзя.` }),
+        ' ',
+        button('Удалить', () => this.forget(b)),
+      ),
+    );
+    this.historyList.replaceChildren(...items, ...broken);
   }
 
-  /** @param {SavedRun} r */
+  /** @param {{ id?: number }} r */
   async forget(r) {
     try {
       if (r.id !== undefined) await deleteRun(r.id);
@@ -807,10 +915,10 @@ class Panel {
     this.unit = checked[0].unit;
     this.configs = checked.map((c) => ({ profile: c.profile, set: c.set }));
     this.current = 0;
-    this.loadConfig(this.configs[0]);
     this.seedInput.value = seeds.join(', ');
     const n = seeds.length;
     try {
+      this.loadConfig(this.configs[0]);
       const board = this.wasm.RunBoard.compare(this.kind, new Float64Array(seeds), this.labels());
       this.policies.clear();
       this.times = [];

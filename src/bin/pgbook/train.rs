@@ -143,6 +143,8 @@ fn parse<T: Trainer>(args: &Args) -> Result<Job<T>> {
         pairs.push((k.trim().to_string(), v.to_string()));
     }
     config = config.with_text(&pairs)?;
+    // A run whose memory cannot fit is refused before it starts (per seed: each thread holds one).
+    T::cost(&config).check_memory(pgbook::train::cost::NATIVE_BUDGET_BYTES)?;
     let seeds = match (args.text("seed"), args.text("seeds")) {
         (Some(_), Some(_)) => {
             return Err(Error::parse(

@@ -258,6 +258,22 @@ impl Trainer for A2cTrainer {
             steps: config.num_updates as u64,
         }
     }
+    fn cost(config: &A2cConfig) -> crate::train::cost::Cost {
+        use crate::train::cost::{rollout_trainer, CartPoleNets, Cost};
+        let nets = CartPoleNets {
+            hidden: &config.hidden_sizes,
+            scalar: 8,
+        };
+        // One gradient step over the whole rollout.
+        let batch = config.batch_size();
+        let (bytes, work) =
+            rollout_trainer(nets, batch, batch, 1, config.num_updates, config.num_envs);
+        Cost {
+            bytes,
+            work,
+            drivers: vec!["num_envs", "num_steps", "hidden_sizes"],
+        }
+    }
 }
 
 impl CartPoleTrainer for A2cTrainer {

@@ -422,6 +422,38 @@ impl Trainer for PpoTrainer {
             steps: config.num_updates as u64,
         }
     }
+    fn cost(config: &PpoConfig) -> crate::train::cost::Cost {
+        use crate::train::cost::{rollout_trainer, CartPoleNets, Cost};
+        let scalar = match config.precision {
+            crate::nn::Precision::F32 => 4,
+            crate::nn::Precision::F64 => 8,
+        };
+        let nets = CartPoleNets {
+            hidden: &config.hidden_sizes,
+            scalar,
+        };
+        let batch = config.batch_size();
+        let (bytes, work) = rollout_trainer(
+            nets,
+            batch,
+            config.minibatch_size,
+            config.update_epochs,
+            config.num_updates,
+            config.num_envs,
+        );
+        // The minibatch's activations or the rollout buffer, whichever is larger, first.
+        let activations = nets.batch_bytes(config.minibatch_size.min(batch));
+        let buffer = batch as u64 * crate::train::cost::transition_bytes(scalar);
+        let mut drivers = vec!["minibatch_size", "hidden_sizes", "num_envs", "num_steps"];
+        if buffer > activations {
+            drivers.rotate_left(2);
+        }
+        Cost {
+            bytes,
+            work,
+            drivers,
+        }
+    }
 }
 
 impl CartPoleTrainer for PpoTrainer {

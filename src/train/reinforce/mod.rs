@@ -326,6 +326,25 @@ impl Trainer for ReinforceTrainer {
             steps: most as u64,
         }
     }
+    fn cost(config: &ReinforceConfig) -> crate::train::cost::Cost {
+        use crate::train::cost::{per_token_work, CartPoleNets, Cost};
+        let nets = CartPoleNets {
+            hidden: &config.hidden_sizes,
+            scalar: 8,
+        };
+        // A batch of whole episodes, each up to 500 steps, through both networks at once.
+        let bytes = batch_bytes(config, config.max_batch_steps());
+        let steps = config.env_step_budget as f64;
+        // Sampling, the policy's forward and backward, the critic's fit (half the networks'
+        // products, value_steps times).
+        let passes = 4.0 + 1.5 * config.value_steps as f64;
+        let work = nets.forward_flops(1) * steps * passes + per_token_work(steps);
+        Cost {
+            bytes,
+            work,
+            drivers: vec!["episodes_per_update", "hidden_sizes"],
+        }
+    }
 }
 
 impl CartPoleTrainer for ReinforceTrainer {
@@ -355,3 +374,17 @@ impl CartPoleTrainer for ReinforceTrainer {
 
 #[cfg(test)]
 mod tests;
+
+/// The bytes a REINFORCE update of `batch` collected steps holds: the networks with Adam, the
+/// episodes' buffer and both networks' activations over the whole batch.
+pub fn batch_bytes(config: &ReinforceConfig, batch: usize) -> u64 {
+    use crate::train::cost::{transition_bytes, CartPoleNets};
+    let nets = CartPoleNets {
+        hidden: &config.hidden_sizes,
+        scalar: 8,
+    };
+    nets.parameter_bytes()
+        + batch as u64 * transition_bytes(8)
+        + nets.batch_bytes(batch)
+        + nets.batch_bytes(config.episodes_per_update)
+}

@@ -379,4 +379,35 @@ impl Trainer for SequenceTrainer {
             steps: config.iterations as u64,
         }
     }
+    fn cost(config: &SequenceConfig) -> crate::train::cost::Cost {
+        use crate::train::cost::{per_token_work, Cost};
+        let (e, h, v) = (
+            config.embed_dim,
+            config.hidden_dim,
+            config.task.vocab_size(),
+        );
+        // Policy, old and reference GRUs with their gradients and Adam's moments.
+        let params = (v * e + 3 * (e * h + h * h + 2 * h) + h * v + v) as u64;
+        let responses = (config.prompts() * config.group_size) as u64;
+        let tokens = responses * config.sequence_len() as u64;
+        let eval_tokens = (config.prompts() * config.eval_samples_per_prompt) as u64
+            * config.sequence_len() as u64;
+        // Backpropagation through time keeps each step's gates, state, embedding and logits.
+        let per_token = (6 * h + e + 3 * v) as u64;
+        let bytes = 8 * (6 * params + tokens.max(eval_tokens) * per_token);
+        let macs = (3 * (e + h) * h + h * v) as f64;
+        let work = config.iterations as f64
+            * (tokens as f64 * (2.0 * macs * (3.0 + 3.0 * config.ppo_epochs as f64))
+                + per_token_work(tokens as f64));
+        Cost {
+            bytes,
+            work,
+            drivers: vec![
+                "prompts_per_iteration",
+                "group_size",
+                "max_response_len",
+                "hidden_dim",
+            ],
+        }
+    }
 }

@@ -1,0 +1,67 @@
+// @ts-check
+// The cost of a run is known before it starts: a configuration whose memory cannot fit in a
+// worker is refused before any worker starts, with the settings that drive it named; the
+// estimate stands beside «Старт»; a run estimated at more than a few minutes starts only when
+// the reader agrees.
+import { it } from 'node:test';
+import { forEachBrowser, assert } from '../harness.mjs';
+
+const HUGE =
+  'lesson-06.html?run=ppo&profile=smoke&num_envs=64&num_steps=4096&minibatch_size=262144&hidden_sizes=1024,1024,1024,1024&num_updates=1&update_epochs=1';
+
+/** Counts the workers the page makes from now on, and answers its confirms with `answer`. @param {import('../harness.mjs').Tab} tab @param {boolean} answer */
+const watch = (tab, answer) =>
+  tab.eval((answer) => {
+    const w = /** @type {any} */ (window);
+    w.workersMade = 0;
+    w.asked = [];
+    const Original = window.Worker;
+    window.Worker = /** @type {any} */ (
+      class extends Original {
+        /** @param {string | URL} url @param {WorkerOptions} [options] */
+        constructor(url, options) {
+          super(url, options);
+          w.workersMade++;
+        }
+      }
+    );
+    window.confirm = (text) => {
+      w.asked.push(text);
+      return answer;
+    };
+  }, answer);
+
+forEachBrowser((env) => {
+  it('the issue’s run is refused before any worker starts, naming the settings that drive its memory', { timeout: 60_000 }, async (t) => {
+    await env.withTab(HUGE, { deviceScaleFactor: 1 }, async (tab) => {
+      await tab.waitReady();
+      const message = (await tab.text('#trainer-ppo .figure-error')) ?? '';
+      assert(/памяти/.test(message) && /размер мини-пакета/.test(message) && /скрытые слои/.test(message), `message «${message}»`);
+      assert((await tab.status('#trainer-ppo')) !== 'running', 'the run did not start');
+      await watch(tab, true);
+      await tab.clickButton('#trainer-ppo', 'Старт');
+      assert((await tab.eval(() => /** @type {any} */ (window).workersMade)) === 0, 'a worker was started');
+      t.diagnostic(`${env.name}: ${message}`);
+    });
+  });
+
+  it('the estimate stands beside Старт, and a long run asks first', { timeout: 90_000 }, async (t) => {
+    await env.withTab('lesson-06.html?form=ppo&profile=smoke&num_updates=100000', { deviceScaleFactor: 1 }, async (tab) => {
+      await tab.waitReady();
+      await tab.waitFor(() => /Оценка/.test(document.querySelector('#trainer-ppo .run-estimate')?.textContent ?? ''), null, 10_000);
+      const estimate = (await tab.text('#trainer-ppo .run-estimate')) ?? '';
+      assert(/мин/.test(estimate) && /МиБ/.test(estimate), `estimate «${estimate}»`);
+      await watch(tab, false);
+      await tab.clickButton('#trainer-ppo', 'Старт');
+      const asked = await tab.eval(() => /** @type {any} */ (window).asked);
+      assert(asked.length === 1 && /займёт примерно/.test(asked[0]), `asked ${JSON.stringify(asked)}`);
+      assert((await tab.eval(() => /** @type {any} */ (window).workersMade)) === 0, 'a cancelled run started a worker');
+      assert((await tab.status('#trainer-ppo')) !== 'running', 'a cancelled run is running');
+      await watch(tab, true);
+      await tab.clickButton('#trainer-ppo', 'Старт');
+      await tab.waitStatus('#trainer-ppo', ['running'], 10_000);
+      await tab.clickButton('#trainer-ppo', 'Стоп');
+      t.diagnostic(`${env.name}: ${estimate}`);
+    });
+  });
+});

@@ -1,0 +1,136 @@
+//! What a run will cost, known from its settings before it starts: its peak memory (the
+//! buffers its trainer allocates, counted) and its planned work (matrix-product FLOPs plus a
+//! fixed cost per environment step or token), which the page turns into a time with a speed it
+//! measures. A run whose memory cannot fit is refused with the settings that drive it.
+
+use crate::error::{Error, Result};
+
+/// The memory one page worker may use: wasm32 addresses 4 GiB, the browser gives a tab less,
+/// and two workers run side by side.
+pub const WASM_BUDGET_BYTES: u64 = 3 << 29; // 1.5 GiB
+/// The CLI's budget per seed (each of `--threads` runs holds its own trainer).
+pub const NATIVE_BUDGET_BYTES: u64 = 4 << 30; // 4 GiB
+
+/// Work of one environment step (or sampled token) besides the matrix products, in
+/// FLOP-equivalents: the environment, sampling, GAE and the bookkeeping per sample.
+const PER_STEP_WORK: f64 = 3000.0;
+
+/// A run's cost, for one seed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cost {
+    /// Peak bytes the trainer holds.
+    pub bytes: u64,
+    /// Planned work of the whole run (FLOP-equivalents).
+    pub work: f64,
+    /// The settings that make the memory large, most important first.
+    pub drivers: Vec<&'static str>,
+}
+
+impl Cost {
+    /// `Ok` when the run fits in `budget` bytes; otherwise an error naming the settings that
+    /// drive its memory.
+    pub fn check_memory(&self, budget: u64) -> Result<()> {
+        if self.bytes <= budget {
+            return Ok(());
+        }
+        Err(Error::too_large(
+            self.drivers.iter().map(|d| d.to_string()).collect(),
+            self.bytes,
+            budget,
+        ))
+    }
+}
+
+/// The layer shapes `(fan_in, fan_out)` of a tanh MLP `inputs → hidden… → outputs`.
+fn layers(inputs: usize, hidden: &[usize], outputs: usize) -> Vec<(usize, usize)> {
+    let widths: Vec<usize> = [inputs]
+        .into_iter()
+        .chain(hidden.iter().copied())
+        .chain([outputs])
+        .collect();
+    widths.windows(2).map(|w| (w[0], w[1])).collect()
+}
+
+/// An actor (2 logits) and a critic (1 value) on CartPole's 4 observations, in `scalar` bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct CartPoleNets<'a> {
+    /// Hidden widths of both networks.
+    pub hidden: &'a [usize],
+    /// Bytes of the networks' scalar (4: f32, 8: f64).
+    pub scalar: u64,
+}
+
+impl CartPoleNets<'_> {
+    fn nets(&self) -> [Vec<(usize, usize)>; 2] {
+        let obs = crate::envs::cartpole::OBS_DIM;
+        [layers(obs, self.hidden, 2), layers(obs, self.hidden, 1)]
+    }
+
+    /// Parameters, gradients and Adam's two moments of both networks.
+    pub fn parameter_bytes(&self) -> u64 {
+        let params: u64 = self
+            .nets()
+            .iter()
+            .flatten()
+            .map(|&(i, o)| (i * o + o) as u64)
+            .sum();
+        4 * params * self.scalar
+    }
+
+    /// A batch of `m` samples through both networks, forward and backward: each layer keeps
+    /// its output for the backward pass, and the backward pass a gradient of each output.
+    pub fn batch_bytes(&self, m: usize) -> u64 {
+        // In u64: wasm's usize is 32 bits, and these products are what is too large for it.
+        let per_sample: u64 = self
+            .nets()
+            .iter()
+            .flatten()
+            .map(|&(_, o)| 2 * o as u64)
+            .sum();
+        m as u64 * per_sample * self.scalar
+    }
+
+    /// FLOPs of `m` samples forward through both networks.
+    pub fn forward_flops(&self, m: usize) -> f64 {
+        let macs: f64 = self
+            .nets()
+            .iter()
+            .flatten()
+            .map(|&(i, o)| (i * o) as f64)
+            .sum();
+        2.0 * m as f64 * macs
+    }
+}
+
+/// Bytes per stored transition of a rollout buffer: the observation in the networks' scalar,
+/// and action, log-prob, value, reward, two masks, advantage, return and an index in f64 (the
+/// minibatch gathered from it is counted with the activations' batch).
+pub fn transition_bytes(scalar: u64) -> u64 {
+    crate::envs::cartpole::OBS_DIM as u64 * scalar + 9 * 8
+}
+
+/// The cost of an N × T rollout trainer (PPO, A2C): `batch` transitions per update,
+/// `epochs` passes of `minibatch` samples, `updates` updates.
+pub fn rollout_trainer(
+    nets: CartPoleNets<'_>,
+    batch: usize,
+    minibatch: usize,
+    epochs: usize,
+    updates: usize,
+    num_envs: usize,
+) -> (u64, f64) {
+    let minibatch = minibatch.min(batch);
+    let bytes = nets.parameter_bytes()
+        + batch as u64 * transition_bytes(nets.scalar)
+        + nets.batch_bytes(minibatch)
+        + nets.batch_bytes(num_envs);
+    // The rollout's forward passes, then forward and backward (≈ 3 forwards) per epoch.
+    let per_update =
+        nets.forward_flops(batch) * (1.0 + 3.0 * epochs as f64) + PER_STEP_WORK * batch as f64;
+    (bytes, per_update * updates as f64)
+}
+
+/// Work of `tokens` sampled tokens besides the products (the sequence trainer).
+pub fn per_token_work(tokens: f64) -> f64 {
+    PER_STEP_WORK * tokens
+}
