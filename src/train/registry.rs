@@ -115,7 +115,10 @@ mod tests {
         let ppo = label("ppo", "learning_rate").unwrap();
         let reinforce = label("reinforce", "learning_rate").unwrap();
         assert!(ppo.contains("скорость обучения Adam"), "{ppo}");
-        assert!(reinforce.contains("скорость обучения политики"), "{reinforce}");
+        assert!(
+            reinforce.contains("скорость обучения политики"),
+            "{reinforce}"
+        );
         let e = crate::Error::range("learning_rate", crate::error::Rule::between(0.0, 1.0), 2.0);
         let message = e.russian(&|n| label("reinforce", n));
         assert!(message.contains("скорость обучения политики"), "{message}");
