@@ -263,9 +263,20 @@ pub struct KlFigure {
     pub probs: Vec<f64>,
 }
 
+/// The KL and the three estimators at one shift, exactly.
+#[derive(Debug, Clone)]
+pub struct KlExact {
+    pub kl: f64,
+    /// k1, k2, k3.
+    pub moments: [KlMoments; 3],
+    /// Each token's d = log π_θ − log π_ref, and π_θ.
+    pub log_ratios: Vec<f64>,
+    pub probs: Vec<f64>,
+}
+
 /// KL(π_θ ‖ π_ref) and the three estimators' moments when π_θ's logits are the reference's
 /// plus `shift` · [`KL_DIRECTION`]; exact sums over the five tokens, no sampling.
-pub fn kl_moments(shift: f64) -> Result<(f64, [KlMoments; 3], Vec<f64>, Vec<f64>)> {
+pub fn kl_moments(shift: f64) -> Result<KlExact> {
     let logits: Vec<f64> = KL_REFERENCE_LOGITS
         .iter()
         .zip(KL_DIRECTION)
@@ -289,7 +300,12 @@ pub fn kl_moments(shift: f64) -> Result<(f64, [KlMoments; 3], Vec<f64>, Vec<f64>
             std: var.max(0.0).sqrt(),
         }
     });
-    Ok((kl, moments, d, probs))
+    Ok(KlExact {
+        kl,
+        moments,
+        log_ratios: d,
+        probs,
+    })
 }
 
 /// The KL figure at `shift`: the mean (left) and the spread (right) of k1, k2, k3 against the
@@ -298,18 +314,23 @@ pub fn kl_figure(shift: f64) -> Result<Figure<KlFigure, crate::plots::kl_estimat
     checks::check_finite_scalar("shift", shift)?;
     checks::check_rule("shift", shift, Rule::between(0.0, KL_MAX_SHIFT))?;
     let mut kl_curve = Vec::with_capacity(KL_POINTS);
-    let mut means = vec![Vec::with_capacity(KL_POINTS); 3];
-    let mut stds = vec![Vec::with_capacity(KL_POINTS); 3];
+    let mut means = vec![Vec::new(); 3];
+    let mut stds = vec![Vec::new(); 3];
     for i in 0..KL_POINTS {
         let s = KL_MAX_SHIFT * i as f64 / (KL_POINTS - 1) as f64;
-        let (kl, m, _, _) = kl_moments(s)?;
+        let KlExact { kl, moments: m, .. } = kl_moments(s)?;
         kl_curve.push((s, kl));
         for k in 0..3 {
             means[k].push((s, m[k].mean));
             stds[k].push((s, m[k].std));
         }
     }
-    let (kl, [k1, k2, k3], log_ratios, probs) = kl_moments(shift)?;
+    let KlExact {
+        kl,
+        moments: [k1, k2, k3],
+        log_ratios,
+        probs,
+    } = kl_moments(shift)?;
     let mut table = Table::new(&["оценка", "среднее", "смещение", "ст. откл."]);
     for (name, m) in [("k1", k1), ("k2", k2), ("k3", k3)] {
         table = table.row([
@@ -360,11 +381,11 @@ pub struct Worked {
     pub kl_direction: [f64; 5],
 }
 
-/// The figures at the sliders' starting values (G = 8; lengths 2 and 8 of L = 8; shift 1).
+/// The figures at the sliders' starting values (G = 8; lengths 2 and 6 of L = 16; shift 1).
 pub fn worked() -> Result<Worked> {
     Ok(Worked {
         difficulty: difficulty_figure(8)?.numbers,
-        lengths: length_figure(2, 8, 8)?.numbers,
+        lengths: length_figure(2, 6, 16)?.numbers,
         kl: kl_figure(1.0)?.numbers,
         kl_reference_logits: KL_REFERENCE_LOGITS,
         kl_direction: KL_DIRECTION,
@@ -413,8 +434,8 @@ mod tests {
 
     #[test]
     fn k1_and_k3_are_unbiased_k2_is_not() {
-        let (kl, m, _, _) = kl_moments(0.0).unwrap();
-        assert!(kl.abs() < 1e-15 && m.iter().all(|m| m.std < 1e-15));
+        let at_zero = kl_moments(0.0).unwrap();
+        assert!(at_zero.kl.abs() < 1e-15 && at_zero.moments.iter().all(|m| m.std < 1e-15));
         let f = kl_figure(1.0).unwrap();
         let n = &f.numbers;
         assert!(n.kl > 0.0 && n.k1.bias.abs() < 1e-12 && n.k3.bias.abs() < 1e-12);

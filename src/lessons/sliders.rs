@@ -61,9 +61,12 @@ pub fn sliders() -> BTreeMap<&'static str, Slider> {
         ),
         (
             "length_long",
-            slider(1.0, grpo::MAX_LENGTH as f64, 1.0, 8.0),
+            slider(1.0, grpo::MAX_LENGTH as f64, 1.0, 6.0),
         ),
-        ("length_max", slider(1.0, grpo::MAX_LENGTH as f64, 1.0, 8.0)),
+        (
+            "length_max",
+            slider(1.0, grpo::MAX_LENGTH as f64, 1.0, 16.0),
+        ),
         ("kl_shift", slider(0.0, grpo::KL_MAX_SHIFT, 0.05, 1.0)),
         ("gae_lambda", slider(0.0, 1.0, 0.01, 0.95)),
         ("clip_eps", slider(0.05, 0.7, 0.01, 0.2)),
