@@ -1,4 +1,4 @@
-//! Lesson 9: the checkable exercises. Each has its right answer computed here (by the same
+//! Lesson 10: the checkable exercises. Each has its right answer computed here (by the same
 //! `rl` functions the lessons use) and a check of the reader's answer that says, in Russian,
 //! whether it is right. Choice exercises compare the set of marked options; numeric and code
 //! exercises compare numbers within a stated tolerance. The reader's text is parsed here (a

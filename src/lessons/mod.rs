@@ -21,7 +21,7 @@
 //! numbers the page shows beside the figure and everything the plot draws, computed here
 //! (`plots` draws and computes nothing, and imports nothing from `lessons`), and the figure
 //! described in words for readers who do not see it. Lessons 6 and 8
-//! draw their trainers' reports (`train`), lesson 9 reuses the worked examples.
+//! draw their trainers' reports (`train`), lesson 10's exercises reuse the worked examples.
 
 pub mod baselines;
 pub mod clipping;
@@ -67,7 +67,7 @@ pub struct WorkedExamples {
     pub grpo: grpo::Worked,
     /// The trainers' profile settings lessons 6 and 8 quote.
     pub trainers: trainers::Trainers,
-    /// Lesson 9's checkable exercises by number (tolerances, options, given inputs); string
+    /// Lesson 10's checkable exercises by number (tolerances, options, given inputs); string
     /// keys, since a JS object's keys are strings.
     pub exercises: std::collections::BTreeMap<String, exercises::Exercise>,
     /// Constants of the core the lessons name (the time limit, token ids, the bandit).
