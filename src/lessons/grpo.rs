@@ -141,6 +141,8 @@ pub struct ReductionWeights {
 
 /// The largest maximum length the length figure takes.
 pub const MAX_LENGTH: usize = 64;
+/// The length sliders end where the L slider starts: every position of the three is valid.
+pub const LENGTH_SLIDER_MAX: usize = 16;
 
 /// A batch of two responses of `short_length` and `long_length` tokens (each ≤ `max_length`,
 /// Dr. GRPO's constant L): the implicit weight of each token under every reduction.
@@ -181,10 +183,10 @@ pub fn length_figure(
         .collect();
     let mut table = Table::new(&[
         "редукция",
-        "вес токена (короткий)",
-        "вес токена (длинный)",
-        "вес ответа (короткий)",
-        "вес ответа (длинный)",
+        "вес токена (ответ 1)",
+        "вес токена (ответ 2)",
+        "вес ответа 1",
+        "вес ответа 2",
     ]);
     for r in &reductions {
         table = table.row([
@@ -197,9 +199,9 @@ pub fn length_figure(
     }
     let seq = &reductions[1];
     let text = format!(
-        "Ответы из {} и {} токенов, L = {}. При sequence_mean токен короткого ответа весит {}, \
-         длинного — {}: у каждого ответа общий вес {}, и токен длинного ответа весит в {} раза \
-         меньше. При constant_length каждый токен весит {} при любой длине.",
+        "Ответы из {} и {} токенов, L = {}. При sequence_mean токен ответа 1 весит {}, ответа \
+         2 — {}: у каждого ответа общий вес {}, а веса их токенов относятся как {} — обратно \
+         длинам. При constant_length каждый токен весит {} при любой длине.",
         short_length,
         long_length,
         max_length,

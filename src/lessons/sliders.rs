@@ -57,15 +57,20 @@ pub fn sliders() -> BTreeMap<&'static str, Slider> {
         ),
         (
             "length_short",
-            slider(1.0, grpo::MAX_LENGTH as f64, 1.0, 2.0),
+            slider(1.0, grpo::LENGTH_SLIDER_MAX as f64, 1.0, 2.0),
         ),
         (
             "length_long",
-            slider(1.0, grpo::MAX_LENGTH as f64, 1.0, 6.0),
+            slider(1.0, grpo::LENGTH_SLIDER_MAX as f64, 1.0, 6.0),
         ),
         (
             "length_max",
-            slider(1.0, grpo::MAX_LENGTH as f64, 1.0, 16.0),
+            slider(
+                grpo::LENGTH_SLIDER_MAX as f64,
+                grpo::MAX_LENGTH as f64,
+                1.0,
+                16.0,
+            ),
         ),
         ("kl_shift", slider(0.0, grpo::KL_MAX_SHIFT, 0.05, 1.0)),
         ("gae_lambda", slider(0.0, 1.0, 0.01, 0.95)),
@@ -176,8 +181,13 @@ mod tests {
             tokens::figure(end(&s["tokens_eps"]), opts).unwrap();
             grpo::difficulty_figure(end(&s["difficulty_g"]) as usize).unwrap();
             grpo::kl_figure(end(&s["kl_shift"])).unwrap();
-            let l = end(&s["length_max"]) as usize;
-            grpo::length_figure(l, l, l).unwrap();
+            let n = end(&s["length_short"]) as usize;
+            grpo::length_figure(
+                n,
+                end(&s["length_long"]) as usize,
+                end(&s["length_max"]) as usize,
+            )
+            .unwrap();
         }
     }
 }

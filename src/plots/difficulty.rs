@@ -33,7 +33,7 @@ pub fn draw<DB: DrawingBackend>(
         .flat_map(|(_, c)| c.iter().map(|p| p.1))
         .filter(|y| y.is_finite())
         .fold(1.0, f64::max)
-        * 1.08;
+        * 1.6; // headroom: the legend sits above the lines
     let caption = format!("Ожидаемый градиент / истинный, G = {}", data.group_size);
     let mut chart = theme
         .chart(&chart_area, &caption, 36.0, 48.0)

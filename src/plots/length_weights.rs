@@ -1,5 +1,5 @@
-//! The length-bias figure (lesson 9): the implicit weight of one token of a short and of a
-//! long response under each reduction (a batch of the two). Computed in
+//! The length-bias figure (lesson 9): the implicit weight of one token of each of two
+//! responses under each reduction (a batch of the two). Computed in
 //! `lessons::grpo::length_figure`.
 
 use super::theme::{decimal, Theme, BLUE, RED};
@@ -66,8 +66,8 @@ pub fn draw<DB: DrawingBackend>(
             RED.mix(0.8).filled(),
         )))?;
     }
-    let short = format!("токен короткого ответа ({})", data.short_length);
-    let long = format!("токен длинного ответа ({})", data.long_length);
+    let short = format!("токен ответа 1 (длина {})", data.short_length);
+    let long = format!("токен ответа 2 (длина {})", data.long_length);
     let entries = [
         (BLUE.mix(0.8).filled(), short.as_str()),
         (RED.mix(0.8).filled(), long.as_str()),
