@@ -12,6 +12,7 @@ mod baseline_simulation;
 mod cartpole;
 mod cli;
 mod grpo;
+mod grpo_figures;
 mod gru_gradcheck;
 mod memory_estimate;
 mod narrow_figures;

@@ -317,3 +317,41 @@ fn one_seed_rule_for_the_page_and_the_cli() {
         web::TrainerRun::new("ppo", r#"{"profile":"smoke"}"#, 9_007_199_254_740_992.0).is_err()
     );
 }
+
+#[wasm_bindgen_test]
+fn lesson_nine_figures_redraw_with_their_sliders() {
+    assert_redraw_changes(
+        "t-difficulty",
+        0.01,
+        || err(web::draw_difficulty("t-difficulty", 8.0)),
+        || err(web::draw_difficulty("t-difficulty", 32.0)),
+    );
+    assert_redraw_changes(
+        "t-length",
+        0.01,
+        || err(web::draw_length_weights("t-length", 2.0, 8.0, 8.0)),
+        || err(web::draw_length_weights("t-length", 2.0, 16.0, 32.0)),
+    );
+    assert_redraw_changes(
+        "t-kl",
+        0.01,
+        || err(web::draw_kl_estimators("t-kl", 1.0)),
+        || err(web::draw_kl_estimators("t-kl", 2.5)),
+    );
+    let shown = web::draw_kl_estimators("t-kl", 1.0).unwrap();
+    let get = |v: &wasm_bindgen::JsValue, k: &str| {
+        js_sys::Reflect::get(v, &wasm_bindgen::JsValue::from_str(k)).unwrap()
+    };
+    assert!(get(&get(&shown, "numbers"), "kl").as_f64().unwrap() > 0.0);
+    let text = get(&get(&shown, "description"), "text")
+        .as_string()
+        .unwrap();
+    assert!(text.contains("KL"), "{text}");
+    // Out of range: errors, never panics.
+    assert!(web::draw_difficulty("t-difficulty", 1.0).is_err());
+    assert!(web::draw_difficulty("t-difficulty", 2.5).is_err());
+    assert!(web::draw_length_weights("t-length", 9.0, 2.0, 8.0).is_err());
+    assert!(web::draw_length_weights("t-length", 0.0, 2.0, 8.0).is_err());
+    assert!(web::draw_kl_estimators("t-kl", f64::NAN).is_err());
+    assert!(web::draw_kl_estimators("t-kl", -1.0).is_err());
+}

@@ -15,5 +15,6 @@ export const LESSONS = [
   { file: 'lesson-06.html', title: 'Полный PPO на CartPole' },
   { file: 'lesson-07.html', title: 'Авторегрессионные ответы: сдвиг, маска, редукция' },
   { file: 'lesson-08.html', title: 'Маленький эксперимент: RLOO и PPO для последовательностей' },
+  { file: 'lesson-grpo.html', title: 'GRPO и его поправки' },
   { file: 'lesson-09.html', title: 'Выводы и упражнения' },
 ];

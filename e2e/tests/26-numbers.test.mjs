@@ -41,6 +41,8 @@ const lists = [
   'tokens.advantages',
   'trainers.ppo_full.seeds',
   'trainers.ppo_smoke.seeds',
+  'grpo.kl_reference_logits',
+  'grpo.kl_direction',
 ];
 const scalars = ['simulation.groups', 'simulation.seed', 'constants.cartpole_max_steps', 'trainers.solved_threshold'];
 

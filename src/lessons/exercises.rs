@@ -1,4 +1,4 @@
-//! Lesson 9: the checkable exercises. Each has its right answer computed here (by the same
+//! Lesson 10: the checkable exercises. Each has its right answer computed here (by the same
 //! `rl` functions the lessons use) and a check of the reader's answer that says, in Russian,
 //! whether it is right. Choice exercises compare the set of marked options; numeric and code
 //! exercises compare numbers within a stated tolerance. The reader's text is parsed here (a
@@ -297,6 +297,40 @@ pub fn exercises() -> Result<BTreeMap<usize, Exercise>> {
             "Похоже, производная взята по клиппированной ветви как по V: но V_clip при V вне коридора от V не зависит, и градиент этой ветви равен нулю.",
         ),
     );
+    // 26 (lesson 9): the first answer's advantage in one group under four estimators.
+    let group = vec![1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+    let first = |e: rl::AdvantageEstimator| -> Result<f64> {
+        Ok(rl::group_advantages(ndarray::aview1(&group), e, 1e-8)?[0])
+    };
+    use rl::AdvantageEstimator as E;
+    let estimators = [E::Mean, E::Rloo, E::MeanStdPopulation, E::MeanStdSample];
+    let right = estimators
+        .iter()
+        .map(|&e| first(e))
+        .collect::<Result<Vec<_>>>()?;
+    let swapped = vec![right[0], right[1], right[3], right[2]];
+    all.insert(
+        26,
+        numbers(right, &[("rewards", group.clone())]).with_mistake(
+            swapped,
+            "Похоже, два последних перепутаны: у GRPO σ популяционное (деление на G), у mean_std_sample — с делением на G − 1, и оно больше, а преимущество меньше.",
+        ),
+    );
+    // 27 (lesson 9): k1, k2, k3 of one token from its two log-probabilities.
+    let (log_p, log_ref) = (-1.5, -0.7);
+    let d = log_p - log_ref;
+    let values = |d: f64| rl::KlEstimator::ALL.map(|k| k.value(d)).to_vec();
+    all.insert(
+        27,
+        numbers(
+            values(d),
+            &[("log_prob", vec![log_p]), ("ref_log_prob", vec![log_ref])],
+        )
+        .with_mistake(
+            values(-d),
+            "Похоже, d взято с обратным знаком: d = log π_θ − log π_ref, логарифм текущей политики минус логарифм опорной.",
+        ),
+    );
     Ok(all)
 }
 
@@ -530,9 +564,28 @@ mod tests {
                 );
             }
         }
-        for n in [12, 14, 15, 16, 19] {
+        for n in [12, 14, 15, 16, 19, 26, 27] {
             assert!(hinted.contains(&n), "exercise {n} has no typical mistake");
         }
+    }
+
+    #[test]
+    fn lesson_nine_exercises() {
+        let all = exercises().unwrap();
+        // Two successes of six: mean 1/3; RLOO 1 − 1/5; σ = √(2/9), sample σ = √(4/15).
+        let e = &all[&26].expected;
+        let want = [
+            2.0 / 3.0,
+            0.8,
+            (2.0 / 3.0) / (2.0f64 / 9.0).sqrt(),
+            (2.0 / 3.0) / (4.0f64 / 15.0).sqrt(),
+        ];
+        for (got, want) in e.iter().zip(want) {
+            assert!((got - want).abs() < 1e-12, "{got} vs {want}");
+        }
+        let k = &all[&27].expected;
+        assert!((k[0] + 0.8).abs() < 1e-12 && (k[1] - 0.32).abs() < 1e-12);
+        assert!((k[2] - (crate::math::exp(0.8) - 1.8)).abs() < 1e-12);
     }
 
     #[test]

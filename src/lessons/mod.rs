@@ -11,7 +11,8 @@
 //! | [`clipping`]  | 5, the PPO ratio and clipping            | `plots::clipping`, `plots::drift` |
 //! | [`tokens`]    | 7, shift, mask and reduction of tokens   | `plots::tokens`     |
 //! | [`verifier`]  | 8, the sequence task's verifier          | —                   |
-//! | [`exercises`] | 9, the checkable exercises               | —                   |
+//! | [`grpo`]      | 9, GRPO and its corrections              | `plots::difficulty`, `plots::length_weights`, `plots::kl_estimators` |
+//! | [`exercises`] | 10, the checkable exercises              | —                   |
 //! | [`trainers`]  | 6 and 8, the profiles' settings quoted   | —                   |
 //! | [`describe`]  | every figure in words (text and table)    | —                   |
 //! | [`sliders`]   | every figure slider's range and start     | —                   |
@@ -20,13 +21,14 @@
 //! numbers the page shows beside the figure and everything the plot draws, computed here
 //! (`plots` draws and computes nothing, and imports nothing from `lessons`), and the figure
 //! described in words for readers who do not see it. Lessons 6 and 8
-//! draw their trainers' reports (`train`), lesson 9 reuses the worked examples.
+//! draw their trainers' reports (`train`), lesson 10's exercises reuse the worked examples.
 
 pub mod baselines;
 pub mod clipping;
 pub mod describe;
 pub mod exercises;
 pub mod gae;
+pub mod grpo;
 pub mod returns;
 pub mod score;
 pub mod sliders;
@@ -61,9 +63,11 @@ pub struct WorkedExamples {
     pub ppo: clipping::Ppo,
     pub tokens: tokens::Tokens,
     pub verifier: verifier::Verifier,
+    /// Lesson 9's figures at their starting positions.
+    pub grpo: grpo::Worked,
     /// The trainers' profile settings lessons 6 and 8 quote.
     pub trainers: trainers::Trainers,
-    /// Lesson 9's checkable exercises by number (tolerances, options, given inputs); string
+    /// Lesson 10's checkable exercises by number (tolerances, options, given inputs); string
     /// keys, since a JS object's keys are strings.
     pub exercises: std::collections::BTreeMap<String, exercises::Exercise>,
     /// Constants of the core the lessons name (the time limit, token ids, the bandit).
@@ -141,6 +145,7 @@ pub fn worked_examples() -> Result<WorkedExamples> {
         ppo: clipping::ppo()?,
         tokens: tokens::tokens(0.2)?,
         verifier: verifier::verifier(),
+        grpo: grpo::worked()?,
         trainers: trainers::trainers(),
         exercises: exercises::exercises()?
             .into_iter()
@@ -234,6 +239,9 @@ mod tests {
             tokens::sequence_ratio_figure(1000, 0.01, 0.2)
                 .unwrap()
                 .description,
+            grpo::difficulty_figure(8).unwrap().description,
+            grpo::length_figure(2, 8, 8).unwrap().description,
+            grpo::kl_figure(1.0).unwrap().description,
         ];
         for d in &descriptions {
             check_shape(d);

@@ -3,7 +3,7 @@
 //! page cannot offer a position the figure rejects, and the starting values are the worked
 //! examples' inputs where a figure starts from one.
 
-use super::{baselines, clipping, score, tokens};
+use super::{baselines, clipping, grpo, score, tokens};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -51,6 +51,28 @@ pub fn sliders() -> BTreeMap<&'static str, Slider> {
             slider(2.0, baselines::MAX_GROUP as f64, 1.0, 8.0),
         ),
         ("gae_gamma", slider(0.0, 1.0, 0.01, 0.9)),
+        (
+            "difficulty_g",
+            slider(2.0, grpo::MAX_GROUP as f64, 1.0, 8.0),
+        ),
+        (
+            "length_short",
+            slider(1.0, grpo::LENGTH_SLIDER_MAX as f64, 1.0, 2.0),
+        ),
+        (
+            "length_long",
+            slider(1.0, grpo::LENGTH_SLIDER_MAX as f64, 1.0, 6.0),
+        ),
+        (
+            "length_max",
+            slider(
+                grpo::LENGTH_SLIDER_MAX as f64,
+                grpo::MAX_LENGTH as f64,
+                1.0,
+                16.0,
+            ),
+        ),
+        ("kl_shift", slider(0.0, grpo::KL_MAX_SHIFT, 0.05, 1.0)),
         ("gae_lambda", slider(0.0, 1.0, 0.01, 0.95)),
         ("clip_eps", slider(0.05, 0.7, 0.01, 0.2)),
         ("drift_eps", slider(0.05, 0.5, 0.01, 0.2)),
@@ -99,6 +121,19 @@ mod tests {
             assert_eq!(value(name), w.ppo.clip_epsilon, "{name}");
         }
         assert_eq!(value("tokens_prompt") as usize, w.tokens.prompt_lengths[0]);
+        let g = &w.grpo;
+        assert_eq!(value("difficulty_g") as usize, g.difficulty.group_size);
+        let l = &g.lengths;
+        let lengths = [
+            value("length_short"),
+            value("length_long"),
+            value("length_max"),
+        ];
+        assert_eq!(
+            lengths.map(|x| x as usize),
+            [l.short_length, l.long_length, l.max_length]
+        );
+        assert_eq!(value("kl_shift"), g.kl.shift);
     }
 
     /// Every slider's range is a whole number of steps and holds its starting value, and the
@@ -144,6 +179,15 @@ mod tests {
                 ..tokens::TokenOptions::default()
             };
             tokens::figure(end(&s["tokens_eps"]), opts).unwrap();
+            grpo::difficulty_figure(end(&s["difficulty_g"]) as usize).unwrap();
+            grpo::kl_figure(end(&s["kl_shift"])).unwrap();
+            let n = end(&s["length_short"]) as usize;
+            grpo::length_figure(
+                n,
+                end(&s["length_long"]) as usize,
+                end(&s["length_max"]) as usize,
+            )
+            .unwrap();
         }
     }
 }

@@ -278,3 +278,32 @@ pub fn clipping_rows(clip_epsilon: f64) -> Result<JsValue, JsError> {
 pub fn self_test_panic() {
     panic!("self-test: a deliberate panic inside the wasm module");
 }
+
+#[wasm_bindgen]
+pub fn draw_difficulty(canvas_id: &str, group_size: f64) -> Result<JsValue, JsError> {
+    let figure = whole_number("group_size", group_size).and_then(lessons::grpo::difficulty_figure);
+    show(canvas_id, figure, plots::difficulty::draw)
+}
+
+#[wasm_bindgen]
+pub fn draw_length_weights(
+    canvas_id: &str,
+    short_length: f64,
+    long_length: f64,
+    max_length: f64,
+) -> Result<JsValue, JsError> {
+    let figure = whole_number("short_length", short_length).and_then(|s| {
+        let l = whole_number("long_length", long_length)?;
+        lessons::grpo::length_figure(s, l, whole_number("max_length", max_length)?)
+    });
+    show(canvas_id, figure, plots::length_weights::draw)
+}
+
+#[wasm_bindgen]
+pub fn draw_kl_estimators(canvas_id: &str, shift: f64) -> Result<JsValue, JsError> {
+    show(
+        canvas_id,
+        lessons::grpo::kl_figure(shift),
+        plots::kl_estimators::draw,
+    )
+}

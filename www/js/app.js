@@ -158,6 +158,18 @@ const FIGURES = {
     draw: (canvasId, p) => wasm.draw_sequence_ratio(canvasId, p.length, p.delta, p.eps),
     after: (figure, s) => fillNumbers(figure, s),
   },
+  difficulty: {
+    draw: (canvasId, p) => wasm.draw_difficulty(canvasId, p.group_size),
+    after: (figure, d) => fillNumbers(figure, d),
+  },
+  length_weights: {
+    draw: (canvasId, p) => wasm.draw_length_weights(canvasId, p.short, p.long, p.max),
+    after: (figure, w) => fillNumbers(figure, w),
+  },
+  kl_estimators: {
+    draw: (canvasId, p) => wasm.draw_kl_estimators(canvasId, p.shift),
+    after: (figure, k) => fillNumbers(figure, k),
+  },
   tokens: {
     draw: (canvasId, p) => wasm.draw_tokens_with(canvasId, p.eps, p.prompt, p.eos === 1, p.shift === 1),
     after: (figure, t) => fillTokenReductions(figure, t),
