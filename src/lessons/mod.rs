@@ -94,6 +94,8 @@ pub struct Constants {
     pub drift_learning_rate: f64,
     /// Lesson 4's figure buffer: its records' flags and the steps the caption names.
     pub gae_buffer: GaeBuffer,
+    /// How many prompts lesson 8's task has.
+    pub sequence_prompts: usize,
 }
 
 /// The GAE figure's buffer as the page shows it before the reader changes a flag.
@@ -153,6 +155,7 @@ pub fn worked_examples() -> Result<WorkedExamples> {
             .collect(),
         constants: Constants {
             cartpole_max_steps: crate::envs::cartpole::MAX_EPISODE_STEPS,
+            sequence_prompts: crate::train::sequence::task::NUM_PROMPTS,
             token_pad: tokens::TOKEN_PAD,
             token_eos: tokens::TOKEN_EOS,
             token_junk_log_ratio: token_junk_log_ratio(),
