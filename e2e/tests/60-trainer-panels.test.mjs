@@ -64,7 +64,20 @@ forEachBrowser((env) => {
       assert(/остановлено/.test(text) && !/осталось/.test(text), `progress line after Stop: ${text}`);
       const later = await progress();
       assert(later === at, `the progress bar moved after Stop: ${at} → ${later}`);
-      assert((await tab.canvas('#canvas-ppo-curve')).hash !== empty[0], 'the curve is drawn before Reset');
+      // A stopped run keeps its curves: the redraw queued by the last updates lands (at most
+      // five redraws a second, one figure per redraw) even though the workers are gone.
+      const drawn = await tab
+        .waitFor(
+          ([src, want]) => {
+            const hash = /** @type {(c: HTMLCanvasElement) => { hash: number }} */ ((0, eval)(`(${src})`));
+            return hash(/** @type {HTMLCanvasElement} */ (document.querySelector('#canvas-ppo-curve'))).hash !== want;
+          },
+          /** @type {[string, number]} */ ([String(canvasHash), empty[0]]),
+          10_000,
+        )
+        .then(() => true)
+        .catch(() => false);
+      assert(drawn, 'the curve is drawn before Reset');
       await tab.clickButton('#trainer-ppo', 'Сброс');
       await tab.waitStatus('#trainer-ppo', ['idle'], 10_000);
       assert((await tab.text('#trainer-ppo .progress-text')) === 'Обучение не запущено.', 'progress line after Reset');
@@ -96,6 +109,8 @@ forEachBrowser((env) => {
                 const shown = new Set();
                 const t0 = performance.now();
                 const look = () => {
+                  // The reader keeps the pole in view (the panel grows when a run ends).
+                  document.querySelector('#canvas-cartpole')?.scrollIntoView({ block: 'nearest' });
                   shown.add(window.pgbookPanels.ppo.frames?.shown);
                   if (shown.size >= 3 || performance.now() - t0 > 10_000) resolve([...shown]);
                   else requestAnimationFrame(look);
