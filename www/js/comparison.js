@@ -4,9 +4,9 @@
 import { formatNumber, seedCount } from './format.js';
 import { textTable, seconds } from './dom.js';
 
-/** @typedef {import('./trainers.js').Schema} Schema */
-/** @typedef {import('./trainers.js').ConfigResult} ConfigResult */
-/** @typedef {import('./trainers.js').Quartiles} Quartiles */
+/** @typedef {import('./types.js').Schema} Schema */
+/** @typedef {import('./types.js').ConfigResult} ConfigResult */
+/** @typedef {import('./types.js').Quartiles} Quartiles */
 
 /**
  * What a trainer's results table calls the final score and the goal, and how it writes the

@@ -2,7 +2,7 @@
 // Small DOM helpers of the trainer panels: elements, tables of formatted cells, downloads,
 // durations and error messages.
 
-/** @typedef {import('./trainers.js').Schema} Schema */
+/** @typedef {import('./types.js').Schema} Schema */
 
 /**
  * An element with attributes (`class`, `text`, `on…` listeners, the rest as attributes).

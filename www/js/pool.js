@@ -1,7 +1,7 @@
 // @ts-check
 // The pool of Web Workers a panel's run trains on.
 
-/** @typedef {import('./trainers.js').Job} Job */
+/** @typedef {import('./types.js').Job} Job */
 /** @typedef {import('./protocol.js').FromWorker} WorkerMessage */
 /** @typedef {import('./protocol.js').ToWorker} ToWorker */
 

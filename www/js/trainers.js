@@ -19,13 +19,7 @@ const LETTERS = 'ABCD';
 
 /** @typedef {typeof import('../pkg/pgbook.js')} Wasm */
 /** @typedef {import('../pkg/pgbook.js').RunBoard} RunBoard */
-/** @typedef {import('./settings-form.js').Field} SchemaField */
-/** @typedef {{ name: string, label: string, seeds: number[] }} SchemaProfile */
-
-/**
- * What wasm's trainer_schema says of a trainer.
- * @typedef {{ name: string, fields: SchemaField[], profiles: SchemaProfile[], solved_threshold: number, time_step_s: number, page: { file: string, seeds_param: string, max_seeds: number }, panel: 'cartpole' | 'sequence', diagnostics: boolean }} Schema
- */
+/** @typedef {import('./types.js').Schema} Schema */
 /**
  * One trainer of wasm's registry (trainer_list), in the book's order.
  * @typedef {{ name: string, panel: 'cartpole' | 'sequence', diagnostics: boolean, page: string }} ListedTrainer
@@ -34,13 +28,10 @@ const LETTERS = 'ABCD';
  * A run as wasm's check_run accepted it.
  * @typedef {{ name: string, profile: string, set: [string, string][], seeds: number[], total_per_seed: number, steps_per_seed: number, unit: string, memory_bytes: number, work_per_seed: number }} CheckedRun
  */
-/** @typedef {{ request: { profile: string, set: [string, string][] }, seed: number }} Job */
+/** @typedef {import('./types.js').Job} Job */
 /** @typedef {import('./links.js').Config} Config */
-/**
- * A row of wasm's results table.
- * @typedef {{ config: number, label: string, seeds: number, finished: number, score: Quartiles | null, reached: number, reached_at: Quartiles | null }} ConfigResult
- * @typedef {{ median: number, q25: number, q75: number }} Quartiles
- */
+/** @typedef {import('./types.js').ConfigResult} ConfigResult */
+/** @typedef {import('./types.js').Quartiles} Quartiles */
 /** @typedef {import('./protocol.js').FromWorker} WorkerMessage */
 /** @typedef {import('./history.js').SavedRun} SavedRun */
 /** Runs estimated longer than this (seconds) start only when the reader agrees. */
