@@ -7,7 +7,7 @@
 use crate::envs::cartpole::NUM_ACTIONS;
 use crate::math;
 use crate::nn::{categorical, Mlp, MlpCache, Scalar};
-use crate::rl::DiagnosticsAccumulator;
+use crate::rl::{self, DiagnosticsAccumulator};
 use serde::{Deserialize, Serialize};
 
 /// The inputs of one minibatch loss; slices are aligned, `obs` is `n × 4`.
@@ -152,16 +152,8 @@ pub fn ppo_loss_and_gradients<S: Scalar>(
         let err = v - target;
         let (half_sq, d_v) = match coef.value_clip {
             Some(c) => {
-                let moved = v - mb.old_values[i];
-                let v_clip = mb.old_values[i] + moved.clamp(-c, c);
-                let err_clip = v_clip - target;
-                if err * err >= err_clip * err_clip {
-                    (0.5 * err * err, err)
-                } else if moved.abs() < c {
-                    (0.5 * err_clip * err_clip, err_clip)
-                } else {
-                    (0.5 * err_clip * err_clip, 0.0)
-                }
+                let (_, term, d_v) = rl::clipped_value_term(v, mb.old_values[i], target, c);
+                (term, d_v)
             }
             None => (0.5 * err * err, err),
         };
