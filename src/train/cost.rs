@@ -1,7 +1,8 @@
 //! What a run will cost, known from its settings before it starts: its peak memory (the
 //! buffers its trainer allocates, counted) and its planned work (matrix-product FLOPs plus a
-//! fixed cost per environment step or token), which the page turns into a time with a speed it
-//! measures. A run whose memory cannot fit is refused with the settings that drive it.
+//! fixed cost per environment step or token, the greedy evaluations included), which the page
+//! turns into a time with a speed it measures (and corrects per trainer by the reader's
+//! finished runs). A run whose memory cannot fit is refused with the settings that drive it.
 
 use crate::error::{Error, Result};
 
@@ -15,6 +16,11 @@ pub const NATIVE_BUDGET_BYTES: u64 = 4 << 30; // 4 GiB
 /// FLOP-equivalents: the environment, sampling, GAE and the bookkeeping per sample.
 const PER_STEP_WORK: f64 = 3000.0;
 
+/// Steps of a greedy evaluation episode, planned: episodes last 8 to 500 steps, short while
+/// the policy is untrained, 500 once it balances, and a learning run spends most of its
+/// evaluations in between.
+pub const EVALUATION_EPISODE_STEPS: f64 = 250.0;
+
 /// A run's cost, for one seed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cost {
@@ -22,6 +28,9 @@ pub struct Cost {
     pub bytes: u64,
     /// Planned work of the whole run (FLOP-equivalents).
     pub work: f64,
+    /// The share of a step's work that collects experience (the rest optimises): where the
+    /// progress bar stands inside a step.
+    pub rollout_share: f64,
     /// The settings that make the memory large, most important first.
     pub drivers: Vec<&'static str>,
 }
@@ -100,6 +109,13 @@ impl CartPoleNets<'_> {
             .sum();
         2.0 * m as f64 * macs
     }
+
+    /// FLOPs of `m` samples forward through the actor alone.
+    pub fn actor_forward_flops(&self, m: usize) -> f64 {
+        let [actor, _] = self.nets();
+        let macs: f64 = actor.iter().map(|&(i, o)| (i * o) as f64).sum();
+        2.0 * m as f64 * macs
+    }
 }
 
 /// Bytes per stored transition of a rollout buffer: the observation in the networks' scalar,
@@ -109,8 +125,35 @@ pub fn transition_bytes(scalar: u64) -> u64 {
     crate::envs::cartpole::OBS_DIM as u64 * scalar + 9 * 8
 }
 
+/// How often a CartPole run evaluates its greedy policy, and on how many episodes.
+#[derive(Debug, Clone, Copy)]
+pub struct Evaluations {
+    /// Every this many updates (0: only after the last).
+    pub every: usize,
+    /// Episodes per evaluation.
+    pub episodes: usize,
+}
+
+impl Evaluations {
+    /// Work of the evaluations of a run of `updates` updates: the actor's forward pass and an
+    /// environment step per greedy step, [`EVALUATION_EPISODE_STEPS`] per episode.
+    pub fn work(&self, nets: CartPoleNets<'_>, updates: f64) -> f64 {
+        let due = if self.every > 0 {
+            (updates / self.every as f64).floor()
+        } else {
+            0.0
+        };
+        // The last update evaluates whether due or not (the untrained policy's, before the
+        // first update, is short and not counted).
+        let count = due.max(1.0);
+        let per_step = nets.actor_forward_flops(1) + PER_STEP_WORK;
+        count * self.episodes as f64 * EVALUATION_EPISODE_STEPS * per_step
+    }
+}
+
 /// The cost of an N × T rollout trainer (PPO, A2C): `batch` transitions per update,
-/// `epochs` passes of `minibatch` samples, `updates` updates.
+/// `epochs` passes of `minibatch` samples, `updates` updates, the greedy `evaluations`; the
+/// caller names the drivers of its memory.
 pub fn rollout_trainer(
     nets: CartPoleNets<'_>,
     batch: usize,
@@ -118,16 +161,22 @@ pub fn rollout_trainer(
     epochs: usize,
     updates: usize,
     num_envs: usize,
-) -> (u64, f64) {
+    evaluations: Evaluations,
+) -> Cost {
     let minibatch = minibatch.min(batch);
     let bytes = nets.parameter_bytes()
         + batch as u64 * transition_bytes(nets.scalar)
         + nets.batch_bytes(minibatch)
         + nets.batch_bytes(num_envs);
     // The rollout's forward passes, then forward and backward (≈ 3 forwards) per epoch.
-    let per_update =
-        nets.forward_flops(batch) * (1.0 + 3.0 * epochs as f64) + PER_STEP_WORK * batch as f64;
-    (bytes, per_update * updates as f64)
+    let rollout = nets.forward_flops(batch) + PER_STEP_WORK * batch as f64;
+    let per_update = rollout + nets.forward_flops(batch) * 3.0 * epochs as f64;
+    Cost {
+        bytes,
+        work: per_update * updates as f64 + evaluations.work(nets, updates as f64),
+        rollout_share: rollout / per_update,
+        drivers: Vec::new(),
+    }
 }
 
 /// Work of `tokens` sampled tokens besides the products (the sequence trainer).

@@ -136,15 +136,21 @@ pub fn check_run(name: &str, profile: &str, set: JsValue, seeds: &str) -> JsResu
 #[wasm_bindgen]
 pub fn measure_speed() -> JsResult<f64> {
     use crate::train::ppo::{PpoConfig, PpoTrainer};
+    // Training only: the evaluations' work is planned per episode step, and an untrained
+    // policy's episodes are short.
     let config = PpoConfig {
         num_updates: 1000,
+        evaluation_every: 0,
         ..PpoConfig::smoke()
     };
-    let per_update = PpoTrainer::cost(&PpoConfig {
-        num_updates: 1,
-        ..config.clone()
-    })
-    .work;
+    let work = |updates| {
+        PpoTrainer::cost(&PpoConfig {
+            num_updates: updates,
+            ..config.clone()
+        })
+        .work
+    };
+    let per_update = work(2) - work(1);
     let mut trainer = PpoTrainer::new(config, 1).map_err(js_error_of("ppo"))?;
     trainer.step().map_err(js_error_of("ppo"))?;
     let (t0, mut updates) = (js_sys::Date::now(), 0.0);
