@@ -33,12 +33,15 @@ try {
         tab.waitFor(
           (sel) => {
             const e = /** @type {HTMLElement | null} */ (document.querySelector(`${sel} .run-estimate`));
-            return e?.dataset.seconds ? { seconds: Number(e.dataset.seconds), planned: Number(e.dataset.planned), text: e.textContent } : null;
+            return e?.dataset.seconds
+              ? { seconds: Number(e.dataset.seconds), planned: Number(e.dataset.planned), text: e.textContent }
+              : null;
           },
           root,
           20_000,
         );
       const before = await estimate();
+      if (!before) throw new Error(`${name}: no estimate`);
       await tab.eval(() => {
         window.confirm = () => true;
       });
@@ -50,6 +53,7 @@ try {
       await tab.waitFor((sel) => document.querySelector(`${sel} .history-list li`) !== null, root, 20_000);
       await tab.eval((k) => /** @type {any} */ (window).pgbookPanels[k]?.showEstimate(), kind);
       const after = await estimate();
+      if (!after) throw new Error(`${name}: no estimate after the run`);
       console.log(
         JSON.stringify({
           kind: 'estimate',
