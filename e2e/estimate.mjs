@@ -63,6 +63,9 @@ try {
           actual_s: timing?.seconds,
           actual_over_planned: timing ? timing.seconds / before.planned : null,
           workers: timing?.workers,
+          // Work units per second per worker: the measured speed, and the run's own.
+          measured_speed: timing?.speed,
+          run_speed: timing ? timing.work / timing.seconds / timing.workers : null,
           after_s: after.seconds,
           after_over_actual: timing ? after.seconds / timing.seconds : null,
         }),

@@ -16,6 +16,20 @@ pub const NATIVE_BUDGET_BYTES: u64 = 4 << 30; // 4 GiB
 /// FLOP-equivalents: the environment, sampling, GAE and the bookkeeping per sample.
 const PER_STEP_WORK: f64 = 3000.0;
 
+/// Work units are f32 FLOPs (the speed is measured on PPO's f32 networks): an f64 FLOP costs
+/// more, SIMD holding half as many lanes — not twice, the rest of a step not being in the
+/// kernels (1.6 fits the CartPole trainers' measured times, native runs, issue 25).
+pub const F64_FLOP: f64 = 1.6;
+
+/// Work of one optimiser step per parameter (Adam's moments and update, the gradient's
+/// norm and clipping), in FLOPs of the networks' scalar.
+const OPTIMISER_WORK_PER_PARAMETER: f64 = 20.0;
+
+/// The GRU runs one token of one sequence at a time (matrix–vector products, no blocked
+/// kernels): each of its multiply-adds costs this many of the batched kernels' (measured
+/// natively against PPO's minibatches, issue 25).
+pub const GRU_VECTOR_COST: f64 = 5.0;
+
 /// Steps of a greedy evaluation episode, planned: episodes last 8 to 500 steps, short while
 /// the policy is untrained, 500 once it balances, and a learning run spends most of its
 /// evaluations in between.
@@ -75,6 +89,21 @@ impl CartPoleNets<'_> {
         [layers(obs, self.hidden, 2), layers(obs, self.hidden, 1)]
     }
 
+    /// Work units per FLOP in the networks' scalar.
+    fn flop(&self) -> f64 {
+        if self.scalar > 4 {
+            F64_FLOP
+        } else {
+            1.0
+        }
+    }
+
+    /// Work of one optimiser step on both networks.
+    pub fn optimiser_work(&self) -> f64 {
+        let params: usize = self.nets().iter().flatten().map(|&(i, o)| i * o + o).sum();
+        params as f64 * OPTIMISER_WORK_PER_PARAMETER * self.flop()
+    }
+
     /// Parameters, gradients and Adam's two moments of both networks.
     pub fn parameter_bytes(&self) -> u64 {
         let params: u64 = self
@@ -99,7 +128,7 @@ impl CartPoleNets<'_> {
         m as u64 * per_sample * self.scalar
     }
 
-    /// FLOPs of `m` samples forward through both networks.
+    /// Work of `m` samples forward through both networks (their FLOPs, in work units).
     pub fn forward_flops(&self, m: usize) -> f64 {
         let macs: f64 = self
             .nets()
@@ -107,14 +136,14 @@ impl CartPoleNets<'_> {
             .flatten()
             .map(|&(i, o)| (i * o) as f64)
             .sum();
-        2.0 * m as f64 * macs
+        2.0 * m as f64 * macs * self.flop()
     }
 
-    /// FLOPs of `m` samples forward through the actor alone.
+    /// Work of `m` samples forward through the actor alone.
     pub fn actor_forward_flops(&self, m: usize) -> f64 {
         let [actor, _] = self.nets();
         let macs: f64 = actor.iter().map(|&(i, o)| (i * o) as f64).sum();
-        2.0 * m as f64 * macs
+        2.0 * m as f64 * macs * self.flop()
     }
 }
 
@@ -170,7 +199,10 @@ pub fn rollout_trainer(
         + nets.batch_bytes(num_envs);
     // The rollout's forward passes, then forward and backward (≈ 3 forwards) per epoch.
     let rollout = nets.forward_flops(batch) + PER_STEP_WORK * batch as f64;
-    let per_update = rollout + nets.forward_flops(batch) * 3.0 * epochs as f64;
+    let optimiser_steps = (epochs * batch.div_ceil(minibatch.max(1))) as f64;
+    let per_update = rollout
+        + nets.forward_flops(batch) * 3.0 * epochs as f64
+        + nets.optimiser_work() * optimiser_steps;
     Cost {
         bytes,
         work: per_update * updates as f64 + evaluations.work(nets, updates as f64),

@@ -346,8 +346,10 @@ impl Trainer for ReinforceTrainer {
             Baseline::Value => critic * (3.0 * config.value_steps as f64 + 1.0),
             _ => 0.0,
         };
-        let per_step = sampling + 3.0 * nets.actor_forward_flops(1) + fit;
         let updates = steps / (config.episodes_per_update as f64 * EPISODE_STEPS);
+        // Adam steps: the policy's, and the critic's fit (both networks' count, roughly).
+        let optimiser = nets.optimiser_work() * (config.value_steps as f64 + 1.0) * updates;
+        let per_step = sampling + 3.0 * nets.actor_forward_flops(1) + fit + optimiser / steps;
         let evaluations = Evaluations {
             every: config.evaluation_every,
             episodes: config.evaluation_episodes,

@@ -402,7 +402,9 @@ impl Trainer for SequenceTrainer {
         // Backpropagation through time keeps each step's gates, state, embedding and logits.
         let per_token = (6 * h + e + 3 * v) as u64;
         let bytes = 8 * (6 * params + tokens.max(eval_tokens) * per_token);
-        let macs = (3 * (e + h) * h + h * v) as f64;
+        // f64 and one token at a time: see cost.rs.
+        use crate::train::cost::{F64_FLOP, GRU_VECTOR_COST};
+        let macs = (3 * (e + h) * h + h * v) as f64 * F64_FLOP * GRU_VECTOR_COST;
         // Sampling reads each token once; the old and reference log-probs, and each epoch's
         // forward and backward, read them again; the evaluation samples its own answers.
         let sampling = tokens as f64 * 2.0 * macs + per_token_work(tokens as f64);
