@@ -27,8 +27,9 @@ const OPTIMISER_WORK_PER_PARAMETER: f64 = 20.0;
 
 /// The GRU runs one token of one sequence at a time (matrix–vector products, no blocked
 /// kernels): each of its multiply-adds costs this many of the batched kernels' (measured
-/// natively against PPO's minibatches, issue 25).
-pub const GRU_VECTOR_COST: f64 = 5.0;
+/// against PPO's minibatches, issue 25: 5 natively, where the kernels use AVX, about 2.5 in
+/// Chromium's wasm).
+pub const GRU_VECTOR_COST: f64 = 3.0;
 
 /// Steps of a greedy evaluation episode, planned: episodes last 8 to 500 steps, short while
 /// the policy is untrained, 500 once it balances, and a learning run spends most of its

@@ -132,8 +132,8 @@ pub fn check_run(name: &str, profile: &str, set: JsValue, seeds: &str) -> JsResu
 }
 
 /// This machine's speed in the work units of `check_run`'s `work_per_seed`, per second: the
-/// median of a few updates of a small PPO run (the first one, which allocates, not counted),
-/// about 40 ms.
+/// median of five short windows of a small PPO run's updates (the first update, which
+/// allocates, not counted), about 45 ms.
 #[wasm_bindgen]
 pub fn measure_speed() -> JsResult<f64> {
     use crate::train::ppo::{PpoConfig, PpoTrainer};
@@ -154,15 +154,18 @@ pub fn measure_speed() -> JsResult<f64> {
     let per_update = work(2) - work(1);
     let mut trainer = PpoTrainer::new(config, 1).map_err(js_error_of("ppo"))?;
     trainer.step().map_err(js_error_of("ppo"))?;
-    // The median update: a page loading beside other work is interrupted now and then, and
-    // one interruption must not halve the speed.
-    let (t0, mut times) = (js_sys::Date::now(), Vec::new());
-    while js_sys::Date::now() - t0 < 40.0 || times.len() < 5 {
-        let start = js_sys::Date::now();
-        trainer.step().map_err(js_error_of("ppo"))?;
-        times.push(js_sys::Date::now() - start);
+    // The median of five windows of at least 8 ms (an update may take about a millisecond,
+    // the clock's step): a page loading beside other work is interrupted now and then, and one
+    // interruption must not halve the speed.
+    let mut speeds = Vec::new();
+    for _ in 0..5 {
+        let (t0, mut updates) = (js_sys::Date::now(), 0.0);
+        while js_sys::Date::now() - t0 < 8.0 {
+            trainer.step().map_err(js_error_of("ppo"))?;
+            updates += 1.0;
+        }
+        speeds.push(per_update * updates * 1000.0 / (js_sys::Date::now() - t0));
     }
-    times.sort_by(f64::total_cmp);
-    let median = times[times.len() / 2].max(0.5) / 1000.0;
-    Ok(per_update / median)
+    speeds.sort_by(f64::total_cmp);
+    Ok(speeds[2])
 }
