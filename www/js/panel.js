@@ -1,10 +1,10 @@
 // @ts-check
 // A trainer panel's run, from Старт to its end: the jobs checked by wasm before any worker
 // starts, the workers' messages into a wasm RunBoard, the live figures redrawn at most every
-// REDRAW_MS, the progress line and the estimate, Pause, Stop and Reset, a failed job (named; the
-// others go on; it can run again), and the finished run saved to (and put back from) the
-// history. The subclasses (cartpole-panel.js,
-// sequence-panel.js) add their controls, figures and what they show of each message.
+// REDRAW_MS, the progress line (inside a step too) and the estimate, Pause, Stop and Reset, a
+// failed job (named; the others go on; it can run again), and the finished run saved to (and put
+// back from) the history. The subclasses (cartpole-panel.js, sequence-panel.js) add their
+// controls, figures and what they show of each message.
 import { fitCanvas } from './canvas.js';
 import { el, seconds, messageOf } from './dom.js';
 import { WorkerRun } from './pool.js';
@@ -26,7 +26,6 @@ const REDRAW_MS = 200; // live curves redraw at most 5 times a second: the main 
 /** @typedef {import('./history.js').SavedRun} SavedRun */
 /** @typedef {import('./run-progress.js').Status} Status */
 /** @typedef {import('./run-progress.js').Timing} Timing */
-/** @typedef {import('./protocol.js').StepExtra} StepExtra */
 
 /** What the page collected, for downloads and the page tests. @type {Record<string, unknown>} */
 window.pgbookRuns = {};
