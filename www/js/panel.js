@@ -377,17 +377,22 @@ export class Panel extends ConfiguredPanel {
       case 'error':
       case 'panic': {
         const what = m.type === 'panic' ? 'Сбой в модуле WebAssembly' : 'Ошибка обучения';
-        const memory = /memory|памят/i.test(m.message) ? ' — фоновому потоку не хватило памяти' : '';
+        // A trap without a panic (Rust aborts when an allocation fails) reads «unreachable».
+        const hint = /memory|памят/i.test(m.message)
+          ? ' — фоновому потоку не хватило памяти'
+          : m.type === 'error' && /unreachable/i.test(m.message)
+            ? ' — модуль WebAssembly остановился (чаще всего ему не хватило памяти)'
+            : '';
         if (i < 0) {
           // No worker could start: nothing of the run goes on.
           this.terminate();
           this.setStatus('failed');
-          this.showError(`${what}: ${m.message}${memory}. Нажмите «Старт», чтобы начать заново.`);
+          this.showError(`${what}: ${m.message}${hint}. Нажмите «Старт», чтобы начать заново.`);
           this.dirty = true;
           break;
         }
         // Only this job ends (the pool replaces its worker); the other jobs go on.
-        this.failed.set(i, `${what} (${this.jobLabel(i)}; ${this.doingOf(i)}): ${m.message}${memory}.`);
+        this.failed.set(i, `${what} (${this.jobLabel(i)}; ${this.doingOf(i)}): ${m.message}${hint}.`);
         this.within.done(i);
         this.showFailures();
         this.allFinished();
