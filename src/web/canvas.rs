@@ -27,7 +27,7 @@ pub fn with_canvas<T>(
         .ok_or_else(|| Error::plot("no document"))?;
     let canvas: HtmlCanvasElement = document
         .get_element_by_id(canvas_id)
-        .ok_or_else(|| Error::unknown("canvas", canvas_id, &[]))?
+        .ok_or_else(|| Error::unknown(crate::error::Name::Canvas, canvas_id, &[]))?
         .dyn_into()
         .map_err(|_| Error::plot(format!("element '{canvas_id}' is not a <canvas>")))?;
     if canvas.width() == 0 || canvas.height() == 0 {
