@@ -149,7 +149,7 @@ mod tests {
         for &name in NAMES {
             assert!(page(name).unwrap().file.starts_with("lesson-"), "{name}");
         }
-        assert_eq!(page("sequence").unwrap().max_seeds, 1);
+        assert_eq!(page("sequence").unwrap().seeds_param, "seed");
         assert!(page("nope").is_err());
     }
 
