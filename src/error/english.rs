@@ -1,7 +1,7 @@
 //! The CLI's messages: every kind of [`Error`] in English, from the same fields as the page's
 //! Russian ones ([`super::russian`]).
 
-use super::{quote, Error, ErrorKind, Name, Quantity, Rule, Value, GIB};
+use super::{quote, CanvasProblem, Error, ErrorKind, Name, Quantity, Rule, Value, GIB};
 use std::fmt;
 
 impl Name {
@@ -147,6 +147,18 @@ impl fmt::Display for Error {
                     unit.name()
                 )
             }
+            ErrorKind::Canvas { id, problem } => write!(
+                f,
+                "cannot draw on canvas '{}': {}",
+                quote(id),
+                match problem {
+                    CanvasProblem::NoPage =>
+                        "no page (figures are drawn on the page, not in a worker)",
+                    CanvasProblem::NotACanvas => "the element is not a <canvas>",
+                    CanvasProblem::NoSize => "it has no size on the page",
+                    CanvasProblem::NoContext => "the browser gave it no 2d context",
+                }
+            ),
             ErrorKind::Plot { message } => write!(f, "drawing failed: {message}"),
             ErrorKind::TooLarge {
                 settings,

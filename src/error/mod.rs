@@ -86,6 +86,13 @@ pub enum ErrorKind {
         /// What a step of the run is.
         unit: StepUnit,
     },
+    /// A figure's canvas on the page cannot be drawn on.
+    Canvas {
+        /// The canvas's id.
+        id: String,
+        /// Why not.
+        problem: CanvasProblem,
+    },
     /// A drawing backend failed (canvas or SVG).
     Plot {
         /// The backend's message.
@@ -228,6 +235,20 @@ pub enum Name {
     Canvas,
 }
 
+/// Why a canvas cannot be drawn on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CanvasProblem {
+    /// Not on a page (a worker has no document).
+    NoPage,
+    /// The element with the id is not a `<canvas>`.
+    NotACanvas,
+    /// The page has not sized it (hidden, or not laid out yet).
+    NoSize,
+    /// The browser gave it no 2d context.
+    NoContext,
+}
+
 /// What one step of a run is: an update (CartPole trainers) or an iteration (the sequence
 /// trainer). Its name is the JSON lines' `kind`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -352,6 +373,15 @@ impl Error {
     /// [`ErrorKind::Finished`] after `steps` steps of `unit`.
     pub fn finished(unit: StepUnit, steps: usize) -> Self {
         ErrorKind::Finished { steps, unit }.into()
+    }
+
+    /// [`ErrorKind::Canvas`].
+    pub fn canvas(id: impl Into<String>, problem: CanvasProblem) -> Self {
+        ErrorKind::Canvas {
+            id: id.into(),
+            problem,
+        }
+        .into()
     }
 
     /// [`ErrorKind::Plot`].

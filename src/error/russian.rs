@@ -1,7 +1,7 @@
 //! The page's messages: the same kinds and fields as the English ones, in Russian, with
 //! decimal commas and the settings' Russian names.
 
-use super::{quote, Bound, Error, ErrorKind, Name, Quantity, Rule, StepUnit, Value};
+use super::{quote, Bound, CanvasProblem, Error, ErrorKind, Name, Quantity, Rule, StepUnit, Value};
 use crate::numerals;
 
 /// A number the Russian way: decimal comma, no fraction for integers.
@@ -178,6 +178,16 @@ pub(crate) fn message(e: &Error, label: &dyn Fn(&str) -> Option<String>) -> Stri
             "обучение уже закончено: сделано {}",
             numerals::count(*steps as f64, 0, step_ru(*unit).0)
         ),
+        ErrorKind::Canvas { id, problem } => format!(
+            "не удалось нарисовать рисунок «{}»: {}",
+            quote(id),
+            match problem {
+                CanvasProblem::NoPage => "рисунки рисуются только на странице",
+                CanvasProblem::NotACanvas => "на странице под этим именем не холст",
+                CanvasProblem::NoSize => "у холста нет размера (рисунок скрыт или ещё не показан)",
+                CanvasProblem::NoContext => "браузер не дал холсту контекст рисования",
+            }
+        ),
         ErrorKind::Plot { message } => format!("не удалось нарисовать рисунок: {message}"),
         ErrorKind::TooLarge {
             settings,
@@ -218,5 +228,32 @@ mod tests {
             m.starts_with("«seed»: нужно целое число") && m.chars().count() < 120,
             "{m}"
         );
+    }
+
+    #[test]
+    fn every_kind_of_name_step_and_canvas_problem_is_said_in_russian() {
+        let none = |_: &str| None;
+        let e = Error::unknown(Name::Task, "x", &["copy"]);
+        assert_eq!(e.russian(&none), "неизвестная задача «x»; есть: copy");
+        let e = Error::diverged(StepUnit::Iteration, 3, Quantity::Loss);
+        assert!(
+            e.russian(&none).contains("на итерации 3"),
+            "{}",
+            e.russian(&none)
+        );
+        assert!(e.to_string().contains("in iteration 3"), "{e}");
+        let e = Error::finished(StepUnit::Update, 21);
+        assert!(
+            e.russian(&none).ends_with("сделано 21 обновление"),
+            "{}",
+            e.russian(&none)
+        );
+        let e = Error::canvas("canvas-gae", CanvasProblem::NoSize);
+        let m = e.russian(&none);
+        assert!(
+            m.contains("«canvas-gae»") && m.contains("нет размера"),
+            "{m}"
+        );
+        assert!(!m.contains("canvas '"), "{m}");
     }
 }
