@@ -154,6 +154,20 @@ mod tests {
     }
 
     #[test]
+    #[cfg(not(target_arch = "wasm32"))] // reads the sources
+    fn each_trainers_page_hosts_its_panel() {
+        for &name in NAMES {
+            let file = page(name).unwrap().file;
+            let path = format!("{}/www/pages/{file}", env!("CARGO_MANIFEST_DIR"));
+            let html = std::fs::read_to_string(&path).unwrap();
+            assert!(
+                html.contains(&format!("id=\"trainer-{name}\"")),
+                "{file} has no #trainer-{name}"
+            );
+        }
+    }
+
+    #[test]
     fn a_setting_is_labelled_by_its_own_trainer() {
         // PPO and REINFORCE both have `learning_rate`, labelled differently.
         let ppo = label("ppo", "learning_rate").unwrap();
