@@ -6,6 +6,7 @@
 
 use pgbook::nn::{set_widest_kernels, Kernels};
 use pgbook::train::a2c::{A2cConfig, A2cTrainer};
+use pgbook::train::cartpole::CartPoleTrainer;
 use pgbook::train::cartpole::Evaluation;
 use pgbook::train::registry;
 use pgbook::train::settings::Settings;

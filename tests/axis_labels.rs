@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use pgbook::plots::{learning_curve, ppo_diagnostics, sequence_curves, to_svg, Theme};
+use pgbook::train::cartpole::CartPoleTrainer;
 use pgbook::train::curves::aggregate;
 use pgbook::train::ppo::{PpoConfig, PpoTrainer};
 use pgbook::train::sequence::{SequenceConfig, SequenceTrainer};

@@ -152,7 +152,10 @@ fn shapes_and_sizes_are_checked() {
 fn unknown_reduction_is_an_error_naming_the_choices() {
     match kind("sum".parse::<Reduction>()) {
         ErrorKind::Unknown { what, name, known } => {
-            assert_eq!((what.as_str(), name.as_str()), ("reduction", "sum"));
+            assert_eq!(
+                (what, name.as_str()),
+                (pgbook::error::Name::Reduction, "sum")
+            );
             assert!(known.contains(&"token_mean".to_string()));
         }
         other => panic!("{other:?}"),

@@ -454,8 +454,10 @@ fn url_prints_the_books_link_to_the_same_run() {
 
 #[test]
 fn replay_plays_a_policy_files_greedy_episode_and_refuses_broken_files() {
+    use pgbook::train::cartpole::CartPoleTrainer;
     use pgbook::train::policy::{replay, PolicyFile};
     use pgbook::train::ppo::{PpoConfig, PpoTrainer};
+    use pgbook::train::Trainer;
     let config = PpoConfig {
         num_updates: 4,
         ..PpoConfig::smoke()

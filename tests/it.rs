@@ -24,4 +24,5 @@ mod properties;
 mod reference_cases;
 mod reinforce;
 mod sequence;
+mod source_layout;
 mod worked_examples;

@@ -4,6 +4,7 @@ use pgbook::envs::cartpole::THETA_THRESHOLD;
 use pgbook::error::ErrorKind;
 use pgbook::nn::{kernel_path, set_widest_kernels, Kernels, Precision};
 use pgbook::plots::{learning_curve, ppo_diagnostics, to_svg, Theme};
+use pgbook::train::cartpole::CartPoleTrainer;
 use pgbook::train::curves::aggregate;
 use pgbook::train::ppo::{PpoConfig, PpoTrainer, UpdateReport};
 use pgbook::train::settings::Settings;

@@ -4,6 +4,7 @@
 
 use pgbook::rl::DiagnosticsAccumulator;
 use pgbook::train::ppo::{PpoConfig, PpoTrainer};
+use pgbook::train::Trainer;
 
 #[test]
 fn an_unclipped_run_reports_ratios_outside_the_reference_band() {

@@ -4,13 +4,14 @@
 use pgbook::error::ErrorKind;
 use pgbook::nn::{set_widest_kernels, Kernels};
 use pgbook::rl;
+use pgbook::train::cartpole::CartPoleTrainer;
 use pgbook::train::lines::{parse_line, report_line, summary_line, Parsed};
 use pgbook::train::links::{run_link, DEFAULT_BASE};
 use pgbook::train::reinforce::{
     advantages, Baseline, ReinforceConfig, ReinforceTrainer, UpdateReport, Weight,
 };
 use pgbook::train::settings::Settings;
-use pgbook::train::{Progress, Trainer};
+use pgbook::train::{Progress, ProgressUnit, Trainer};
 
 fn short(budget: usize) -> ReinforceConfig {
     ReinforceConfig {
@@ -270,7 +271,7 @@ fn the_trainer_contract_progress_and_the_books_link() {
     let planned = ReinforceTrainer::planned(&config);
     assert_eq!(
         (planned.total, planned.unit, planned.done),
-        (9_000, Progress::ENV_STEPS, 0)
+        (9_000, ProgressUnit::EnvSteps, 0)
     );
     let mut tr = ReinforceTrainer::new(config.clone(), 2).unwrap();
     assert_eq!(tr.evaluations().len(), 1);

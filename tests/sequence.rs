@@ -324,7 +324,7 @@ fn bad_configs_are_clear_errors() {
 
     let err = "token_sum".parse::<Reduction>().unwrap_err();
     assert!(
-        matches!(err.kind(), ErrorKind::Unknown { what, name, .. } if what == "reduction" && name == "token_sum"),
+        matches!(err.kind(), ErrorKind::Unknown { what, name, .. } if *what == pgbook::error::Name::Reduction && name == "token_sum"),
         "{err}"
     );
     let mut json = serde_json::to_value(SequenceConfig::full()).unwrap();

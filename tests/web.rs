@@ -83,7 +83,6 @@ fn bad_arguments_are_errors_not_panics() {
     // A canvas the page has not sized (hidden, or not laid out yet) is an error, not a blank.
     canvas("test-clipping-unsized").set_width(0);
     assert!(web::draw_clipping("test-clipping-unsized", 0.2).is_err());
-    assert!(web::clipping_rows(-0.1).is_err());
 }
 
 /// Draws with `draw`, then again with `redraw`; more than `min_ink` of the pixels must be
@@ -106,13 +105,36 @@ fn err<T>(r: Result<T, wasm_bindgen::JsError>) -> Result<(), String> {
     r.map(|_| ()).map_err(|_| "wasm call failed".to_string())
 }
 
+/// The GAE buffer's flags as the page sends them (bit t = record t): a terminal at t = 3, trace
+/// cuts at t = 3, 8 and 11.
+const GAE_TERMINATED: f64 = 8.0;
+const GAE_CUTS: f64 = (1 << 3 | 1 << 8 | 1 << 11) as f64;
+
 #[wasm_bindgen_test]
 fn gae_baseline_and_token_figures_redraw_with_their_sliders() {
     assert_redraw_changes(
         "t-gae",
         0.02,
-        || err(web::draw_gae("t-gae", 0.9, 0.95)),
-        || err(web::draw_gae("t-gae", 0.9, 0.5)),
+        || {
+            err(web::draw_gae_with(
+                "t-gae",
+                0.9,
+                0.95,
+                GAE_TERMINATED,
+                GAE_CUTS,
+                false,
+            ))
+        },
+        || {
+            err(web::draw_gae_with(
+                "t-gae",
+                0.9,
+                0.5,
+                GAE_TERMINATED,
+                GAE_CUTS,
+                false,
+            ))
+        },
     );
     assert_redraw_changes(
         "t-base",
@@ -123,8 +145,8 @@ fn gae_baseline_and_token_figures_redraw_with_their_sliders() {
     assert_redraw_changes(
         "t-tok",
         0.02,
-        || err(web::draw_tokens("t-tok", 0.2)),
-        || err(web::draw_tokens("t-tok", 0.45)),
+        || err(web::draw_tokens_with("t-tok", 0.2, 3.0, true, false)),
+        || err(web::draw_tokens_with("t-tok", 0.45, 3.0, true, false)),
     );
     assert_redraw_changes(
         "t-pole",
@@ -133,10 +155,10 @@ fn gae_baseline_and_token_figures_redraw_with_their_sliders() {
         || err(web::draw_cartpole("t-pole", 1.0, 0.0, 0.15, 0.0, "шаг 2")),
     );
     // Out of range: errors, never panics.
-    assert!(web::draw_gae("t-gae", 1.5, 0.5).is_err());
+    assert!(web::draw_gae_with("t-gae", 1.5, 0.5, GAE_TERMINATED, GAE_CUTS, false).is_err());
     assert!(web::draw_baselines("t-base", 2.5, false).is_err());
     assert!(web::draw_baselines("t-base", 65.0, true).is_err());
-    assert!(web::draw_tokens("t-tok", -0.1).is_err());
+    assert!(web::draw_tokens_with("t-tok", -0.1, 3.0, true, false).is_err());
     assert!(web::draw_cartpole("t-pole", f64::NAN, 0.0, 0.0, 0.0, "").is_err());
 }
 

@@ -8,15 +8,6 @@
 import { it } from 'node:test';
 import { forEachBrowser, assert, canvasHash, countWorkers, waitWorkersSaid } from '../harness.mjs';
 
-/** Sets PPO settings in the panel's form by name, as a reader's edit would. @param {import('../harness.mjs').Tab} tab @param {Record<string, string>} values */
-const setPpo = (tab, values) =>
-  tab.eval((v) => {
-    for (const [name, value] of Object.entries(v)) {
-      const input = /** @type {HTMLInputElement | HTMLSelectElement} */ (document.querySelector(`#ppo-${name}`));
-      input.value = value;
-      input.dispatchEvent(new Event('change', { bubbles: true }));
-    }
-  }, values);
 
 /** Waits until the canvases `selectors` show the pictures `hashes`. @param {import('../harness.mjs').Tab} tab @param {string[]} selectors @param {number[]} hashes */
 const waitCanvases = (tab, selectors, hashes) =>
@@ -257,11 +248,10 @@ forEachBrowser((env) => {
       // The full profile cut to a few updates: the queue turns over as often, in seconds (its
       // whole run, traced, is a main_thread gate of e2e/bench.mjs).
       await tab.select('#ppo-profile', 'full');
-      await setPpo(tab, { num_updates: '4' });
+      await tab.setSettings('ppo', { num_updates: '4' });
       await tab.fill('#ppo-seeds', '1, 2, 3, 4, 5, 6, 7, 8');
       await tab.clickButton('#trainer-ppo', 'Старт');
-      await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 200_000);
-      assert((await tab.status('#trainer-ppo')) === 'finished', (await tab.text('#trainer-ppo .figure-error')) ?? '');
+      await tab.runToEnd('#trainer-ppo', 200_000);
       const cores = await tab.eval(() => navigator.hardwareConcurrency || 2);
       const max = await tab.eval(() => /** @type {any} */ (window).pgbookWorkersMax);
       assert(max >= 1 && max <= cores, `${max} workers at once on ${cores} cores`);

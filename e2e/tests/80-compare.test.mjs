@@ -2,19 +2,14 @@
 // The lab's comparisons: up to four configurations of a trainer on the same seeds, on one pool
 // of workers; one figure with a band per configuration, a results table and what it says; any
 // run in detail; the share link carries every configuration; each configuration's runs equal
-// the CLI's, bit for bit; bad configurations are refused before any worker starts.
+// the CLI's with the same --set, bit for bit (an overridden one included); bad configurations
+// are refused before any worker starts.
 import { it } from 'node:test';
-import { forEachBrowser, assert, canvasHash, cliLines, compareReports, countWorkers } from '../harness.mjs';
+import { forEachBrowser, assert, assertEqualsCli, canvasHash, countWorkers } from '../harness.mjs';
 
-/** @param {import('../harness.mjs').Tab} tab @param {Record<string, string>} values by PPO setting name */
-const setPpo = (tab, values) =>
-  tab.eval((v) => {
-    for (const [name, value] of Object.entries(v)) {
-      const input = /** @type {HTMLInputElement | HTMLSelectElement} */ (document.querySelector(`#ppo-${name}`));
-      input.value = value;
-      input.dispatchEvent(new Event('change', { bubbles: true }));
-    }
-  }, values);
+
+/** Configuration B of the first test: lesson 4's and 5's mistakes, and an override of each kind. */
+const B = { truncation: 'terminal', clip_coef: 'off', boundary_trace_cut: 'false', hidden_sizes: '32,16', ent_coef: '0.01' };
 
 /** Whether the page has fetched the worker's script (it does when it makes the first worker). @param {import('../harness.mjs').Tab} tab */
 const workerLoaded = (tab) => tab.eval(() => performance.getEntriesByType('resource').some((e) => e.name.includes('/js/worker.js')));
@@ -26,17 +21,17 @@ forEachBrowser((env) => {
       await countWorkers(tab);
       await tab.select('#ppo-profile', 'smoke');
       await tab.fill('#ppo-seeds', '11, 37');
-      // B: a copy of A with the lesson 4 and 5 mistakes.
+      // B: a copy of A with the lesson 4 and 5 mistakes, and other settings overridden (each of
+      // a different kind: a flag, a list, a number).
       await tab.click('#trainer-ppo .config-add');
-      await setPpo(tab, { truncation: 'terminal', clip_coef: 'off' });
+      await tab.setSettings('ppo', B);
       const chips = await tab.eval(() => [...document.querySelectorAll('#trainer-ppo .config-chip')].map((b) => b.textContent ?? ''));
       assert(chips.length === 2 && chips[1].includes('ε: 0,2 → нет') && chips[1].includes('bootstrap → terminal'), `chips ${chips}`);
       // A is still the profile itself.
       await tab.click('#trainer-ppo .config-chip[data-config="0"]');
       assert((await tab.value('#ppo-clip_coef')) === '0.2', 'A took B’s settings');
       await tab.clickButton('#trainer-ppo', 'Старт');
-      await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 200_000);
-      assert((await tab.status('#trainer-ppo')) === 'finished', (await tab.text('#trainer-ppo .figure-error')) ?? '');
+      await tab.runToEnd('#trainer-ppo', 200_000);
       const cores = await tab.eval(() => navigator.hardwareConcurrency || 2);
       const max = await tab.eval(() => /** @type {any} */ (window).pgbookWorkersMax);
       assert(max <= cores && max >= 1, `${max} workers at once on ${cores} cores`);
@@ -57,15 +52,15 @@ forEachBrowser((env) => {
       // Each configuration equals the CLI with its settings (seed 37: the second job of each).
       for (const [c, set] of [
         [0, []],
-        [1, ['--set', 'truncation=terminal', '--set', 'clip_coef=off']],
+        [1, Object.entries(B).flatMap(([k, v]) => ['--set', `${k}=${v}`])],
       ]) {
         const reports = runs.filter((/** @type {any} */ r) => r.config === c && r.seed === 37)[0].reports;
-        const native = cliLines(['train', 'ppo', '--profile', 'smoke', '--seeds', '37', '--json', .../** @type {string[]} */ (set)]).filter(
-          (l) => l.kind === 'update',
-        );
-        const cmp = compareReports(reports, native, `config ${c}`);
-        assert(cmp.identical === cmp.compared, `config ${c}: ${cmp.identical}/${cmp.compared} updates bit-identical`);
+        const args = ['train', 'ppo', '--profile', 'smoke', '--seeds', '37', '--json', .../** @type {string[]} */ (set)];
+        const cmp = assertEqualsCli(reports, args, `config ${c}`);
+        t.diagnostic(`config ${c}: ${cmp.identical}/${cmp.compared} updates bit-identical`);
       }
+      const unclipped = runs.filter((/** @type {any} */ r) => r.config === 1).flatMap((/** @type {any} */ r) => r.reports);
+      assert(unclipped.every((/** @type {any} */ r) => r.clip_epsilon === null), 'B clipped: clip_epsilon in its reports');
       // The JSON download of the chosen run's configuration holds that configuration's lines.
       const lines = await tab.eval(() => /** @type {any} */ (window.pgbookPanels.ppo).board.json_lines_of(1));
       const updates = lines.trim().split('\n').filter((/** @type {string} */ l) => l.includes('"kind":"update"'));
@@ -83,7 +78,12 @@ forEachBrowser((env) => {
       // The share link carries both configurations and the seeds.
       const share = new URL((await tab.eval(() => /** @type {HTMLAnchorElement} */ (document.querySelector('#trainer-ppo a.share')).href)) ?? '');
       const cfg = share.searchParams.getAll('cfg');
-      assert(cfg.length === 2 && cfg[0] === 'smoke' && cfg[1] === 'smoke;truncation=terminal;clip_coef=off', `share ${share.search}`);
+      const bSet = (cfg[1] ?? '').split(';');
+      const bWants = Object.entries(B).map(([k, v]) => `${k}=${v}`);
+      assert(
+        cfg.length === 2 && cfg[0] === 'smoke' && bSet[0] === 'smoke' && bSet.length === bWants.length + 1 && bWants.every((w) => bSet.includes(w)),
+        `share ${share.search}`,
+      );
       assert(share.searchParams.get('seeds') === '11,37', `share seeds ${share.search}`);
       await tab.screenshot(`compare-ppo`, '#trainer-ppo');
       t.diagnostic(`${env.name}: ${max} workers at once; results ${JSON.stringify(rows)}`);
@@ -95,19 +95,14 @@ forEachBrowser((env) => {
       'lesson-08.html?run=sequence&seed=5&cfg=smoke;reduction=token_mean&cfg=smoke;reduction=sequence_mean&cfg=smoke;reduction=sequence_sum_mean';
     await env.withTab(link, { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
-      await tab.waitStatus('#trainer-sequence', ['finished', 'failed'], 200_000);
-      assert((await tab.status('#trainer-sequence')) === 'finished', (await tab.text('#trainer-sequence .figure-error')) ?? '');
+      await tab.runToEnd('#trainer-sequence', 200_000);
       assert((await tab.count('#seq-comparison tbody tr')) === 3, 'three rows');
       assert((await tab.count('#trainer-sequence .config-chip')) === 3, 'three configurations');
       const runs = await tab.eval(() => /** @type {any} */ (window.pgbookPanels.sequence).runs());
       const reductions = runs.map((/** @type {any} */ r) => r.summary.reduction);
       assert(JSON.stringify(reductions) === '["token_mean","sequence_mean","sequence_sum_mean"]', `reductions ${reductions}`);
       for (const [c, reduction] of reductions.entries()) {
-        const native = cliLines(['train', 'sequence', '--profile', 'smoke', '--seed', '5', '--reduction', reduction, '--json']).filter(
-          (l) => l.kind === 'iteration',
-        );
-        const cmp = compareReports(runs[c].reports, native, reduction);
-        assert(cmp.identical === cmp.compared, `${reduction}: ${cmp.identical}/${cmp.compared} iterations bit-identical`);
+        assertEqualsCli(runs[c].reports, ['train', 'sequence', '--profile', 'smoke', '--seed', '5', '--reduction', reduction, '--json'], reduction);
       }
       // The chosen run's greedy answers are shown.
       await tab.select('#seq-chosen', '2');
@@ -141,13 +136,12 @@ forEachBrowser((env) => {
       // Ten runs of a few updates turn the queue over as often (the benchmark times full ones,
       // and traces the main thread meanwhile: e2e/bench.mjs compare).
       await tab.select('#ppo-profile', 'smoke');
-      await setPpo(tab, { num_updates: '3' });
+      await tab.setSettings('ppo', { num_updates: '3' });
       await tab.fill('#ppo-seeds', '11, 37, 71, 101, 131');
       await tab.click('#trainer-ppo .config-add');
-      await setPpo(tab, { gamma: '0.98' });
+      await tab.setSettings('ppo', { gamma: '0.98' });
       await tab.clickButton('#trainer-ppo', 'Старт');
-      await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 280_000);
-      assert((await tab.status('#trainer-ppo')) === 'finished', (await tab.text('#trainer-ppo .figure-error')) ?? '');
+      await tab.runToEnd('#trainer-ppo', 280_000);
       const cores = await tab.eval(() => navigator.hardwareConcurrency || 2);
       const max = await tab.eval(() => /** @type {any} */ (window).pgbookWorkersMax);
       assert(max >= 1 && max <= cores, `${max} workers at once on ${cores} cores`);

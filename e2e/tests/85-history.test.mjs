@@ -8,24 +8,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { forEachBrowser, assert, cliLines, ARTIFACTS } from '../harness.mjs';
 
-/** @param {import('../harness.mjs').Tab} tab @param {Record<string, string>} values by PPO setting name */
-const setPpo = (tab, values) =>
-  tab.eval((v) => {
-    for (const [name, value] of Object.entries(v)) {
-      const input = /** @type {HTMLInputElement | HTMLSelectElement} */ (document.querySelector(`#ppo-${name}`));
-      input.value = value;
-      input.dispatchEvent(new Event('change', { bubbles: true }));
-    }
-  }, values);
 
 /** A short smoke run of seed 11 to its end. @param {import('../harness.mjs').Tab} tab @param {Record<string, string>} [set] */
 async function shortRun(tab, set = {}) {
   await tab.select('#ppo-profile', 'smoke');
   await tab.fill('#ppo-seeds', '11');
-  await setPpo(tab, { num_updates: '12', ...set });
+  await tab.setSettings('ppo', { num_updates: '12', ...set });
   await tab.clickButton('#trainer-ppo', 'Старт');
-  await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 60_000);
-  assert((await tab.status('#trainer-ppo')) === 'finished', (await tab.text('#trainer-ppo .figure-error')) ?? '');
+  await tab.runToEnd('#trainer-ppo', 60_000);
 }
 
 /** Clicks button `text` of history item `k` (newest first). @param {import('../harness.mjs').Tab} tab @param {number} k @param {string} text */

@@ -5,6 +5,7 @@
 //! Russian ([`Error::russian`]), both built from the same fields.
 
 mod checks;
+mod english;
 mod russian;
 
 pub(crate) use checks::*;
@@ -46,8 +47,8 @@ pub enum ErrorKind {
     },
     /// A name that is not one of the known ones: an option, a setting, a command.
     Unknown {
-        /// What kind of name (`option`, `setting`, `command`, `trainer`, …).
-        what: String,
+        /// What kind of name.
+        what: Name,
         /// The name given.
         name: String,
         /// The names that exist (may be empty when there are too many to list).
@@ -71,15 +72,26 @@ pub enum ErrorKind {
     },
     /// Training produced a non-finite number.
     Diverged {
-        /// The update or iteration (1-based) in which it happened.
+        /// The step (1-based) in which it happened.
         step: usize,
+        /// What a step of the run is.
+        unit: StepUnit,
         /// Which quantity stopped being finite.
         quantity: Quantity,
     },
     /// A step was asked of a run that has done every step it was configured for.
     Finished {
-        /// Steps (updates, iterations) the run did.
+        /// Steps the run did.
         steps: usize,
+        /// What a step of the run is.
+        unit: StepUnit,
+    },
+    /// A figure's canvas on the page cannot be drawn on.
+    Canvas {
+        /// The canvas's id.
+        id: String,
+        /// Why not.
+        problem: CanvasProblem,
     },
     /// A drawing backend failed (canvas or SVG).
     Plot {
@@ -187,6 +199,76 @@ pub enum Quantity {
     Ratio,
 }
 
+/// The kinds of name an [`ErrorKind::Unknown`] can be about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Name {
+    /// A command-line option (`--seeds`).
+    Option,
+    /// A positional command-line argument.
+    Argument,
+    /// A CLI command (`train ppo`).
+    Command,
+    /// A trainer of the registry.
+    Trainer,
+    /// A setting of a trainer's schema.
+    Setting,
+    /// A settings profile.
+    Profile,
+    /// A token-loss reduction.
+    Reduction,
+    /// A group advantage estimator.
+    Estimator,
+    /// A KL estimator (k1, k2, k3).
+    KlEstimator,
+    /// A sequence task.
+    Task,
+    /// A network precision (f32, f64).
+    Precision,
+    /// A GEMM kernel path.
+    Kernels,
+    /// A JSON line's `kind`.
+    LineKind,
+    /// An exercise of lesson 10.
+    Exercise,
+    /// A canvas on the page.
+    Canvas,
+}
+
+/// Why a canvas cannot be drawn on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CanvasProblem {
+    /// Not on a page (a worker has no document).
+    NoPage,
+    /// The element with the id is not a `<canvas>`.
+    NotACanvas,
+    /// The page has not sized it (hidden, or not laid out yet).
+    NoSize,
+    /// The browser gave it no 2d context.
+    NoContext,
+}
+
+/// What one step of a run is: an update (CartPole trainers) or an iteration (the sequence
+/// trainer). Its name is the JSON lines' `kind`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepUnit {
+    /// One rollout and its gradient steps.
+    Update,
+    /// One iteration of the sequence loop.
+    Iteration,
+}
+
+impl StepUnit {
+    /// The name: `"update"` or `"iteration"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            StepUnit::Update => "update",
+            StepUnit::Iteration => "iteration",
+        }
+    }
+}
+
 /// The crate's result type.
 pub type Result<T> = std::result::Result<T, Error>;
 
@@ -246,9 +328,9 @@ impl Error {
     }
 
     /// [`ErrorKind::Unknown`].
-    pub fn unknown(what: impl Into<String>, name: impl Into<String>, known: &[&str]) -> Self {
+    pub fn unknown(what: Name, name: impl Into<String>, known: &[&str]) -> Self {
         ErrorKind::Unknown {
-            what: what.into(),
+            what,
             name: name.into(),
             known: known.iter().map(|s| s.to_string()).collect(),
         }
@@ -278,14 +360,28 @@ impl Error {
         .into()
     }
 
-    /// [`ErrorKind::Diverged`].
-    pub fn diverged(step: usize, quantity: Quantity) -> Self {
-        ErrorKind::Diverged { step, quantity }.into()
+    /// [`ErrorKind::Diverged`]: in `unit` number `step`, `quantity` stopped being finite.
+    pub fn diverged(unit: StepUnit, step: usize, quantity: Quantity) -> Self {
+        ErrorKind::Diverged {
+            step,
+            unit,
+            quantity,
+        }
+        .into()
     }
 
-    /// [`ErrorKind::Finished`].
-    pub fn finished(steps: usize) -> Self {
-        ErrorKind::Finished { steps }.into()
+    /// [`ErrorKind::Finished`] after `steps` steps of `unit`.
+    pub fn finished(unit: StepUnit, steps: usize) -> Self {
+        ErrorKind::Finished { steps, unit }.into()
+    }
+
+    /// [`ErrorKind::Canvas`].
+    pub fn canvas(id: impl Into<String>, problem: CanvasProblem) -> Self {
+        ErrorKind::Canvas {
+            id: id.into(),
+            problem,
+        }
+        .into()
     }
 
     /// [`ErrorKind::Plot`].
@@ -428,133 +524,6 @@ pub(crate) fn quote(text: &str) -> String {
     } else {
         let head: String = text.chars().take(QUOTE_CHARS).collect();
         format!("{head}…")
-    }
-}
-
-/// A number as the messages print it: integers without a fraction, others in shortest form.
-fn number(x: f64) -> String {
-    if x.is_finite() && x.fract() == 0.0 && x.abs() < 1e15 {
-        format!("{}", x as i64)
-    } else {
-        format!("{x}")
-    }
-}
-
-fn dims(d: &[usize]) -> String {
-    let inner: Vec<String> = d.iter().map(usize::to_string).collect();
-    format!("[{}]", inner.join(", "))
-}
-
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Value::Real(x) => write!(f, "{}", number(*x)),
-            Value::Int(i) => write!(f, "{i}"),
-            Value::Text(s) => write!(f, "'{}'", quote(s)),
-        }
-    }
-}
-
-impl fmt::Display for Rule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Rule::Interval { min, max } => match (min, max) {
-                (Some(lo), Some(hi)) => write!(
-                    f,
-                    "must lie in {}{}, {}{}",
-                    if lo.open { '(' } else { '[' },
-                    number(lo.value),
-                    number(hi.value),
-                    if hi.open { ')' } else { ']' }
-                ),
-                (Some(lo), None) if lo.open && lo.value == 0.0 => write!(f, "must be positive"),
-                (Some(lo), None) if lo.open => {
-                    write!(f, "must be greater than {}", number(lo.value))
-                }
-                (Some(lo), None) => write!(f, "must be at least {}", number(lo.value)),
-                (None, Some(hi)) if hi.open => write!(f, "must be less than {}", number(hi.value)),
-                (None, Some(hi)) => write!(f, "must be at most {}", number(hi.value)),
-                (None, None) => write!(f, "must be a finite number"),
-            },
-            Rule::NotAbove { what, limit } => {
-                write!(f, "must not exceed {what} = {}", number(*limit))
-            }
-            Rule::WholeNumber { min, max } => {
-                write!(f, "must be a whole number from {min} to {max}")
-            }
-            Rule::OneOf(names) => write!(f, "must be one of {}", names.join(", ")),
-            Rule::Binary => write!(f, "must hold only 0 and 1"),
-            Rule::Distinct => write!(f, "must not list a value twice"),
-            Rule::NonEmpty => write!(f, "must not be empty"),
-            Rule::Count { min, max } if min == max => write!(f, "must hold exactly {min}"),
-            Rule::Count { min, max } => write!(f, "must hold {min} to {max} items"),
-            Rule::IndexBelow(len) => write!(f, "must be an index below {len}"),
-            Rule::Requires { what } => write!(f, "needs {what}"),
-        }
-    }
-}
-
-impl fmt::Display for Quantity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Quantity::Loss => "the loss",
-            Quantity::Parameters => "a parameter",
-            Quantity::LogProbability => "a log-probability",
-            Quantity::Gradient => "a gradient",
-            Quantity::ValueEstimate => "a value estimate",
-            Quantity::Ratio => "a probability ratio",
-        })
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind() {
-            ErrorKind::Shape { arg, expected, got } => write!(
-                f,
-                "invalid `{arg}`: expected shape {}, got {}",
-                dims(expected),
-                dims(got)
-            ),
-            ErrorKind::Range { arg, rule, value } => {
-                write!(f, "invalid `{arg}`: {rule} (got {value})")
-            }
-            ErrorKind::NonFinite { arg, index } => {
-                write!(f, "invalid `{arg}`: element {index} is not a finite number")
-            }
-            ErrorKind::Unknown { what, name, known } => {
-                write!(f, "unknown {what} '{}'", quote(name))?;
-                if !known.is_empty() {
-                    write!(f, " (expected one of: {})", known.join(", "))?;
-                }
-                Ok(())
-            }
-            ErrorKind::Parse {
-                what,
-                input,
-                reason,
-            } => write!(f, "cannot read {what} '{}': {reason}", quote(input)),
-            ErrorKind::Io { path, message } => write!(f, "{path}: {message}"),
-            ErrorKind::Diverged { step, quantity } => write!(
-                f,
-                "training diverged: in update {step}, {quantity} is not a finite number"
-            ),
-            ErrorKind::Finished { steps } => {
-                write!(f, "the run is finished: all {steps} steps are done")
-            }
-            ErrorKind::Plot { message } => write!(f, "drawing failed: {message}"),
-            ErrorKind::TooLarge {
-                settings,
-                need,
-                budget,
-            } => write!(
-                f,
-                "the run needs about {:.1} GiB of memory, over the budget of {:.1} GiB; reduce {}",
-                *need as f64 / GIB,
-                *budget as f64 / GIB,
-                settings.join(", ")
-            ),
-        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! The page's messages: the same kinds and fields as the English ones, in Russian, with
 //! decimal commas and the settings' Russian names.
 
-use super::{quote, Bound, Error, ErrorKind, Quantity, Rule, Value};
+use super::{quote, Bound, CanvasProblem, Error, ErrorKind, Name, Quantity, Rule, StepUnit, Value};
 use crate::numerals;
 
 /// A number the Russian way: decimal comma, no fraction for integers.
@@ -93,16 +93,32 @@ fn quantity_ru(q: Quantity) -> &'static str {
     }
 }
 
-fn unknown_ru(what: &str) -> String {
+fn unknown_ru(what: Name) -> &'static str {
     match what {
-        "option" => "неизвестный параметр командной строки".into(),
-        "setting" => "неизвестная настройка".into(),
-        "command" => "неизвестная команда".into(),
-        "trainer" => "неизвестный вид обучения".into(),
-        "profile" => "неизвестный профиль".into(),
-        "reduction" => "неизвестная редукция".into(),
-        "canvas" => "на странице нет рисунка".into(),
-        other => format!("неизвестное имя ({other})"),
+        Name::Option => "неизвестный параметр командной строки",
+        Name::Argument => "неизвестный аргумент командной строки",
+        Name::Command => "неизвестная команда",
+        Name::Trainer => "неизвестный вид обучения",
+        Name::Setting => "неизвестная настройка",
+        Name::Profile => "неизвестный профиль",
+        Name::Reduction => "неизвестная редукция",
+        Name::Estimator => "неизвестная оценка преимущества",
+        Name::KlEstimator => "неизвестная оценка KL",
+        Name::Task => "неизвестная задача",
+        Name::Precision => "неизвестная точность",
+        Name::Kernels => "неизвестный вариант ядер",
+        Name::LineKind => "неизвестный вид строки",
+        Name::Exercise => "нет такого упражнения",
+        Name::Canvas => "на странице нет рисунка",
+    }
+}
+
+/// Forms of a step's name for [`numerals::count`], and the step's name in the locative
+/// («на обновлении 3»).
+fn step_ru(unit: StepUnit) -> ([&'static str; 3], &'static str) {
+    match unit {
+        StepUnit::Update => (["обновление", "обновления", "обновлений"], "обновлении"),
+        StepUnit::Iteration => (["итерация", "итерации", "итераций"], "итерации"),
     }
 }
 
@@ -139,7 +155,7 @@ pub(crate) fn message(e: &Error, label: &dyn Fn(&str) -> Option<String>) -> Stri
             name: n,
             known,
         } => {
-            let mut s = format!("{} «{}»", unknown_ru(what), quote(n));
+            let mut s = format!("{} «{}»", unknown_ru(*what), quote(n));
             if !known.is_empty() {
                 s += &format!("; есть: {}", known.join(", "));
             }
@@ -149,13 +165,29 @@ pub(crate) fn message(e: &Error, label: &dyn Fn(&str) -> Option<String>) -> Stri
             format!("{}: не удалось прочитать «{}»", name(what), quote(input))
         }
         ErrorKind::Io { path, message } => format!("файл {path}: {message}"),
-        ErrorKind::Diverged { step, quantity } => format!(
-            "обучение разошлось: на шаге {step} величина «{}» перестала быть конечным числом",
+        ErrorKind::Diverged {
+            step,
+            unit,
+            quantity,
+        } => format!(
+            "обучение разошлось: на {} {step} величина «{}» перестала быть конечным числом",
+            step_ru(*unit).1,
             quantity_ru(*quantity)
         ),
-        ErrorKind::Finished { steps } => {
-            format!("обучение уже закончено: все {steps} шагов сделаны")
-        }
+        ErrorKind::Finished { steps, unit } => format!(
+            "обучение уже закончено: сделано {}",
+            numerals::count(*steps as f64, 0, step_ru(*unit).0)
+        ),
+        ErrorKind::Canvas { id, problem } => format!(
+            "не удалось нарисовать рисунок «{}»: {}",
+            quote(id),
+            match problem {
+                CanvasProblem::NoPage => "рисунки рисуются только на странице",
+                CanvasProblem::NotACanvas => "на странице под этим именем не холст",
+                CanvasProblem::NoSize => "у холста нет размера (рисунок скрыт или ещё не показан)",
+                CanvasProblem::NoContext => "браузер не дал холсту контекст рисования",
+            }
+        ),
         ErrorKind::Plot { message } => format!("не удалось нарисовать рисунок: {message}"),
         ErrorKind::TooLarge {
             settings,
@@ -196,5 +228,32 @@ mod tests {
             m.starts_with("«seed»: нужно целое число") && m.chars().count() < 120,
             "{m}"
         );
+    }
+
+    #[test]
+    fn every_kind_of_name_step_and_canvas_problem_is_said_in_russian() {
+        let none = |_: &str| None;
+        let e = Error::unknown(Name::Task, "x", &["copy"]);
+        assert_eq!(e.russian(&none), "неизвестная задача «x»; есть: copy");
+        let e = Error::diverged(StepUnit::Iteration, 3, Quantity::Loss);
+        assert!(
+            e.russian(&none).contains("на итерации 3"),
+            "{}",
+            e.russian(&none)
+        );
+        assert!(e.to_string().contains("in iteration 3"), "{e}");
+        let e = Error::finished(StepUnit::Update, 21);
+        assert!(
+            e.russian(&none).ends_with("сделано 21 обновление"),
+            "{}",
+            e.russian(&none)
+        );
+        let e = Error::canvas("canvas-gae", CanvasProblem::NoSize);
+        let m = e.russian(&none);
+        assert!(
+            m.contains("«canvas-gae»") && m.contains("нет размера"),
+            "{m}"
+        );
+        assert!(!m.contains("canvas '"), "{m}");
     }
 }

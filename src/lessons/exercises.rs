@@ -4,7 +4,7 @@
 //! exercises compare numbers within a stated tolerance. The reader's text is parsed here (a
 //! decimal comma, a real minus), never trusted as a number by the page.
 
-use crate::error::{Error, Rule};
+use crate::error::{Error, Name, Rule};
 use crate::{lessons, rl, Result};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -376,7 +376,7 @@ pub fn check(number: usize, answers: &[String]) -> Result<Check> {
     let ex = all.get(&number).ok_or_else(|| {
         let names: Vec<String> = all.keys().map(ToString::to_string).collect();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        Error::unknown("exercise", number.to_string(), &names)
+        Error::unknown(Name::Exercise, number.to_string(), &names)
     })?;
     if ex.options > 0 {
         let mut marked = Vec::new();

@@ -155,7 +155,11 @@ impl Precision {
         match s {
             "f32" => Ok(Precision::F32),
             "f64" => Ok(Precision::F64),
-            _ => Err(crate::Error::unknown("precision", s, &["f32", "f64"])),
+            _ => Err(crate::Error::unknown(
+                crate::error::Name::Precision,
+                s,
+                &["f32", "f64"],
+            )),
         }
     }
 }

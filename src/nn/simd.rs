@@ -36,7 +36,7 @@ impl Kernels {
             "avx2" => Ok(Kernels::Avx2),
             "avx512" => Ok(Kernels::Avx512),
             _ => Err(Error::unknown(
-                "kernels",
+                crate::error::Name::Kernels,
                 s,
                 &["portable", "avx2", "avx512"],
             )),

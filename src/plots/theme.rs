@@ -29,7 +29,7 @@ impl Default for Theme {
 }
 
 /// A figure's colours. On the page they come from the theme's CSS custom properties
-/// (`--fig-*` in book.css, read by app.js and set with [`set_palette`]), so a colour is
+/// (`--fig-*` in book.css, read by theme.js and set with [`set_palette`]), so a colour is
 /// written once; natively (SVG) the light theme's.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Palette {

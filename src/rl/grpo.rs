@@ -61,7 +61,7 @@ impl FromStr for AdvantageEstimator {
         AdvantageEstimator::ALL
             .into_iter()
             .find(|e| e.name() == s)
-            .ok_or_else(|| Error::unknown("estimator", s, &names))
+            .ok_or_else(|| Error::unknown(crate::error::Name::Estimator, s, &names))
     }
 }
 

@@ -68,7 +68,7 @@ impl FromStr for KlEstimator {
         KlEstimator::ALL
             .into_iter()
             .find(|e| e.name() == s)
-            .ok_or_else(|| Error::unknown("kl_estimator", s, &names))
+            .ok_or_else(|| Error::unknown(crate::error::Name::KlEstimator, s, &names))
     }
 }
 

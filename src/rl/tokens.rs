@@ -335,7 +335,7 @@ impl FromStr for Reduction {
         Reduction::EVERY
             .into_iter()
             .find(|r| r.name() == s)
-            .ok_or_else(|| Error::unknown("reduction", s, &names))
+            .ok_or_else(|| Error::unknown(crate::error::Name::Reduction, s, &names))
     }
 }
 

@@ -1,7 +1,9 @@
 //! The PPO benchmark, one procedure for the CLI and the browser: the clock is passed in
 //! (`Instant` natively, `Date.now()` in wasm), since the core reads no clock itself.
 
+use super::cartpole::CartPoleTrainer;
 use super::ppo::{PpoConfig, PpoTrainer};
+use super::Trainer;
 use crate::nn::Precision;
 use crate::{Error, Result};
 use serde::Serialize;

@@ -20,8 +20,8 @@ pub struct StartInfo {
     pub seed: u64,
     /// Progress units of the whole run.
     pub total: u64,
-    /// Their name, in Russian.
-    pub unit: String,
+    /// What they count.
+    pub unit: super::ProgressUnit,
     /// The greedy evaluations made before the first step (CartPole trainers; none else).
     #[serde(default)]
     pub evaluations: Vec<Evaluation>,
@@ -34,7 +34,7 @@ impl StartInfo {
         StartInfo {
             seed: trainer.seed(),
             total: p.total,
-            unit: p.unit.to_string(),
+            unit: p.unit,
             evaluations,
         }
     }
@@ -209,6 +209,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::train::cartpole::CartPoleTrainer;
     use crate::train::ppo::{PpoConfig, PpoTrainer};
     use serde_json::Map;
 

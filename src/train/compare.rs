@@ -196,6 +196,7 @@ pub fn joined_csv(labels: &[String], csvs: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::train::cartpole::CartPoleTrainer;
     use crate::train::lines;
     use crate::train::ppo::{PpoConfig, PpoTrainer};
     use serde_json::Map;

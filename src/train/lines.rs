@@ -30,7 +30,7 @@ fn to_line<V: Serialize>(value: &V) -> Result<String> {
 /// The line of one step of the run with `seed`.
 pub fn report_line<T: Trainer>(seed: u64, report: &T::Report) -> Result<String> {
     to_line(&Line {
-        kind: T::STEP,
+        kind: T::STEP.name(),
         seed,
         body: report,
     })
@@ -69,7 +69,7 @@ pub fn parse_line<T: Trainer>(line: &str) -> Result<Parsed<T>> {
     let mut value: Map<String, Value> = serde_json::from_str(line).map_err(bad)?;
     let kind = value.remove("kind");
     match kind.as_ref().and_then(Value::as_str) {
-        Some(k) if k == T::STEP => {
+        Some(k) if k == T::STEP.name() => {
             let seed = value
                 .remove("seed")
                 .and_then(|s| s.as_u64())
@@ -81,9 +81,9 @@ pub fn parse_line<T: Trainer>(line: &str) -> Result<Parsed<T>> {
             serde_json::from_value(Value::Object(value)).map_err(bad)?,
         )),
         _ => Err(Error::unknown(
-            "line kind",
+            crate::error::Name::LineKind,
             kind.map_or_else(String::new, |k| k.to_string()),
-            &[T::STEP, "summary"],
+            &[T::STEP.name(), "summary"],
         )),
     }
 }

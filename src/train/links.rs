@@ -26,7 +26,7 @@ pub fn run_link<T: Trainer>(
     set: &[(String, String)],
     seeds: &[u64],
 ) -> Result<String> {
-    let page = T::PAGE;
+    let page = super::registry::page(T::NAME)?;
     if seeds.len() > page.max_seeds {
         let rule = Rule::Count {
             min: 1,

@@ -21,13 +21,17 @@ pub mod reinforce;
 pub mod sequence;
 pub mod settings;
 
-use crate::error::Result;
+use crate::error::{Result, StepUnit};
 use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use settings::Settings;
 use std::cell::RefCell;
 
 /// One trainer: a seeded run that advances one update (or iteration) per [`Trainer::step`].
+///
+/// A trainer writes its algorithm (`new`, `step`, when it is finished, what a run plans and
+/// costs); what it has recorded so far (seed, progress, evaluations, summary) it hands over as
+/// a [`Record`], from which the accessors below are derived.
 pub trait Trainer: Sized {
     /// Its settings, described by a schema.
     type Config: Settings;
@@ -37,34 +41,64 @@ pub trait Trainer: Sized {
     type Summary: Score + Serialize + DeserializeOwned + Clone + std::fmt::Debug + PartialEq;
     /// One evaluation of the policy.
     type Evaluation: Serialize + Clone + std::fmt::Debug;
+    /// What the run records as it goes (CartPole trainers: their agent).
+    type Record: Record<Summary = Self::Summary, Evaluation = Self::Evaluation> + ?Sized;
     /// The trainer's name: the CLI's `train NAME`, the page's `run=NAME`.
     const NAME: &'static str;
-    /// What one step is called in JSON lines (`"kind"`).
-    const STEP: &'static str;
-    /// Where the book's panel for this trainer is.
-    const PAGE: links::Page;
+    /// What one step is called in JSON lines (`"kind"`) and messages.
+    const STEP: StepUnit;
 
     /// Validates `config` and initialises the run from `seed`.
     fn new(config: Self::Config, seed: u64) -> Result<Self>;
     /// The run's settings.
     fn config(&self) -> &Self::Config;
-    /// The run's seed.
-    fn seed(&self) -> u64;
-    /// One update; its report. An error once the run is finished.
+    /// One step; its report. [`crate::ErrorKind::Finished`] once the run is finished.
     fn step(&mut self) -> Result<Self::Report>;
     /// Whether every configured step has run.
     fn is_finished(&self) -> bool;
-    /// The summary so far.
-    fn summary(&self) -> Self::Summary;
-    /// The latest evaluation (`None` before the first).
-    fn last_evaluation(&self) -> Option<&Self::Evaluation>;
-    /// How far the run is.
-    fn progress(&self) -> Progress;
     /// The progress units of a whole run of `config` (`done` is 0), known before it starts.
     fn planned(config: &Self::Config) -> Progress;
     /// What one seed's run of `config` will cost (peak memory, planned work), known before it
     /// starts.
     fn cost(config: &Self::Config) -> cost::Cost;
+    /// What the run has recorded so far.
+    fn record(&self) -> &Self::Record;
+
+    /// The run's seed.
+    fn seed(&self) -> u64 {
+        self.record().seed()
+    }
+    /// The summary so far.
+    fn summary(&self) -> Self::Summary {
+        self.record().summary()
+    }
+    /// The latest evaluation (`None` before the first).
+    fn last_evaluation(&self) -> Option<&Self::Evaluation> {
+        self.record().last_evaluation()
+    }
+    /// How far the run is.
+    fn progress(&self) -> Progress {
+        Progress {
+            done: self.record().units_done(),
+            ..Self::planned(self.config())
+        }
+    }
+}
+
+/// What a run records as it goes, whatever its algorithm: the accessors of [`Trainer`] read it.
+pub trait Record {
+    /// The run's summary.
+    type Summary;
+    /// One evaluation.
+    type Evaluation;
+    /// The run's seed.
+    fn seed(&self) -> u64;
+    /// Progress units done so far (those [`Trainer::planned`] counts).
+    fn units_done(&self) -> u64;
+    /// The summary so far.
+    fn summary(&self) -> Self::Summary;
+    /// The latest evaluation (`None` before the first).
+    fn last_evaluation(&self) -> Option<&Self::Evaluation>;
 }
 
 /// What a comparison table says of one seed's summary.
@@ -82,17 +116,22 @@ pub struct Progress {
     pub done: u64,
     /// Units in the whole run.
     pub total: u64,
-    /// The unit, in Russian, in the genitive plural («шагов среды»).
-    pub unit: &'static str,
+    /// What is counted.
+    pub unit: ProgressUnit,
     /// Steps (`step()` calls: updates, iterations) in the whole run.
     pub steps: u64,
 }
 
-impl Progress {
-    /// Environment steps.
-    pub const ENV_STEPS: &'static str = "шагов среды";
+/// What a progress bar counts (the page words it: `web::schema`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProgressUnit {
+    /// Environment steps (transitions). Runs saved by earlier builds wrote the Russian word.
+    #[serde(alias = "шагов среды")]
+    EnvSteps,
     /// Iterations.
-    pub const ITERATIONS: &'static str = "итераций";
+    #[serde(alias = "итераций")]
+    Iterations,
 }
 
 /// Offset of the evaluation stream's seed from the run's seed: evaluation draws never shift

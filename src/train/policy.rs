@@ -135,6 +135,7 @@ pub fn replay(actor: &Mlp, precision: Precision, reset_seed: u64) -> Replay {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::train::cartpole::CartPoleTrainer;
     use crate::train::ppo::{PpoConfig, PpoTrainer};
 
     #[test]

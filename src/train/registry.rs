@@ -1,14 +1,16 @@
 //! The one list of trainers. The CLI's `train NAME` and `settings NAME`, the page's list of
 //! panels and every wasm entry point that takes a trainer's name (schema, check, worker run,
 //! run board, empty figures) dispatch through [`by_trainer!`](crate::by_trainer); a new
-//! trainer is one line here. Each line names the trainer's type and two markers its users
-//! implement their part for: the kind of panel and text it gets ([`CartPole`] — learning
-//! curves from greedy evaluations, the animation, policy files — or [`Sequence`]), and
+//! trainer is one line here. Each line names the trainer's type, two markers its users
+//! implement their part for — the kind of panel and text it gets ([`CartPole`]: learning
+//! curves from greedy evaluations, the animation, policy files; or [`Sequence`]), and
 //! whether its panel draws per-update diagnostics ([`PpoDiagnostics`]) or not
-//! ([`NoDiagnostics`]).
+//! ([`NoDiagnostics`]) — and the lesson page that hosts its panel ([`page`]).
 
-use super::settings::label_ru;
+use super::links::Page;
+use super::settings::{label_ru, seeds};
 use super::Trainer;
+use crate::error::Result;
 
 /// Panel and text of a CartPole trainer ([`super::cartpole::CartPoleTrainer`]).
 #[derive(Debug, Clone, Copy)]
@@ -16,6 +18,20 @@ pub struct CartPole;
 /// Panel and text of the sequence trainer.
 #[derive(Debug, Clone, Copy)]
 pub struct Sequence;
+
+impl CartPole {
+    /// The run link's parameter for the seeds (`seeds=11,37`).
+    pub const SEEDS_PARAM: &'static str = "seeds";
+    /// Most seeds the panel trains side by side.
+    pub const MAX_SEEDS: usize = seeds::MAX_SEEDS;
+}
+
+impl Sequence {
+    /// The run link's parameter for the seed (`seed=5`).
+    pub const SEEDS_PARAM: &'static str = "seed";
+    /// The panel trains one seed and shows its answers.
+    pub const MAX_SEEDS: usize = 1;
+}
 /// The PPO diagnostics figure (ratios, clipping, KL) beside the learning curve.
 #[derive(Debug, Clone, Copy)]
 pub struct PpoDiagnostics;
@@ -29,25 +45,36 @@ pub struct NoDiagnostics;
 ///
 /// ```
 /// use pgbook::train::Trainer;
-/// let step = pgbook::by_trainer!("a2c", T => T::STEP, other => other);
+/// let step = pgbook::by_trainer!("a2c", T => T::STEP.name(), other => other);
 /// assert_eq!(step, "update");
 /// ```
 #[macro_export]
 macro_rules! by_trainer {
-    // The list: module::Type, panel kind, diagnostics — in the book's order.
+    // The list: module::Type, panel kind, diagnostics, the page of its panel — in the book's
+    // order.
     (@list $mode:ident $args:tt) => {
         $crate::by_trainer!(@$mode $args
-            [reinforce::ReinforceTrainer, CartPole, NoDiagnostics]
-            [a2c::A2cTrainer, CartPole, NoDiagnostics]
-            [ppo::PpoTrainer, CartPole, PpoDiagnostics]
-            [sequence::SequenceTrainer, Sequence, NoDiagnostics]
+            [reinforce::ReinforceTrainer, CartPole, NoDiagnostics, "lesson-03.html"]
+            [a2c::A2cTrainer, CartPole, NoDiagnostics, "lesson-04.html"]
+            [ppo::PpoTrainer, CartPole, PpoDiagnostics, "lesson-06.html"]
+            [sequence::SequenceTrainer, Sequence, NoDiagnostics, "lesson-08.html"]
         )
     };
-    (@names () $([$m:ident :: $t:ident, $f:ident, $d:ident])*) => {
+    (@names () $([$m:ident :: $t:ident, $f:ident, $d:ident, $page:literal])*) => {
         [$(<$crate::train::$m::$t as $crate::train::Trainer>::NAME),*]
     };
+    (@pages () $([$m:ident :: $t:ident, $f:ident, $d:ident, $page:literal])*) => {
+        [$((
+            <$crate::train::$m::$t as $crate::train::Trainer>::NAME,
+            $crate::train::links::Page {
+                file: $page,
+                seeds_param: $crate::train::registry::$f::SEEDS_PARAM,
+                max_seeds: $crate::train::registry::$f::MAX_SEEDS,
+            },
+        )),*]
+    };
     (@dispatch ($name:expr, $T:ident, $F:ident, $D:ident, $body:expr, $other:ident, $fallback:expr)
-        $([$m:ident :: $t:ident, $f:ident, $d:ident])*) => {{
+        $([$m:ident :: $t:ident, $f:ident, $d:ident, $page:literal])*) => {{
         let name: &str = $name;
         $(if name == <$crate::train::$m::$t as $crate::train::Trainer>::NAME {
             #[allow(dead_code)]
@@ -74,9 +101,21 @@ macro_rules! by_trainer {
 /// Every trainer's name, in the book's order.
 pub const NAMES: &[&str] = &crate::by_trainer!(@list names ());
 
+/// Where each trainer's panel is in the book, by name.
+const PAGES: &[(&str, Page)] = &crate::by_trainer!(@list pages ());
+
+/// Where trainer `name`'s panel is in the book.
+pub fn page(name: &str) -> Result<Page> {
+    PAGES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|&(_, page)| page)
+        .ok_or_else(|| unknown(name))
+}
+
 /// The error for a name no trainer has.
 pub fn unknown(name: &str) -> crate::Error {
-    crate::Error::unknown("trainer", name, NAMES)
+    crate::Error::unknown(crate::error::Name::Trainer, name, NAMES)
 }
 
 /// The Russian name of trainer `trainer`'s setting or argument `name` for messages (its own
@@ -107,6 +146,25 @@ mod tests {
         }
         assert!(by_trainer!("nope", T => Some(T::NAME), _o => None).is_none());
         assert!(unknown("nope").to_string().contains("a2c"));
+        for &name in NAMES {
+            assert!(page(name).unwrap().file.starts_with("lesson-"), "{name}");
+        }
+        assert_eq!(page("sequence").unwrap().seeds_param, "seed");
+        assert!(page("nope").is_err());
+    }
+
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))] // reads the sources
+    fn each_trainers_page_hosts_its_panel() {
+        for &name in NAMES {
+            let file = page(name).unwrap().file;
+            let path = format!("{}/www/pages/{file}", env!("CARGO_MANIFEST_DIR"));
+            let html = std::fs::read_to_string(&path).unwrap();
+            assert!(
+                html.contains(&format!("id=\"trainer-{name}\"")),
+                "{file} has no #trainer-{name}"
+            );
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! lesson, and plotters' own text measure (a `<span>` added to the page and measured) forced
 //! one per label. Text is measured with the canvas's `measureText` instead.
 
+use crate::error::CanvasProblem;
 use crate::{Error, Result};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -20,23 +21,23 @@ pub fn with_canvas<T>(
     canvas_id: &str,
     draw: impl FnOnce(&DrawingArea<Canvas, Shift>, f64) -> Result<T>,
 ) -> Result<T> {
-    let window = web_sys::window()
-        .ok_or_else(|| Error::plot("no window: figures are drawn on the page, not in a worker"))?;
+    let problem = |p| Error::canvas(canvas_id, p);
+    let window = web_sys::window().ok_or_else(|| problem(CanvasProblem::NoPage))?;
     let document = window
         .document()
-        .ok_or_else(|| Error::plot("no document"))?;
+        .ok_or_else(|| problem(CanvasProblem::NoPage))?;
     let canvas: HtmlCanvasElement = document
         .get_element_by_id(canvas_id)
-        .ok_or_else(|| Error::unknown("canvas", canvas_id, &[]))?
+        .ok_or_else(|| Error::unknown(crate::error::Name::Canvas, canvas_id, &[]))?
         .dyn_into()
-        .map_err(|_| Error::plot(format!("element '{canvas_id}' is not a <canvas>")))?;
+        .map_err(|_| problem(CanvasProblem::NotACanvas))?;
     if canvas.width() == 0 || canvas.height() == 0 {
-        return Err(Error::plot(format!(
-            "canvas '{canvas_id}' has no size on the page"
-        )));
+        return Err(problem(CanvasProblem::NoSize));
     }
     let dpr = window.device_pixel_ratio();
-    let area = Canvas::new(canvas)?.into_drawing_area();
+    let area = Canvas::new(canvas)
+        .ok_or_else(|| problem(CanvasProblem::NoContext))?
+        .into_drawing_area();
     let out = draw(&area, dpr)?;
     area.present()?;
     Ok(out)
@@ -49,16 +50,15 @@ pub struct Canvas {
 }
 
 impl Canvas {
-    fn new(canvas: HtmlCanvasElement) -> Result<Self> {
+    /// The canvas's backend, if the browser gives it a 2d context.
+    fn new(canvas: HtmlCanvasElement) -> Option<Self> {
         let context = canvas
             .get_context("2d")
             .ok()
             .flatten()
-            .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
-            .ok_or_else(|| Error::plot("no 2d context"))?;
-        let inner = CanvasBackend::with_canvas_object(canvas)
-            .ok_or_else(|| Error::plot("no 2d context"))?;
-        Ok(Self { inner, context })
+            .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())?;
+        let inner = CanvasBackend::with_canvas_object(canvas)?;
+        Some(Self { inner, context })
     }
 }
 

@@ -108,13 +108,6 @@ pub fn draw_clipping(canvas_id: &str, clip_epsilon: f64) -> Result<JsValue, JsEr
     show(canvas_id, figure, plots::clipping::draw)
 }
 
-/// Redraws the GAE figure for discount `gamma` and trace decay `lambda` on the buffer as it is.
-#[wasm_bindgen]
-pub fn draw_gae(canvas_id: &str, gamma: f64, lambda: f64) -> Result<JsValue, JsError> {
-    let figure = lessons::gae::figure(gamma, lambda, lessons::gae::Flags::default());
-    show(canvas_id, figure, plots::gae::draw)
-}
-
 /// The GAE figure with the reader's flags: `terminated` and `trace_cut` as bit masks over the
 /// buffer's records (bit t = record t), and the "forgot the trace cut" switch.
 #[wasm_bindgen]
@@ -144,16 +137,6 @@ pub fn draw_baselines(canvas_id: &str, group_size: f64, zscore: bool) -> Result<
     let figure =
         whole_number("group_size", group_size).and_then(|g| lessons::baselines::figure(g, zscore));
     show(canvas_id, figure, plots::baselines::draw)
-}
-
-/// Redraws the token figure at clip range `clip_epsilon`; returns the example's numbers.
-#[wasm_bindgen]
-pub fn draw_tokens(canvas_id: &str, clip_epsilon: f64) -> Result<JsValue, JsError> {
-    show(
-        canvas_id,
-        lessons::tokens::figure(clip_epsilon, lessons::tokens::TokenOptions::default()),
-        plots::tokens::draw,
-    )
 }
 
 /// The token figure with its switches: the first row's `prompt_length` (BOS included),
@@ -264,13 +247,6 @@ pub fn check_exercise(number: f64, answers: Vec<String>) -> Result<JsValue, JsEr
         .and_then(|n| lessons::exercises::check(n, &answers))
         .map_err(js_error)?;
     to_js(&check)
-}
-
-/// The four worked rows alone (no drawing), for the lesson text.
-#[wasm_bindgen]
-pub fn clipping_rows(clip_epsilon: f64) -> Result<JsValue, JsError> {
-    let rows = lessons::clipping::four_rows(clip_epsilon).map_err(js_error)?;
-    to_js(&rows)
 }
 
 /// Deliberately panics: the page's self-check that a panic inside wasm reaches the reader.

@@ -6,7 +6,7 @@ use super::{js_error_of, to_js, JsResult};
 use crate::train::cartpole::{SOLVED_THRESHOLD, TIME_STEP_S};
 use crate::train::registry::{self, NAMES};
 use crate::train::settings::{schema_json, seeds, Request, Settings};
-use crate::train::Trainer;
+use crate::train::{ProgressUnit, Trainer};
 use crate::Result;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -24,25 +24,26 @@ struct Listed {
     page: &'static str,
 }
 
-fn listed<T: Trainer, F: PanelKind<T>, D: Diagnostics<T>>() -> Listed {
-    Listed {
+fn listed<T: Trainer, F: PanelKind<T>, D: Diagnostics<T>>() -> Result<Listed> {
+    Ok(Listed {
         name: T::NAME,
         panel: F::KIND,
         diagnostics: D::DRAWS,
-        page: T::PAGE.file,
-    }
+        page: registry::page(T::NAME)?.file,
+    })
 }
 
 /// Every trainer of the registry, in the book's order: name, panel kind, diagnostics, page.
 #[wasm_bindgen]
 pub fn trainer_list() -> JsResult<JsValue> {
-    let list: Vec<Listed> = NAMES
+    let list: Result<Vec<Listed>> = NAMES
         .iter()
-        .filter_map(|&name| {
-            crate::by_trainer!(name, <T, F, D> => Some(listed::<T, F, D>()), _other => None)
+        .map(|&name| {
+            crate::by_trainer!(name, <T, F, D> => listed::<T, F, D>(),
+                other => Err(registry::unknown(other)))
         })
         .collect();
-    to_js(&list)
+    to_js(&list.map_err(js_error_of(""))?)
 }
 
 /// Everything the page needs to know about a trainer: its settings' schema (fields, bounds,
@@ -51,7 +52,7 @@ pub fn trainer_list() -> JsResult<JsValue> {
 /// CartPole's time step).
 #[wasm_bindgen]
 pub fn trainer_schema(name: &str) -> JsResult<JsValue> {
-    let made: Result<Value> = crate::by_trainer!(name, <T, F, D> => Ok(schema_of::<T, F, D>()),
+    let made: Result<Value> = crate::by_trainer!(name, <T, F, D> => schema_of::<T, F, D>(),
         other => Err(registry::unknown(other)));
     let mut schema = made.map_err(js_error_of(name))?;
     schema["name"] = name.into();
@@ -63,13 +64,13 @@ pub fn trainer_schema(name: &str) -> JsResult<JsValue> {
 }
 
 /// `T`'s settings schema with where and how its panel shows it.
-fn schema_of<T: Trainer, F: PanelKind<T>, D: Diagnostics<T>>() -> Value {
+fn schema_of<T: Trainer, F: PanelKind<T>, D: Diagnostics<T>>() -> Result<Value> {
     let mut schema = schema_json::<T::Config>();
     // Where its panel is: a run link opened on another page is forwarded there.
-    schema["page"] = json!(T::PAGE);
+    schema["page"] = json!(registry::page(T::NAME)?);
     schema["panel"] = F::KIND.into();
     schema["diagnostics"] = D::DRAWS.into();
-    schema
+    Ok(schema)
 }
 
 /// A run's settings, checked: the profile, the overrides that differ from it (normalised
@@ -82,6 +83,7 @@ struct CheckedRun {
     seeds: Vec<u64>,
     /// Progress units of one seed's run.
     total_per_seed: u64,
+    /// Their name as the status line counts them («из 1 000 шагов среды»).
     unit: &'static str,
     /// Steps (updates, iterations) of one seed's run.
     steps_per_seed: u64,
@@ -106,11 +108,19 @@ fn check<T: Trainer>(request: &Request, seeds_text: &str) -> Result<CheckedRun> 
         set: settings.overrides_of(&base),
         seeds,
         total_per_seed: progress.total,
-        unit: progress.unit,
+        unit: unit_ru(progress.unit),
         steps_per_seed: progress.steps,
         memory_bytes: cost.bytes,
         work_per_seed: cost.work,
     })
+}
+
+/// A progress unit in Russian, in the genitive plural.
+fn unit_ru(unit: ProgressUnit) -> &'static str {
+    match unit {
+        ProgressUnit::EnvSteps => "шагов среды",
+        ProgressUnit::Iterations => "итераций",
+    }
 }
 
 /// Checks a run before any worker starts: `set` is an array of `[name, value]` text pairs

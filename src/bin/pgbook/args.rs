@@ -1,6 +1,7 @@
 //! A small command-line parser: `--name value`, `--name=value` and bare `--flag`s, with every
 //! unknown, repeated or malformed option reported before any work starts.
 
+use pgbook::error::Name;
 use pgbook::{Error, Result};
 use std::collections::BTreeMap;
 use std::str::FromStr;
@@ -18,7 +19,7 @@ impl Args {
         let mut it = raw.iter();
         while let Some(arg) = it.next() {
             let Some(name) = arg.strip_prefix("--") else {
-                return Err(Error::unknown("argument", arg, &[]));
+                return Err(Error::unknown(Name::Argument, arg, &[]));
             };
             let (name, value) = match name.split_once('=') {
                 // A flag takes no value: `--json=false` is refused, never read as true.
@@ -113,7 +114,7 @@ impl Args {
     pub fn finish(self) -> Result<()> {
         let used = self.used.into_inner();
         match self.options.keys().find(|k| !used.contains(k)) {
-            Some(k) => Err(Error::unknown("option", format!("--{k}"), &[])),
+            Some(k) => Err(Error::unknown(Name::Option, format!("--{k}"), &[])),
             None => Ok(()),
         }
     }

@@ -12,6 +12,7 @@ mod simulate;
 mod train;
 
 use args::Args;
+use pgbook::error::Name;
 use pgbook::train::registry::NAMES;
 use pgbook::train::Trainer;
 use pgbook::{by_trainer, Error, Result};
@@ -66,7 +67,7 @@ fn run(argv: &[String]) -> Result<()> {
         }
         known.extend(["simulate baselines", "replay FILE", "bench ppo"].map(String::from));
         let known: Vec<&str> = known.iter().map(String::as_str).collect();
-        Err(Error::unknown("command", words.join(" "), &known))
+        Err(Error::unknown(Name::Command, words.join(" "), &known))
     };
     match words.as_slice() {
         ["train", name] => by_trainer!(name, <T, F, D> => train::train::<T, F, D>(args),

@@ -235,7 +235,7 @@ where
 /// Environment steps per second, for trainers that count them.
 fn env_steps_per_s<T: Trainer>(t: &T, wall_s: f64) -> Option<f64> {
     let p = t.progress();
-    (p.unit == pgbook::train::Progress::ENV_STEPS).then(|| p.done as f64 / wall_s)
+    (p.unit == pgbook::train::ProgressUnit::EnvSteps).then(|| p.done as f64 / wall_s)
 }
 
 /// Runs every seed, `threads` at a time; each run is independent and deterministic.

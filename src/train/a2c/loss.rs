@@ -4,6 +4,7 @@
 
 use crate::envs::cartpole::NUM_ACTIONS;
 use crate::nn::{categorical, Mlp, MlpCache};
+use crate::train::cartpole::value::value_term;
 
 /// The inputs of the loss; slices are aligned, `obs` is `n × 4`.
 #[derive(Debug, Clone, Copy)]
@@ -90,9 +91,9 @@ pub fn a2c_loss_and_gradients(
             -coef.ent_coef / nf,
             &mut d_logits[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS],
         );
-        let err = values[i] - batch.returns[i];
-        value_sum += 0.5 * err * err;
-        d_values[i] = coef.vf_coef * err / nf;
+        let (half_sq, d_v) = value_term(values[i], batch.returns[i], None);
+        value_sum += half_sq;
+        d_values[i] = coef.vf_coef * d_v / nf;
     }
     actor_grads.fill(0.0);
     critic_grads.fill(0.0);

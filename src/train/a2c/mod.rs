@@ -19,18 +19,21 @@ pub use config::{A2cConfig, A2cProfile};
 pub use loss::{a2c_loss_and_gradients, Batch, LossCoefficients, LossParts, LossWorkspace};
 pub use report::UpdateReport;
 
-use crate::error::{Error, Quantity, Result};
+use crate::error::{Error, Quantity, Result, StepUnit};
 use crate::nn::clip_grad_norm;
 use crate::rng::{self, Rng};
 use crate::train::cartpole::agent::{explained_variance, AgentView, EvaluationPlan};
 use crate::train::cartpole::rollout::{Envs, Rollout};
-use crate::train::cartpole::{mean_std, CartPoleAgent, CartPoleTrainer, Evaluation, RunSummary};
-use crate::train::{Progress, Trainer};
+use crate::train::cartpole::{
+    mean_return, mean_std, CartPoleAgent, CartPoleTrainer, Evaluation, RunSummary,
+};
+use crate::train::{Progress, ProgressUnit, Trainer};
 
 /// An A2C run on CartPole-v1 that advances one update per [`A2cTrainer::step`].
 ///
 /// ```
 /// use pgbook::train::a2c::{A2cConfig, A2cTrainer};
+/// use pgbook::train::{cartpole::CartPoleTrainer, Trainer};
 /// let config = A2cConfig { num_updates: 5, ..A2cConfig::smoke() };
 /// let mut trainer = A2cTrainer::new(config, 11)?;
 /// while !trainer.is_finished() {
@@ -77,7 +80,7 @@ impl A2cTrainer {
     /// `evaluation_every` updates and after the last one.
     pub fn step(&mut self) -> Result<UpdateReport> {
         if self.is_finished() {
-            return Err(Error::finished(self.config.num_updates));
+            return Err(Error::finished(StepUnit::Update, self.config.num_updates));
         }
         let cfg = self.config.clone();
         let update = self.agent.updates_done() + 1;
@@ -140,14 +143,18 @@ impl A2cTrainer {
             &mut a.critic_grads,
         );
         if !parts.loss.is_finite() {
-            return Err(Error::diverged(update, Quantity::Loss));
+            return Err(Error::diverged(StepUnit::Update, update, Quantity::Loss));
         }
         let grad_norm = clip_grad_norm(
             &mut [&mut a.actor_grads, &mut a.critic_grads],
             cfg.max_grad_norm,
         );
         if !grad_norm.is_finite() {
-            return Err(Error::diverged(update, Quantity::Gradient));
+            return Err(Error::diverged(
+                StepUnit::Update,
+                update,
+                Quantity::Gradient,
+            ));
         }
         a.actor_adam.step(a.actor.params_mut(), &a.actor_grads, lr);
         a.critic_adam
@@ -158,7 +165,6 @@ impl A2cTrainer {
         let evaluation = a.finish_update(update, update >= cfg.num_updates);
 
         // 6. The report.
-        let episodes_finished = finished_returns.len();
         Ok(UpdateReport {
             update,
             env_steps: self.agent.env_steps(),
@@ -168,51 +174,10 @@ impl A2cTrainer {
             entropy: parts.entropy,
             explained_variance,
             grad_norm,
-            episodes_finished,
-            mean_episode_return: (episodes_finished > 0)
-                .then(|| finished_returns.iter().sum::<f64>() / episodes_finished as f64),
+            episodes_finished: finished_returns.len(),
+            mean_episode_return: mean_return(&finished_returns),
             evaluation,
         })
-    }
-
-    /// The run's configuration.
-    pub fn config(&self) -> &A2cConfig {
-        &self.config
-    }
-
-    /// Whether all `num_updates` updates are done.
-    pub fn is_finished(&self) -> bool {
-        self.agent.updates_done() >= self.config.num_updates
-    }
-
-    /// The agent: networks, counters, evaluations.
-    pub fn agent(&self) -> &CartPoleAgent {
-        &self.agent
-    }
-
-    /// The run's seed.
-    pub fn seed(&self) -> u64 {
-        self.agent.seed()
-    }
-
-    /// The latest evaluation, the transitions so far and when the run became stably solved.
-    pub fn summary(&self) -> RunSummary {
-        self.agent.summary()
-    }
-
-    /// Updates done so far.
-    pub fn updates_done(&self) -> usize {
-        self.agent.updates_done()
-    }
-
-    /// Training transitions collected so far.
-    pub fn env_steps(&self) -> u64 {
-        self.agent.env_steps()
-    }
-
-    /// Every evaluation so far, the untrained policy's first.
-    pub fn evaluations(&self) -> &[Evaluation] {
-        self.agent.evaluations()
     }
 }
 
@@ -221,13 +186,9 @@ impl Trainer for A2cTrainer {
     type Report = UpdateReport;
     type Summary = RunSummary;
     type Evaluation = Evaluation;
+    type Record = dyn AgentView;
     const NAME: &'static str = "a2c";
-    const STEP: &'static str = "update";
-    const PAGE: crate::train::links::Page = crate::train::links::Page {
-        file: "lesson-04.html",
-        seeds_param: "seeds",
-        max_seeds: crate::train::settings::seeds::MAX_SEEDS,
-    };
+    const STEP: StepUnit = StepUnit::Update;
 
     fn new(config: A2cConfig, seed: u64) -> Result<Self> {
         A2cTrainer::new(config, seed)
@@ -235,32 +196,20 @@ impl Trainer for A2cTrainer {
     fn config(&self) -> &A2cConfig {
         &self.config
     }
-    fn seed(&self) -> u64 {
-        self.agent.seed()
-    }
     fn step(&mut self) -> Result<UpdateReport> {
         A2cTrainer::step(self)
     }
     fn is_finished(&self) -> bool {
-        A2cTrainer::is_finished(self)
+        self.agent.updates_done() >= self.config.num_updates
     }
-    fn summary(&self) -> RunSummary {
-        self.agent.summary()
-    }
-    fn last_evaluation(&self) -> Option<&Evaluation> {
-        self.agent.evaluations().last()
-    }
-    fn progress(&self) -> Progress {
-        Progress {
-            done: self.agent.env_steps(),
-            ..Self::planned(&self.config)
-        }
+    fn record(&self) -> &Self::Record {
+        &self.agent
     }
     fn planned(config: &A2cConfig) -> Progress {
         Progress {
             done: 0,
             total: config.total_env_steps(),
-            unit: Progress::ENV_STEPS,
+            unit: ProgressUnit::EnvSteps,
             steps: config.num_updates as u64,
         }
     }
@@ -286,9 +235,6 @@ impl Trainer for A2cTrainer {
 }
 
 impl CartPoleTrainer for A2cTrainer {
-    fn agent(&self) -> &dyn AgentView {
-        &self.agent
-    }
     fn headline(config: &A2cConfig, profile: &str) -> String {
         format!(
             "A2C on CartPole-v1, profile {profile}: {} updates × {} transitions, one step each",

@@ -35,7 +35,10 @@ fn each_update_is_one_rollout_and_one_step_of_both_networks() {
     assert_eq!(steps, vec![0, 16, 24]);
     assert!(matches!(
         tr.step().unwrap_err().kind(),
-        ErrorKind::Finished { steps: 3 }
+        ErrorKind::Finished {
+            steps: 3,
+            unit: crate::error::StepUnit::Update
+        }
     ));
     assert_eq!(tr.progress().done, A2cTrainer::planned(&tiny()).total);
 }

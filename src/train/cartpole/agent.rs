@@ -6,11 +6,11 @@
 
 use super::{evaluate, greedy_episode, mean_std, Evaluation, RunSummary};
 use crate::envs::cartpole::{NUM_ACTIONS, OBS_DIM};
-use crate::error::{Error, Quantity, Result};
+use crate::error::{Error, Quantity, Result, StepUnit};
 use crate::nn::{Adam, Mlp, MlpCache, Scalar};
 use crate::rng::Rng;
 use crate::train::policy::PolicyFile;
-use crate::train::Trainer;
+use crate::train::{Record, Trainer};
 
 /// When and how an agent evaluates its greedy policy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,7 +87,11 @@ impl<S: Scalar> CartPoleAgent<S> {
     pub fn check_finite(&self, update: usize) -> Result<()> {
         let params = self.actor.params().iter().chain(self.critic.params());
         if params.clone().any(|p| !p.is_finite()) {
-            return Err(Error::diverged(update, Quantity::Parameters));
+            return Err(Error::diverged(
+                StepUnit::Update,
+                update,
+                Quantity::Parameters,
+            ));
         }
         Ok(())
     }
@@ -117,20 +121,15 @@ impl<S: Scalar> CartPoleAgent<S> {
     }
 }
 
-/// What any CartPole agent tells, whatever its networks' scalar.
-pub trait AgentView {
-    /// The run's seed.
-    fn seed(&self) -> u64;
+/// What any CartPole agent tells, whatever its networks' scalar (its seed, summary and latest
+/// evaluation as the [`Record`] its trainer hands to [`Trainer`]).
+pub trait AgentView: Record<Summary = RunSummary, Evaluation = Evaluation> {
     /// Updates done so far.
     fn updates_done(&self) -> usize;
     /// Training transitions collected so far.
     fn env_steps(&self) -> u64;
     /// Every evaluation so far, the untrained policy's first.
     fn evaluations(&self) -> &[Evaluation];
-    /// The latest evaluation, the transitions so far and when the run became stably solved.
-    fn summary(&self) -> RunSummary {
-        RunSummary::of(self.seed(), self.env_steps(), self.evaluations())
-    }
     /// A greedy episode of the current policy (in the networks' own scalar) from a reset
     /// drawn with `reset_seed`.
     fn greedy_episode(&self, reset_seed: u64) -> Vec<[f64; 4]>;
@@ -140,10 +139,25 @@ pub trait AgentView {
     fn critic_f64(&self) -> Mlp;
 }
 
-impl<S: Scalar> AgentView for CartPoleAgent<S> {
+/// A CartPole run's progress counts transitions.
+impl<S: Scalar> Record for CartPoleAgent<S> {
+    type Summary = RunSummary;
+    type Evaluation = Evaluation;
     fn seed(&self) -> u64 {
         self.seed
     }
+    fn units_done(&self) -> u64 {
+        self.env_steps
+    }
+    fn summary(&self) -> RunSummary {
+        RunSummary::of(self.seed, self.env_steps, &self.evaluations)
+    }
+    fn last_evaluation(&self) -> Option<&Evaluation> {
+        self.evaluations.last()
+    }
+}
+
+impl<S: Scalar> AgentView for CartPoleAgent<S> {
     fn updates_done(&self) -> usize {
         self.update
     }
@@ -164,14 +178,44 @@ impl<S: Scalar> AgentView for CartPoleAgent<S> {
     }
 }
 
-/// A trainer on CartPole: what its CLI text, its page panel (curves, animation) and its policy
-/// file need, from the agent it embeds.
-pub trait CartPoleTrainer: Trainer<Summary = RunSummary, Evaluation = Evaluation> {
-    /// The agent.
-    fn agent(&self) -> &dyn AgentView;
+/// A trainer on CartPole, its record the agent it embeds: what its CLI text, its page panel
+/// (curves, animation), its policy file and the tests read, whatever the algorithm.
+pub trait CartPoleTrainer:
+    Trainer<Summary = RunSummary, Evaluation = Evaluation, Record = dyn AgentView>
+{
     /// What runs, in English, for the CLI's first line: the algorithm, the profile and what
     /// sets its size.
     fn headline(config: &Self::Config, profile: &str) -> String;
+
+    /// The agent.
+    fn agent(&self) -> &dyn AgentView {
+        self.record()
+    }
+    /// Updates done so far.
+    fn updates_done(&self) -> usize {
+        self.agent().updates_done()
+    }
+    /// Training transitions collected so far (over all environments).
+    fn env_steps(&self) -> u64 {
+        self.agent().env_steps()
+    }
+    /// Every evaluation so far, the untrained policy's first.
+    fn evaluations(&self) -> &[Evaluation] {
+        self.agent().evaluations()
+    }
+    /// The actor's weights as an f64 network (see [`AgentView::actor_f64`]).
+    fn actor(&self) -> Mlp {
+        self.agent().actor_f64()
+    }
+    /// The critic's weights as an f64 network.
+    fn critic(&self) -> Mlp {
+        self.agent().critic_f64()
+    }
+    /// A greedy episode of the current policy (in the run's precision) from a reset drawn with
+    /// `reset_seed`.
+    fn greedy_episode(&self, reset_seed: u64) -> Vec<[f64; 4]> {
+        self.agent().greedy_episode(reset_seed)
+    }
     /// The policy now as a policy file.
     fn policy_file(&self) -> PolicyFile {
         let agent = self.agent();

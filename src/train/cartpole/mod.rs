@@ -1,9 +1,11 @@
 //! What every CartPole trainer shares: the greedy evaluation protocol, "stable ≥ 475", the
 //! greedy episode the page animates, the agent (actor, critic, counters, evaluations:
-//! [`agent`]) and the N × T rollout with GAE ([`rollout`]).
+//! [`agent`]), the N × T rollout with GAE ([`rollout`]) and the critic's loss term
+//! ([`value`]).
 
 pub mod agent;
 pub mod rollout;
+pub mod value;
 
 pub use agent::{CartPoleAgent, CartPoleTrainer};
 
@@ -171,6 +173,11 @@ pub fn observation(env: &CartPole) -> [f64; OBS_DIM] {
 /// The observation in the networks' scalar (exact: CartPole's observation is f32).
 pub fn observation_as<S: Scalar>(env: &CartPole) -> [S; OBS_DIM] {
     env.observation().map(|x| S::from_f64(f64::from(x)))
+}
+
+/// The mean return of the training episodes that ended during a step, if any did.
+pub fn mean_return(returns: &[f64]) -> Option<f64> {
+    (!returns.is_empty()).then(|| returns.iter().sum::<f64>() / returns.len() as f64)
 }
 
 /// Mean and population standard deviation.

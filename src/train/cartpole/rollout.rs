@@ -6,7 +6,7 @@
 //! and log-probabilities, values, rewards and advantages are stored as f64, the course's math.
 
 use crate::envs::cartpole::{CartPole, NUM_ACTIONS, OBS_DIM};
-use crate::error::{Error, Quantity, Result};
+use crate::error::{Error, Quantity, Result, StepUnit};
 use crate::nn::{categorical, Mlp, MlpCache, Scalar};
 use crate::rl::{gae_advantages, Truncation};
 use crate::rng::{self, Rng};
@@ -190,7 +190,7 @@ impl<S: Scalar> Rollout<S> {
             cfg.gamma,
             cfg.gae_lambda,
         )
-        .map_err(|_| Error::diverged(update, Quantity::ValueEstimate))?;
+        .map_err(|_| Error::diverged(StepUnit::Update, update, Quantity::ValueEstimate))?;
         self.returns.clear();
         self.returns
             .extend(self.advantages.iter().zip(&self.values).map(|(a, v)| a + v));

@@ -7,7 +7,8 @@
 use crate::envs::cartpole::NUM_ACTIONS;
 use crate::math;
 use crate::nn::{categorical, Mlp, MlpCache, Scalar};
-use crate::rl::{self, DiagnosticsAccumulator};
+use crate::rl::DiagnosticsAccumulator;
+use crate::train::cartpole::value::value_term;
 use serde::{Deserialize, Serialize};
 
 /// The inputs of one minibatch loss; slices are aligned, `obs` is `n × 4`.
@@ -148,15 +149,8 @@ pub fn ppo_loss_and_gradients<S: Scalar>(
         }
         // Value loss ½(V − R)², or with clipping ½ max((V − R)², (V_clip − R)²) where
         // V_clip = V_old + clip(V − V_old, −ε_v, ε_v): the value may not jump far in one update.
-        let (v, target) = (values[i].to_f64(), mb.returns[i]);
-        let err = v - target;
-        let (half_sq, d_v) = match coef.value_clip {
-            Some(c) => {
-                let (_, term, d_v) = rl::clipped_value_term(v, mb.old_values[i], target, c);
-                (term, d_v)
-            }
-            None => (0.5 * err * err, err),
-        };
+        let clip = coef.value_clip.map(|c| (mb.old_values[i], c));
+        let (half_sq, d_v) = value_term(values[i].to_f64(), mb.returns[i], clip);
         value_sum += half_sq;
         d_values[i] = S::from_f64(coef.vf_coef * d_v / nf);
     }

@@ -19,14 +19,14 @@ pub use config::{PpoConfig, PpoProfile};
 pub use loss::{ppo_loss_and_gradients, LossCoefficients, LossParts, LossWorkspace, Minibatch};
 pub use report::UpdateReport;
 
-use crate::error::{Error, Quantity, Result};
-use crate::nn::{clip_grad_norm, Mlp, Precision, Scalar};
+use crate::error::{Error, Quantity, Result, StepUnit};
+use crate::nn::{clip_grad_norm, Precision, Scalar};
 use crate::rl::DiagnosticsAccumulator;
 use crate::rng::{self, Rng};
 use crate::train::cartpole::agent::{explained_variance, AgentView, EvaluationPlan};
 use crate::train::cartpole::rollout::{Envs, Gathered, Rollout};
-use crate::train::cartpole::{CartPoleAgent, CartPoleTrainer, Evaluation, RunSummary};
-use crate::train::{Progress, Trainer};
+use crate::train::cartpole::{mean_return, CartPoleAgent, CartPoleTrainer, Evaluation, RunSummary};
+use crate::train::{Progress, ProgressUnit, Trainer};
 
 /// A PPO run on CartPole-v1 with its networks in `S`: the algorithm ([`PpoTrainer`] holds one
 /// of these).
@@ -70,7 +70,7 @@ impl<S: Scalar> Ppo<S> {
     /// `evaluation_every` updates and after the last one.
     pub fn step(&mut self) -> Result<UpdateReport> {
         if self.is_finished() {
-            return Err(Error::finished(self.config.num_updates));
+            return Err(Error::finished(StepUnit::Update, self.config.num_updates));
         }
         let cfg = self.config.clone();
         // Linear anneal: the first update uses the full rate, the last 1/num_updates of it.
@@ -136,10 +136,14 @@ impl<S: Scalar> Ppo<S> {
                 });
                 let (parts, grad_norm) = self.minibatch_step(idx, &coef, lr, Some(&mut diag));
                 if !parts.loss.is_finite() {
-                    return Err(Error::diverged(update, Quantity::Loss));
+                    return Err(Error::diverged(StepUnit::Update, update, Quantity::Loss));
                 }
                 if !grad_norm.is_finite() {
-                    return Err(Error::diverged(update, Quantity::Gradient));
+                    return Err(Error::diverged(
+                        StepUnit::Update,
+                        update,
+                        Quantity::Gradient,
+                    ));
                 }
                 sums[0] += parts.policy_loss;
                 sums[1] += parts.value_loss;
@@ -156,14 +160,13 @@ impl<S: Scalar> Ppo<S> {
         self.agent.check_finite(update)?;
         let d = diag
             .finish()
-            .ok_or_else(|| Error::diverged(update, Quantity::Ratio))?;
+            .ok_or_else(|| Error::diverged(StepUnit::Update, update, Quantity::Ratio))?;
 
         // 4. A separate greedy evaluation on its own environments, when due.
         let evaluation = self.agent.finish_update(update, update >= cfg.num_updates);
 
         // 5. The report.
         let nf = steps as f64;
-        let episodes_finished = finished_returns.len();
         Ok(UpdateReport {
             update,
             env_steps: self.agent.env_steps(),
@@ -177,9 +180,8 @@ impl<S: Scalar> Ppo<S> {
             ratio_outside_fraction: d.ratio_outside_fraction,
             explained_variance,
             grad_norm: grad_norm_sum / nf,
-            episodes_finished,
-            mean_episode_return: (episodes_finished > 0)
-                .then(|| finished_returns.iter().sum::<f64>() / episodes_finished as f64),
+            episodes_finished: finished_returns.len(),
+            mean_episode_return: mean_return(&finished_returns),
             evaluation,
         })
     }
@@ -247,7 +249,11 @@ impl<S: Scalar> Ppo<S> {
             let (parts, _) =
                 self.minibatch_step(&order[..self.config.minibatch_size], &coef, lr, None);
             if !parts.loss.is_finite() {
-                return Err(Error::diverged(self.agent.updates_done(), Quantity::Loss));
+                return Err(Error::diverged(
+                    StepUnit::Update,
+                    self.agent.updates_done(),
+                    Quantity::Loss,
+                ));
             }
         }
         Ok(())
@@ -274,6 +280,7 @@ impl<S: Scalar> Ppo<S> {
 ///
 /// ```
 /// use pgbook::train::ppo::{PpoConfig, PpoTrainer};
+/// use pgbook::train::{cartpole::CartPoleTrainer, Trainer};
 /// let config = PpoConfig { num_updates: 4, ..PpoConfig::smoke() };
 /// let mut trainer = PpoTrainer::new(config, 11)?;
 /// while !trainer.is_finished() {
@@ -287,21 +294,21 @@ impl<S: Scalar> Ppo<S> {
 /// ```
 #[derive(Debug, Clone)]
 pub struct PpoTrainer {
-    run: Run,
+    run: ByPrecision,
 }
 
 #[derive(Debug, Clone)]
-enum Run {
+enum ByPrecision {
     F32(Ppo<f32>),
     F64(Ppo<f64>),
 }
 
 /// `$body` with `$t` bound to the run, whatever its scalar.
-macro_rules! each {
+macro_rules! by_precision {
     ($self:expr, $t:ident => $body:expr) => {
         match $self {
-            Run::F32($t) => $body,
-            Run::F64($t) => $body,
+            ByPrecision::F32($t) => $body,
+            ByPrecision::F64($t) => $body,
         }
     };
 }
@@ -310,77 +317,20 @@ impl PpoTrainer {
     /// A fresh run ([`Ppo::new`]) in the precision `config` names.
     pub fn new(config: PpoConfig, seed: u64) -> Result<Self> {
         let run = match config.precision {
-            Precision::F32 => Run::F32(Ppo::new(config, seed)?),
-            Precision::F64 => Run::F64(Ppo::new(config, seed)?),
+            Precision::F32 => ByPrecision::F32(Ppo::new(config, seed)?),
+            Precision::F64 => ByPrecision::F64(Ppo::new(config, seed)?),
         };
         Ok(PpoTrainer { run })
     }
 
     /// One rollout and one PPO update ([`Ppo::step`]).
     pub fn step(&mut self) -> Result<UpdateReport> {
-        each!(&mut self.run, t => t.step())
+        by_precision!(&mut self.run, t => t.step())
     }
 
     /// [`Ppo::train_minibatches`].
     pub fn train_minibatches(&mut self, count: usize) -> Result<()> {
-        each!(&mut self.run, t => t.train_minibatches(count))
-    }
-
-    /// The run's configuration.
-    pub fn config(&self) -> &PpoConfig {
-        each!(&self.run, t => t.config())
-    }
-
-    /// Whether all `num_updates` updates are done.
-    pub fn is_finished(&self) -> bool {
-        each!(&self.run, t => t.is_finished())
-    }
-
-    /// The agent, whatever its networks' scalar: counters, evaluations, the networks in f64
-    /// (exact: f32 widens without rounding), greedy episodes in the run's own precision.
-    pub fn agent(&self) -> &dyn AgentView {
-        each!(&self.run, t => t.agent() as &dyn AgentView)
-    }
-
-    /// The run's seed.
-    pub fn seed(&self) -> u64 {
-        self.agent().seed()
-    }
-
-    /// The latest evaluation, the transitions so far and when the run became stably solved.
-    pub fn summary(&self) -> RunSummary {
-        self.agent().summary()
-    }
-
-    /// Updates done so far.
-    pub fn updates_done(&self) -> usize {
-        self.agent().updates_done()
-    }
-
-    /// Training transitions collected so far (over all environments).
-    pub fn env_steps(&self) -> u64 {
-        self.agent().env_steps()
-    }
-
-    /// Every evaluation so far, the untrained policy's first.
-    pub fn evaluations(&self) -> &[Evaluation] {
-        self.agent().evaluations()
-    }
-
-    /// The actor's weights as an f64 network (see [`AgentView::actor_f64`]).
-    pub fn actor(&self) -> Mlp {
-        self.agent().actor_f64()
-    }
-
-    /// The critic's weights as an f64 network.
-    pub fn critic(&self) -> Mlp {
-        self.agent().critic_f64()
-    }
-
-    /// A greedy episode of the current policy (in the run's precision) from a reset drawn with
-    /// `reset_seed`.
-    pub fn greedy_episode(&self, reset_seed: u64) -> Vec<[f64; 4]> {
-        self.agent().greedy_episode(reset_seed)
+        by_precision!(&mut self.run, t => t.train_minibatches(count))
     }
 }
 
@@ -389,46 +339,32 @@ impl Trainer for PpoTrainer {
     type Report = UpdateReport;
     type Summary = RunSummary;
     type Evaluation = Evaluation;
+    type Record = dyn AgentView;
     const NAME: &'static str = "ppo";
-    const STEP: &'static str = "update";
-    const PAGE: crate::train::links::Page = crate::train::links::Page {
-        file: "lesson-06.html",
-        seeds_param: "seeds",
-        max_seeds: crate::train::settings::seeds::MAX_SEEDS,
-    };
+    const STEP: StepUnit = StepUnit::Update;
 
     fn new(config: PpoConfig, seed: u64) -> Result<Self> {
         PpoTrainer::new(config, seed)
     }
     fn config(&self) -> &PpoConfig {
-        PpoTrainer::config(self)
-    }
-    fn seed(&self) -> u64 {
-        self.agent().seed()
+        by_precision!(&self.run, t => t.config())
     }
     fn step(&mut self) -> Result<UpdateReport> {
         PpoTrainer::step(self)
     }
     fn is_finished(&self) -> bool {
-        PpoTrainer::is_finished(self)
+        by_precision!(&self.run, t => t.is_finished())
     }
-    fn summary(&self) -> RunSummary {
-        self.agent().summary()
-    }
-    fn last_evaluation(&self) -> Option<&Evaluation> {
-        self.evaluations().last()
-    }
-    fn progress(&self) -> Progress {
-        Progress {
-            done: self.env_steps(),
-            ..Self::planned(self.config())
-        }
+    /// The agent, whatever its networks' scalar: counters, evaluations, the networks in f64
+    /// (exact: f32 widens without rounding), greedy episodes in the run's own precision.
+    fn record(&self) -> &Self::Record {
+        by_precision!(&self.run, t => t.agent())
     }
     fn planned(config: &PpoConfig) -> Progress {
         Progress {
             done: 0,
             total: config.total_env_steps(),
-            unit: Progress::ENV_STEPS,
+            unit: ProgressUnit::EnvSteps,
             steps: config.num_updates as u64,
         }
     }
@@ -468,9 +404,6 @@ impl Trainer for PpoTrainer {
 }
 
 impl CartPoleTrainer for PpoTrainer {
-    fn agent(&self) -> &dyn AgentView {
-        PpoTrainer::agent(self)
-    }
     fn headline(config: &PpoConfig, profile: &str) -> String {
         format!(
             "PPO on CartPole-v1, profile {profile}: {} updates × {} transitions",

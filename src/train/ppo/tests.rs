@@ -162,6 +162,7 @@ fn a_non_finite_parameter_stops_the_run_naming_the_update() {
             e.kind(),
             &crate::error::ErrorKind::Diverged {
                 step: 2,
+                unit: crate::error::StepUnit::Update,
                 quantity: Quantity::ValueEstimate
             }
         ),

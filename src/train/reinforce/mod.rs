@@ -24,12 +24,14 @@ pub use loss::{
 pub use report::UpdateReport;
 pub use rollout::{advantages, Batch};
 
-use crate::error::{Error, Quantity, Result};
-use crate::nn::{clip_grad_norm, Mlp, MlpCache};
+use crate::error::{Error, Quantity, Result, StepUnit};
+use crate::nn::{clip_grad_norm, MlpCache};
 use crate::rng::{self, Rng};
 use crate::train::cartpole::agent::{explained_variance, AgentView, EvaluationPlan};
-use crate::train::cartpole::{mean_std, CartPoleAgent, CartPoleTrainer, Evaluation, RunSummary};
-use crate::train::{Progress, Trainer};
+use crate::train::cartpole::{
+    mean_return, mean_std, CartPoleAgent, CartPoleTrainer, Evaluation, RunSummary,
+};
+use crate::train::{Progress, ProgressUnit, Trainer};
 
 /// The fewest steps a CartPole-v1 episode lasts, whatever the start and the actions (checked
 /// by a test): with it, the most updates a budget allows.
@@ -39,6 +41,7 @@ pub const MIN_EPISODE_STEPS: usize = 8;
 ///
 /// ```
 /// use pgbook::train::reinforce::{ReinforceConfig, ReinforceTrainer};
+/// use pgbook::train::{cartpole::CartPoleTrainer, Trainer};
 /// let config = ReinforceConfig { env_step_budget: 8_000, ..ReinforceConfig::smoke() };
 /// let mut trainer = ReinforceTrainer::new(config, 11)?;
 /// while !trainer.is_finished() {
@@ -91,7 +94,7 @@ impl ReinforceTrainer {
     pub fn step(&mut self) -> Result<UpdateReport> {
         if self.is_finished() {
             // The next batch could exceed the budget.
-            return Err(Error::finished(self.agent.updates_done()));
+            return Err(Error::finished(StepUnit::Update, self.agent.updates_done()));
         }
         let cfg = self.config.clone();
         let update = self.agent.updates_done() + 1;
@@ -135,11 +138,15 @@ impl ReinforceTrainer {
         let a = &mut self.agent;
         let parts = policy_loss_and_gradients(&a.actor, &pb, &mut self.loss_ws, &mut a.actor_grads);
         if !parts.loss.is_finite() {
-            return Err(Error::diverged(update, Quantity::Loss));
+            return Err(Error::diverged(StepUnit::Update, update, Quantity::Loss));
         }
         let grad_norm = clip_grad_norm(&mut [&mut a.actor_grads], cfg.max_grad_norm);
         if !grad_norm.is_finite() {
-            return Err(Error::diverged(update, Quantity::Gradient));
+            return Err(Error::diverged(
+                StepUnit::Update,
+                update,
+                Quantity::Gradient,
+            ));
         }
         a.actor_adam
             .step(a.actor.params_mut(), &a.actor_grads, cfg.learning_rate);
@@ -166,8 +173,7 @@ impl ReinforceTrainer {
             value_loss,
             explained_variance,
             episodes_finished: returns.len(),
-            mean_episode_return: (!returns.is_empty())
-                .then(|| returns.iter().sum::<f64>() / returns.len() as f64),
+            mean_episode_return: mean_return(&returns),
             evaluation,
         })
     }
@@ -189,12 +195,20 @@ impl ReinforceTrainer {
                 &mut self.values,
             );
             if !loss.is_finite() {
-                return Err(Error::diverged(update, Quantity::ValueEstimate));
+                return Err(Error::diverged(
+                    StepUnit::Update,
+                    update,
+                    Quantity::ValueEstimate,
+                ));
             }
             first.get_or_insert(loss);
             let norm = clip_grad_norm(&mut [&mut a.critic_grads], cfg.max_grad_norm);
             if !norm.is_finite() {
-                return Err(Error::diverged(update, Quantity::Gradient));
+                return Err(Error::diverged(
+                    StepUnit::Update,
+                    update,
+                    Quantity::Gradient,
+                ));
             }
             a.critic_adam.step(
                 a.critic.params_mut(),
@@ -214,60 +228,9 @@ impl ReinforceTrainer {
             .to_vec()
     }
 
-    /// The run's configuration.
-    pub fn config(&self) -> &ReinforceConfig {
-        &self.config
-    }
-
-    /// The run's seed.
-    pub fn seed(&self) -> u64 {
-        self.agent.seed()
-    }
-
-    /// The latest evaluation, the transitions so far and when the run became stably solved.
-    pub fn summary(&self) -> RunSummary {
-        self.agent.summary()
-    }
-
-    /// Updates done so far.
-    pub fn updates_done(&self) -> usize {
-        self.agent.updates_done()
-    }
-
-    /// Training transitions collected so far.
-    pub fn env_steps(&self) -> u64 {
-        self.agent.env_steps()
-    }
-
-    /// Whether the run is over: the next batch could take it past `env_step_budget`.
-    pub fn is_finished(&self) -> bool {
-        self.agent.env_steps() as usize + self.config.max_batch_steps()
-            > self.config.env_step_budget
-    }
-
-    /// Every evaluation so far, the untrained policy's first.
-    pub fn evaluations(&self) -> &[Evaluation] {
-        self.agent.evaluations()
-    }
-
-    /// The policy network (logits of the two actions).
-    pub fn policy(&self) -> &Mlp {
-        &self.agent.actor
-    }
-
-    /// The critic network (V), trained only with the learned baseline.
-    pub fn critic(&self) -> &Mlp {
-        &self.agent.critic
-    }
-
     /// The last update's batch of episodes.
     pub fn batch(&self) -> &Batch {
         &self.batch
-    }
-
-    /// A greedy episode of the current policy from a reset drawn with `reset_seed`.
-    pub fn greedy_episode(&self, reset_seed: u64) -> Vec<[f64; 4]> {
-        self.agent.greedy_episode(reset_seed)
     }
 }
 
@@ -276,13 +239,9 @@ impl Trainer for ReinforceTrainer {
     type Report = UpdateReport;
     type Summary = RunSummary;
     type Evaluation = Evaluation;
+    type Record = dyn AgentView;
     const NAME: &'static str = "reinforce";
-    const STEP: &'static str = "update";
-    const PAGE: crate::train::links::Page = crate::train::links::Page {
-        file: "lesson-03.html",
-        seeds_param: "seeds",
-        max_seeds: crate::train::settings::seeds::MAX_SEEDS,
-    };
+    const STEP: StepUnit = StepUnit::Update;
 
     fn new(config: ReinforceConfig, seed: u64) -> Result<Self> {
         ReinforceTrainer::new(config, seed)
@@ -290,26 +249,16 @@ impl Trainer for ReinforceTrainer {
     fn config(&self) -> &ReinforceConfig {
         &self.config
     }
-    fn seed(&self) -> u64 {
-        self.agent.seed()
-    }
     fn step(&mut self) -> Result<UpdateReport> {
         ReinforceTrainer::step(self)
     }
+    /// Whether the run is over: the next batch could take it past `env_step_budget`.
     fn is_finished(&self) -> bool {
-        ReinforceTrainer::is_finished(self)
+        self.agent.env_steps() as usize + self.config.max_batch_steps()
+            > self.config.env_step_budget
     }
-    fn summary(&self) -> RunSummary {
-        self.agent.summary()
-    }
-    fn last_evaluation(&self) -> Option<&Evaluation> {
-        self.agent.evaluations().last()
-    }
-    fn progress(&self) -> Progress {
-        Progress {
-            done: self.agent.env_steps(),
-            ..Self::planned(&self.config)
-        }
+    fn record(&self) -> &Self::Record {
+        &self.agent
     }
     /// `total` is the budget (a run ends up to one batch of 500-step episodes short of it);
     /// `steps` the most updates it allows (every episode as short as CartPole's can be): the
@@ -324,7 +273,7 @@ impl Trainer for ReinforceTrainer {
         Progress {
             done: 0,
             total: config.env_step_budget as u64,
-            unit: Progress::ENV_STEPS,
+            unit: ProgressUnit::EnvSteps,
             steps: most as u64,
         }
     }
@@ -364,9 +313,6 @@ impl Trainer for ReinforceTrainer {
 }
 
 impl CartPoleTrainer for ReinforceTrainer {
-    fn agent(&self) -> &dyn AgentView {
-        &self.agent
-    }
     fn headline(config: &ReinforceConfig, profile: &str) -> String {
         use crate::train::settings::Settings;
         let json = config.to_json();

@@ -141,6 +141,7 @@ fn a_non_finite_parameter_stops_the_run_naming_the_update() {
             e.kind(),
             &crate::error::ErrorKind::Diverged {
                 step: 1,
+                unit: crate::error::StepUnit::Update,
                 quantity: Quantity::ValueEstimate
             }
         ),

@@ -45,12 +45,12 @@ pub use report::{
 pub use rollout::RolloutBatch;
 pub use tasks::{Prompt, TaskKind};
 
-use crate::error::{Error, Quantity, Result};
+use crate::error::{Error, Quantity, Result, StepUnit};
 use crate::nn::gru::{Gru, GruShape};
 use crate::nn::{clip_grad_norm, Adam};
 use crate::rl::{self, DiagnosticsAccumulator};
 use crate::rng::{self, Rng};
-use crate::train::{evaluation_seed, Progress, Trainer};
+use crate::train::{evaluation_seed, Progress, ProgressUnit, Record, Trainer};
 
 /// The trainer: policy, optimiser and random streams of one seeded run.
 ///
@@ -169,7 +169,7 @@ impl SequenceTrainer {
         self.first_batch.as_deref()
     }
     fn diverged(&self, quantity: Quantity) -> Error {
-        Error::diverged(self.iteration + 1, quantity)
+        Error::diverged(StepUnit::Iteration, self.iteration + 1, quantity)
     }
     /// One iteration: rollout, group advantages, `ppo_epochs` clipped updates, evaluation.
     /// Stepping past `iterations` is allowed (the entropy bonus is then 0); [`Self::done`]
@@ -337,34 +337,15 @@ impl SequenceTrainer {
     }
 }
 
-impl Trainer for SequenceTrainer {
-    type Config = SequenceConfig;
-    type Report = IterationReport;
+/// A sequence run's progress counts iterations.
+impl Record for SequenceTrainer {
     type Summary = SequenceSummary;
     type Evaluation = SampleEvaluation;
-    const NAME: &'static str = "sequence";
-    const STEP: &'static str = "iteration";
-    // The panel trains one seed and shows its answers.
-    const PAGE: crate::train::links::Page = crate::train::links::Page {
-        file: "lesson-08.html",
-        seeds_param: "seed",
-        max_seeds: 1,
-    };
-
-    fn new(config: SequenceConfig, seed: u64) -> Result<Self> {
-        SequenceTrainer::new(config, seed)
-    }
-    fn config(&self) -> &SequenceConfig {
-        &self.config
-    }
     fn seed(&self) -> u64 {
         self.seed
     }
-    fn step(&mut self) -> Result<IterationReport> {
-        SequenceTrainer::step(self)
-    }
-    fn is_finished(&self) -> bool {
-        SequenceTrainer::is_finished(self)
+    fn units_done(&self) -> u64 {
+        self.iteration as u64
     }
     fn summary(&self) -> SequenceSummary {
         SequenceTrainer::summary(self)
@@ -372,17 +353,37 @@ impl Trainer for SequenceTrainer {
     fn last_evaluation(&self) -> Option<&SampleEvaluation> {
         self.last_evaluation.as_ref()
     }
-    fn progress(&self) -> Progress {
-        Progress {
-            done: self.iteration as u64,
-            ..Self::planned(&self.config)
-        }
+}
+
+impl Trainer for SequenceTrainer {
+    type Config = SequenceConfig;
+    type Report = IterationReport;
+    type Summary = SequenceSummary;
+    type Evaluation = SampleEvaluation;
+    type Record = Self;
+    const NAME: &'static str = "sequence";
+    const STEP: StepUnit = StepUnit::Iteration;
+
+    fn new(config: SequenceConfig, seed: u64) -> Result<Self> {
+        SequenceTrainer::new(config, seed)
+    }
+    fn config(&self) -> &SequenceConfig {
+        &self.config
+    }
+    fn step(&mut self) -> Result<IterationReport> {
+        SequenceTrainer::step(self)
+    }
+    fn is_finished(&self) -> bool {
+        SequenceTrainer::is_finished(self)
+    }
+    fn record(&self) -> &Self {
+        self
     }
     fn planned(config: &SequenceConfig) -> Progress {
         Progress {
             done: 0,
             total: config.iterations as u64,
-            unit: Progress::ITERATIONS,
+            unit: ProgressUnit::Iterations,
             steps: config.iterations as u64,
         }
     }

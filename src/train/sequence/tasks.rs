@@ -193,6 +193,6 @@ impl FromStr for TaskKind {
         TaskKind::ALL
             .into_iter()
             .find(|t| t.name() == s)
-            .ok_or_else(|| Error::unknown("task", s, &names))
+            .ok_or_else(|| Error::unknown(crate::error::Name::Task, s, &names))
     }
 }

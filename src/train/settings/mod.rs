@@ -12,7 +12,7 @@ pub mod seeds;
 
 pub use kind::Kind;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Name, Result};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -94,7 +94,7 @@ pub trait Profile: Copy + Eq + std::fmt::Debug + 'static {
             .find(|p| p.name() == name)
             .ok_or_else(|| {
                 let names: Vec<&str> = Self::ALL.iter().map(|p| p.name()).collect();
-                Error::unknown("profile", name, &names)
+                Error::unknown(Name::Profile, name, &names)
             })
     }
 }
@@ -116,7 +116,7 @@ pub trait Settings:
     fn field(name: &str) -> Result<&'static Field> {
         Self::FIELDS.iter().find(|f| f.name == name).ok_or_else(|| {
             let names: Vec<&str> = Self::FIELDS.iter().map(|f| f.name).collect();
-            Error::unknown("setting", name, &names)
+            Error::unknown(Name::Setting, name, &names)
         })
     }
 

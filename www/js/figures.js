@@ -1,0 +1,277 @@
+// @ts-check
+// Live figures: which wasm call redraws each figure, the numbers it fills in, its text
+// alternative and «Числа рисунка», and its message box. One coarse wasm call per redraw.
+import * as wasm from '../pkg/pgbook.js';
+import { fitCanvas } from './canvas.js';
+import { messageOf } from './dom.js';
+import { hasPanicked } from './fatal.js';
+import { formatNumber } from './format.js';
+import { fillNumbers, follow, numberTable, setText } from './numbers.js';
+
+/** @type {Record<string, number[]>} */
+const timings = {}; // figure name -> redraw durations in ms (read by the e2e tests)
+window.pgbookTimings = timings;
+
+// ---------- live figures ----------
+/**
+ * Each figure: which wasm call redraws it and what to do with the values it returns.
+ * @typedef {Record<string, number>} Params
+ * @typedef {{ draw: (canvasId: string, p: Params) => any, after?: (figure: HTMLElement, result: any) => void }} Figure
+ * @type {Record<string, Figure>}
+ */
+export const FIGURES = {
+  returns: {
+    draw: (canvasId, p) => wasm.draw_returns(canvasId, p.r0, p.r1, p.r2, p.gamma, p.t),
+    after: (figure, r) => fillNumbers(figure, r),
+  },
+  bstar: {
+    draw: (canvasId, p) => wasm.draw_bstar(canvasId, p.p0, p.q0, p.q1),
+    after: (figure, b) => fillNumbers(figure, b),
+  },
+  drift: {
+    draw: (canvasId, p) => wasm.draw_drift(canvasId, p.eps, p.steps),
+    after: (figure, d) => fillNumbers(figure, d),
+  },
+  score: {
+    draw: (canvasId, p) => wasm.draw_score(canvasId, p.z0, p.z1, p.z2, p.action, p.c, p.n),
+    after: (figure, s) => fillNumbers(figure, s),
+  },
+  clipping: {
+    draw: (canvasId, p) => wasm.draw_clipping(canvasId, p.eps),
+    after: (figure, rows) => fillClippingTable(figure, rows),
+  },
+  gae: {
+    draw: (canvasId, p) => wasm.draw_gae_with(canvasId, p.gamma, p.lambda, p.terminated, p.trace_cut, p.forgot_cut === 1),
+  },
+  baselines: {
+    draw: (canvasId, p) => wasm.draw_baselines(canvasId, p.group_size, p.zscore === 1),
+  },
+  seqratio: {
+    draw: (canvasId, p) => wasm.draw_sequence_ratio(canvasId, p.length, p.delta, p.eps),
+    after: (figure, s) => fillNumbers(figure, s),
+  },
+  difficulty: {
+    draw: (canvasId, p) => wasm.draw_difficulty(canvasId, p.group_size),
+    after: (figure, d) => fillNumbers(figure, d),
+  },
+  length_weights: {
+    draw: (canvasId, p) => wasm.draw_length_weights(canvasId, p.short, p.long, p.max),
+    after: (figure, w) => fillNumbers(figure, w),
+  },
+  kl_estimators: {
+    draw: (canvasId, p) => wasm.draw_kl_estimators(canvasId, p.shift),
+    after: (figure, k) => fillNumbers(figure, k),
+  },
+  tokens: {
+    draw: (canvasId, p) => wasm.draw_tokens_with(canvasId, p.eps, p.prompt, p.eos === 1, p.shift === 1),
+    after: (figure, t) => fillTokenReductions(figure, t),
+  },
+};
+
+/**
+ * @param {HTMLElement} figure
+ * @param {{ ratio: number[], active: boolean[], advantage: number[], mean_objective: number,
+ *   terms: { unclipped: number[], clipped: number[], pessimistic: number[] },
+ *   diagnostics: { ratio_outside_fraction: number, active_clip_fraction: number, approx_kl_nonnegative: number } }} rows
+ */
+function fillClippingTable(figure, rows) {
+  const body = figure.querySelector('[data-role=rows] tbody');
+  if (body) {
+    body.replaceChildren(
+      ...rows.ratio.map((r, i) => {
+        const tr = document.createElement('tr');
+        if (rows.active[i]) tr.className = 'active';
+        for (const v of [
+          i + 1,
+          r,
+          rows.advantage[i],
+          rows.terms.unclipped[i],
+          rows.terms.clipped[i],
+          rows.terms.pessimistic[i],
+          rows.active[i] ? 'да (градиент 0)' : 'нет',
+        ]) {
+          tr.insertCell().textContent = formatNumber(v);
+        }
+        return tr;
+      }),
+    );
+  }
+  const d = rows.diagnostics;
+  setText(figure, 'outside', formatNumber(d.ratio_outside_fraction));
+  setText(figure, 'active', formatNumber(d.active_clip_fraction));
+  setText(figure, 'kl', formatNumber(d.approx_kl_nonnegative, 6));
+  setText(figure, 'objective', formatNumber(rows.mean_objective, 4));
+}
+
+/**
+ * @param {HTMLElement} figure
+ * @param {{ reductions: [string, number][], clip_epsilon: number }} t
+ */
+function fillTokenReductions(figure, t) {
+  const box = figure.querySelector('[data-role=token-reductions]');
+  if (!box) return;
+  box.replaceChildren(
+    numberTable(
+      [t.reductions.map(([, value]) => value)],
+      4,
+      [`ε = ${formatNumber(t.clip_epsilon, 2)}`],
+      t.reductions.map(([name]) => name),
+    ),
+  );
+}
+
+/**
+ * Shows `message` in the figure's message box (none: hides it); `failed` greys the figure out
+ * (it could not be drawn), otherwise the figure is drawn and the message only explains it.
+ * @param {HTMLElement} figure @param {string | null} message
+ */
+export function figureError(figure, message, failed = true) {
+  const box = figure.querySelector('.figure-error');
+  if (!(box instanceof HTMLElement)) return;
+  box.textContent = message ?? '';
+  box.hidden = !message;
+  figure.classList.toggle('failed', !!message && failed);
+}
+
+/** A value as the reader typed it, cut to a short prefix so that no message grows with it. @param {string} raw */
+export const quote = (raw) => `«${raw.length > 24 ? `${raw.slice(0, 24)}…` : raw}»`;
+
+/**
+ * Why a slider cannot take `raw` from a shared link as it is (null: it can). Only a plain
+ * decimal inside the slider's range and on its grid is taken: anything the slider would
+ * round, clamp or reset (empty, hexadecimal, padded, between two steps) would make the
+ * figure, the thumb and the URL disagree.
+ * @param {HTMLInputElement} input @param {string} raw
+ */
+export function refusal(input, raw) {
+  const [min, max, step] = [Number(input.min), Number(input.max), Number(input.step)];
+  const value = Number(raw);
+  const steps = (value - min) / step;
+  const exact =
+    /^-?\d+(\.\d+)?$/.test(raw) && value >= min && value <= max && Math.abs(steps - Math.round(steps)) < 1e-9 * Math.max(1, steps);
+  if (exact) return null;
+  const label = input.dataset.label || input.dataset.param;
+  return (
+    `Значение ${label} = ${quote(raw)} из адреса страницы вне допустимого диапазона: ползунок принимает числа ` +
+    `от ${formatNumber(min)} до ${formatNumber(max)} с шагом ${formatNumber(step)}. Рисунок построен для ${label} = ${formatNumber(Number(input.value))}.`
+  );
+}
+
+/**
+ * Reads every slider of a figure (the browser keeps a range input's value in its range and on
+ * its grid), with the messages for values from the URL that were refused.
+ * @param {HTMLElement} figure
+ */
+function readParams(figure) {
+  /** @type {Params} */
+  const params = {};
+  /** @type {string[]} */
+  const refused = [];
+  // Per-record switches (the GAE buffer's flags): one bit mask per flag, bit t = record t.
+  for (const input of figure.querySelectorAll(/** @type {'input'} */ ('input[data-flag]'))) {
+    const flag = input.dataset.flag ?? '';
+    params[flag] = (params[flag] ?? 0) + (input.checked ? 2 ** Number(input.dataset.record) : 0);
+    if (input.dataset.refused) refused.push(input.dataset.refused);
+  }
+  for (const input of figure.querySelectorAll(/** @type {'input'} */ ('input[data-param]'))) {
+    if (input.type === 'checkbox') {
+      params[input.dataset.param ?? ''] = input.checked ? 1 : 0;
+      if (input.dataset.refused) refused.push(input.dataset.refused);
+      continue;
+    }
+    const value = Number(input.value);
+    params[input.dataset.param ?? ''] = value;
+    if (input.dataset.refused) refused.push(input.dataset.refused);
+    const shown = Number(input.step) >= 1 ? String(value) : formatNumber(value, Number(input.dataset.digits ?? 2));
+    const out = figure.querySelector(`output[for="${input.id}"]`);
+    if (out) out.textContent = shown;
+    // A screen reader announces the slider's value as the page writes it: «γ = 0,99».
+    input.setAttribute('aria-valuetext', `${input.dataset.label || input.dataset.param} = ${shown}`);
+  }
+  return { params, refused };
+}
+
+/**
+ * @typedef {{ columns: string[], rows: string[][] }} NumbersTable
+ * @typedef {{ text: string, table: NumbersTable }} Description
+ */
+
+/**
+ * The canvas's text alternative names the settings it is drawn at and says what the figure
+ * shows there (the core's sentence); «Числа рисунка» holds its key numbers as a table, filled
+ * while open.
+ * @param {HTMLElement} figure @param {HTMLCanvasElement} canvas @param {Description} description
+ */
+function describe(figure, canvas, description) {
+  canvas.dataset.label ??= canvas.getAttribute('aria-label') ?? '';
+  // The controls as the page shows them (each label and value), then what the figure shows.
+  const settings = [...figure.querySelectorAll(/** @type {'input'} */ ('input[data-param]'))].map(
+    (i) =>
+      `${i.dataset.label || i.dataset.param} = ${i.type === 'checkbox' ? formatNumber(i.checked) : (figure.querySelector(`output[for="${i.id}"]`)?.textContent ?? i.value)}`,
+  );
+  canvas.setAttribute('aria-label', `${canvas.dataset.label}; при ${settings.join(', ')}. ${description.text}`);
+  const found = figure.querySelector('details.figure-numbers');
+  const details = found instanceof HTMLDetailsElement ? found : numbersDetails(figure, canvas);
+  descriptions.set(details, description);
+  fillDescription(details);
+}
+
+/** A figure's «Числа рисунка», made on its first redraw. @param {HTMLElement} figure @param {HTMLCanvasElement} canvas */
+function numbersDetails(figure, canvas) {
+  const details = document.createElement('details');
+  details.className = 'figure-numbers';
+  const summary = document.createElement('summary');
+  summary.textContent = 'Числа рисунка';
+  const table = document.createElement('table');
+  table.className = 'numbers';
+  details.append(summary, table);
+  details.addEventListener('toggle', () => fillDescription(details));
+  (figure.querySelector('figcaption') ?? canvas).before(details);
+  return details;
+}
+
+/** @type {WeakMap<HTMLDetailsElement, Description>} */
+const descriptions = new WeakMap();
+
+/** Fills an open «Числа рисунка» with its figure's latest table. @param {HTMLDetailsElement} details */
+function fillDescription(details) {
+  const description = descriptions.get(details);
+  const table = details.querySelector('table');
+  if (!details.open || !description || !table) return;
+  const head = document.createElement('thead');
+  const header = head.insertRow();
+  for (const c of description.table.columns) {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    th.textContent = c;
+    header.append(th);
+  }
+  const body = document.createElement('tbody');
+  for (const row of description.table.rows) {
+    const tr = body.insertRow();
+    row.forEach((cell) => (tr.insertCell().textContent = cell));
+  }
+  table.replaceChildren(head, body);
+}
+
+/** @param {HTMLElement} figure */
+export function redraw(figure) {
+  if (hasPanicked()) return;
+  const name = figure.dataset.figure ?? '';
+  const spec = FIGURES[name];
+  const read = readParams(figure);
+  const canvas = figure.querySelector('canvas');
+  if (!canvas) return;
+  fitCanvas(canvas, () => redraw(figure));
+  const t0 = performance.now();
+  try {
+    const { numbers, description } = spec.draw(canvas.id, read.params);
+    (timings[name] ??= []).push(performance.now() - t0);
+    spec.after?.(figure, numbers);
+    follow(name, numbers);
+    describe(figure, canvas, description);
+    figureError(figure, read.refused.join(' ') || null, false);
+  } catch (e) {
+    if (!hasPanicked()) figureError(figure, `Не удалось построить рисунок: ${messageOf(e)}`);
+  }
+}
