@@ -17,6 +17,11 @@
 //    profile, one seed and the five course seeds (env steps from the runs, wall time), then
 //    lesson 3's prepared comparison of four variants from its button: wall time and its table.
 //    Each line has the load average just before it;
+//  - grpo (`node e2e/bench.mjs grpo` only): the GRPO family on the copy task — each of the
+//    profiles grpo, dr_grpo, rloo on its five seeds in the sequence panel (wall time, the
+//    results table: final success median [IQR], lengths of incorrect answers, KL, entropy),
+//    then lesson 9's three prepared comparisons from their links (wall time, the lesson's own
+//    tables, the panel's redraw times), then lesson 9's figures' redraw p95 over 200 moves;
 //  - versus (`node e2e/bench.mjs versus [COMMIT]` only): the full five-seed PPO profile of this
 //    book and of COMMIT's (default ec1f6b9, before issue 15; built once in a git worktree under
 //    the temporary directory), alternately in one Chromium session, three rounds each.
@@ -30,7 +35,7 @@
 //    50 ms of CPU time (Chromium's trace; wall-clock tasks reported); the CLI refuses every
 //    out-of-bounds size within 5 s.
 // Usage: scripts/build-wasm.sh && node scripts/build-site.mjs && cargo build --release &&
-//        node e2e/bench.mjs [page|gates|compare|reinforce|versus [COMMIT]]
+//        node e2e/bench.mjs [page|gates|compare|reinforce|grpo|versus [COMMIT]]
 //        (`page`: only the page weights and first paints)
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, symlinkSync } from 'node:fs';
@@ -75,6 +80,7 @@ const onlyPages = process.argv[2] === 'page';
 const onlyGates = process.argv[2] === 'gates';
 const onlyCompare = process.argv[2] === 'compare';
 const onlyReinforce = process.argv[2] === 'reinforce';
+const onlyGrpo = process.argv[2] === 'grpo';
 const versusCommit = process.argv[2] === 'versus' ? (process.argv[3] ?? 'ec1f6b9') : null;
 
 const server = await startServer();
@@ -351,6 +357,70 @@ async function reinforce() {
   await tab.close();
 }
 
+/** Runs in the page: the sequence panel's results table and its redraw times. */
+const sequenceResults = () => ({
+  table: [.../** @type {NodeListOf<HTMLTableRowElement>} */ (document.querySelectorAll('#trainer-sequence .comparison tr, #seq-summary-table tr'))].map(
+    (tr) => [...tr.cells].map((c) => c.textContent ?? '').join(' | '),
+  ),
+  results: /** @type {any} */ (window.pgbookPanels).sequence.board?.results() ?? [],
+  redraw_ms: window.pgbookTimings['trainer-sequence'] ?? [],
+});
+
+/** @param {number[]} xs */
+const redrawFigures = (xs) => ({ redraws: xs.length, p95_ms: percentile(xs, 95), max_ms: Math.max(0, ...xs) });
+
+/**
+ * The GRPO family: each profile on its five seeds, lesson 9's prepared comparisons from their
+ * links (the lesson's tables filled from the saved runs), and lesson 9's figures' redraws.
+ */
+async function grpo() {
+  for (const profile of ['grpo', 'dr_grpo', 'rloo']) {
+    const load_before = loadavg();
+    const url = server.url + `lesson-08.html?run=sequence&profile=${profile}&seed=1,2,3,4,5`;
+    const { tab, status, wall_s } = await timedRun(url, '#trainer-sequence', 1_800_000);
+    const r = await tab.eval(sequenceResults);
+    out('grpo_profile', { profile, status, wall_s, load_before, results: r.results, redraw: redrawFigures(r.redraw_ms) });
+    await tab.close();
+  }
+  for (const id of ['prepared-recipes', 'prepared-kl', 'prepared-clip']) {
+    // One tab (one browser context, one IndexedDB): the lesson's link starts the run on lesson
+    // 8, and back on the lesson its table is filled from the saved run.
+    const tab = await chromium.open(server.url + 'lesson-grpo.html', { deviceScaleFactor: 1 });
+    await tab.waitReady();
+    const href = /** @type {string} */ (await tab.eval((sel) => /** @type {HTMLAnchorElement} */ (document.querySelector(sel)).href, `#${id} a.prepared-run`));
+    const load_before = loadavg();
+    await tab.goto(href);
+    await tab.waitReady();
+    const t0 = await tab.eval(() => performance.now());
+    const status = await tab.waitFor(runEnded, '#trainer-sequence', 3_600_000);
+    const wall_s = /** @type {number} */ (await tab.eval((t) => (performance.now() - Number(t)) / 1000, String(t0)));
+    const r = await tab.eval(sequenceResults);
+    // The run is saved once it has ended; the panel's history lists it then.
+    await tab.waitFor(() => (document.querySelector('#seq-history summary')?.textContent ?? '').match(/\((\d+)\)/)?.[1] !== '0', null, 30_000);
+    await tab.goto(server.url + 'lesson-grpo.html');
+    await tab.waitReady();
+    const box = `#${id} [data-prepared-result]`;
+    await tab.waitFor((sel) => document.querySelectorAll(`${sel} tbody tr`).length > 0, box, 30_000);
+    const table = await tab.eval(
+      (sel) =>
+        [.../** @type {NodeListOf<HTMLTableRowElement>} */ (document.querySelectorAll(`${sel} tr`))].map((tr) =>
+          [...tr.cells].map((c) => c.textContent ?? '').join(' | '),
+        ),
+      box,
+    );
+    const text = await tab.text(`${box} .comparison-text`);
+    out('grpo_prepared', { id, status, wall_s, load_before, table, text, redraw: redrawFigures(r.redraw_ms) });
+    await tab.close();
+  }
+  const tab = await chromium.open(server.url + 'lesson-grpo.html');
+  await tab.waitReady();
+  for (const fig of ['difficulty', 'length_weights', 'kl_estimators']) {
+    const times = /** @type {number[]} */ (await tab.eval(slideFigure, [fig, 200]));
+    out('redraw', { figure: fig, moves: times.length, p50_ms: percentile(times, 50), p95_ms: percentile(times, 95), dpr: 2 });
+  }
+  await tab.close();
+}
+
 /**
  * The redraw budget a figure must keep (p95 of its redraw times, ms), per browser. Chromium
  * keeps one frame at 60 Hz. Firefox ESR is measured and reported, not gated: its canvas calls
@@ -601,6 +671,7 @@ try {
   else if (onlyGates) await gates();
   else if (onlyCompare) await comparison();
   else if (onlyReinforce) await reinforce();
+  else if (onlyGrpo) await grpo();
   else await pagesAndTraining();
 } finally {
   await chromium.close();

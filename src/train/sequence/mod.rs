@@ -31,6 +31,7 @@
 
 pub mod config;
 pub mod copy_task;
+pub mod lab;
 pub mod loss;
 pub mod report;
 pub mod rollout;
@@ -337,11 +338,12 @@ impl Trainer for SequenceTrainer {
     type Evaluation = SampleEvaluation;
     const NAME: &'static str = "sequence";
     const STEP: &'static str = "iteration";
-    // The panel trains one seed and shows its answers.
+    // The panel trains several seeds like CartPole's; its links keep the name `seed` they
+    // always had (`seed=5`, `seed=1,2,3,4,5`).
     const PAGE: crate::train::links::Page = crate::train::links::Page {
         file: "lesson-08.html",
         seeds_param: "seed",
-        max_seeds: 1,
+        max_seeds: crate::train::settings::seeds::MAX_SEEDS,
     };
 
     fn new(config: SequenceConfig, seed: u64) -> Result<Self> {
