@@ -359,9 +359,11 @@ async function reinforce() {
 
 /** Runs in the page: the sequence panel's results table and its redraw times. */
 const sequenceResults = () => ({
-  table: [.../** @type {NodeListOf<HTMLTableRowElement>} */ (document.querySelectorAll('#trainer-sequence .comparison tr, #seq-summary-table tr'))].map(
-    (tr) => [...tr.cells].map((c) => c.textContent ?? '').join(' | '),
-  ),
+  table: [
+    .../** @type {NodeListOf<HTMLTableRowElement>} */ (
+      document.querySelectorAll('#trainer-sequence .comparison tr, #seq-summary-table tr')
+    ),
+  ].map((tr) => [...tr.cells].map((c) => c.textContent ?? '').join(' | ')),
   results: /** @type {any} */ (window.pgbookPanels).sequence.board?.results() ?? [],
   redraw_ms: window.pgbookTimings['trainer-sequence'] ?? [],
 });
@@ -387,7 +389,9 @@ async function grpo() {
     // 8, and back on the lesson its table is filled from the saved run.
     const tab = await chromium.open(server.url + 'lesson-grpo.html', { deviceScaleFactor: 1 });
     await tab.waitReady();
-    const href = /** @type {string} */ (await tab.eval((sel) => /** @type {HTMLAnchorElement} */ (document.querySelector(sel)).href, `#${id} a.prepared-run`));
+    const href = /** @type {string} */ (
+      await tab.eval((sel) => /** @type {HTMLAnchorElement} */ (document.querySelector(sel)).href, `#${id} a.prepared-run`)
+    );
     const load_before = loadavg();
     await tab.goto(href);
     await tab.waitReady();
@@ -396,7 +400,11 @@ async function grpo() {
     const wall_s = /** @type {number} */ (await tab.eval((t) => (performance.now() - Number(t)) / 1000, String(t0)));
     const r = await tab.eval(sequenceResults);
     // The run is saved once it has ended; the panel's history lists it then.
-    await tab.waitFor(() => (document.querySelector('#seq-history summary')?.textContent ?? '').match(/\((\d+)\)/)?.[1] !== '0', null, 30_000);
+    await tab.waitFor(
+      () => (document.querySelector('#seq-history summary')?.textContent ?? '').match(/\((\d+)\)/)?.[1] !== '0',
+      null,
+      30_000,
+    );
     await tab.goto(server.url + 'lesson-grpo.html');
     await tab.waitReady();
     const box = `#${id} [data-prepared-result]`;

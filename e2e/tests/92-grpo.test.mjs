@@ -71,10 +71,12 @@ forEachBrowser((env) => {
 
   it('the lab: two configurations on two seeds, each job equal to the CLI, with its words and tables', { timeout: 300_000 }, async (t) => {
     const seeds = [2, 7];
+    /** @type {{ profile: string, set: Record<string, string> }[]} */
     const configs = [
       { profile: 'dr_grpo', set: { iterations: '12' } },
       { profile: 'grpo', set: { iterations: '12', advantage_estimator: 'rloo', prompts_per_iteration: '5', kl_coef: '0.05' } },
     ];
+    /** @type {{ profile: string, set: Record<string, string> }} */
     const third = { profile: 'rloo', set: { iterations: '12', advantage_estimator: 'mean', reduction: 'sequence_sum_mean' } };
     const cfg = [...configs, third].map((c) => `cfg=${[c.profile, ...Object.entries(c.set).map(([k, v]) => `${k}=${v}`)].join(';')}`).join('&');
     /** @param {{ profile: string, set: Record<string, string> }} c */
