@@ -8,8 +8,11 @@
 // with the RLOO and mean estimators' neighbours, k3 in the loss and fewer prompts) on two seeds
 // each, every job equal to the CLI's seed, the JSON download the CLI's lines, and the figures,
 // the results table and the CSV saying what the runs did.
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { it } from 'node:test';
-import { forEachBrowser, assert, assertSameLines, cliLines, compareReports } from '../harness.mjs';
+import { forEachBrowser, assert, assertSameLines, cliLines, compareReports, startServer, SITE } from '../harness.mjs';
 
 /** The page's error text for a panel. @param {import('../harness.mjs').Tab} tab @param {string} root */
 const panelError = async (tab, root) => (await tab.text(`${root} .figure-error`)) ?? '';
@@ -163,5 +166,48 @@ forEachBrowser((env) => {
       const label = (await tab.eval(() => document.querySelector('#canvas-seq-curve')?.getAttribute('aria-label'))) ?? '';
       assert(label.includes('после итерации 4'), `curve: ${label}`);
     });
+  });
+
+  it('lesson 9’s GRPO | Dr. GRPO | RLOO block runs on lesson 8 from its link and fills the lesson with the lab’s columns', { timeout: 300_000 }, async () => {
+    // The block is three full profiles on five seeds (a minute or more per browser): a copy of
+    // the site runs the same three, shortened, on two seeds; its own origin, its own history.
+    const dir = mkdtempSync(join(tmpdir(), 'pgbook-site-'));
+    cpSync(SITE, dir, { recursive: true });
+    const file = join(dir, 'lesson-grpo.html');
+    const html = readFileSync(file, 'utf8');
+    const block = /(id="prepared-recipes"[^>]*?data-seeds=")([^"]*)("\s+data-cfg=")([^"]*)(")/;
+    const [, , seeds, , cfg] = html.match(block) ?? [];
+    assert(seeds === '1,2,3,4,5' && cfg === 'grpo|dr_grpo|rloo', `lesson 9's recipes block: seeds «${seeds}», «${cfg}»`);
+    const short = 'grpo;iterations=6|dr_grpo;iterations=6|rloo;iterations=6';
+    writeFileSync(file, html.replace(block, (_, a, _s, b, _c, e) => `${a}1,2${b}${short}${e}`));
+    const server = await startServer({ root: dir });
+    const tab = await env.browser.open(server.url + 'lesson-grpo.html', { deviceScaleFactor: 1 });
+    try {
+      await tab.waitReady();
+      const box = '#prepared-recipes [data-prepared-result]';
+      assert(/Когда сравнение закончится/.test((await tab.text(box)) ?? ''), 'the lesson promises its numbers before the run');
+      const listed = await tab.count('#prepared-recipes .prepared-configs li');
+      assert(listed === 3, `${listed} configurations listed`);
+      await tab.click('#prepared-recipes a.prepared-run');
+      await tab.waitFor(() => location.pathname.endsWith('lesson-08.html'), null, 20_000);
+      await tab.waitReady();
+      await tab.waitStatus('#trainer-sequence', ['finished', 'failed'], 240_000);
+      assert((await tab.status('#trainer-sequence')) === 'finished', (await tab.text('#trainer-sequence .figure-error')) ?? '');
+      await tab.waitFor(() => document.querySelectorAll('#seq-history li').length === 1, null, 10_000);
+      const panel = (await tab.text('#seq-comparison .comparison-text')) ?? '';
+      await tab.goto(server.url + 'lesson-grpo.html');
+      await tab.waitReady();
+      await tab.waitFor((sel) => document.querySelectorAll(`${sel} tbody tr`).length === 3, box, 10_000);
+      const head = (await tab.text(`${box} thead`)) ?? '';
+      assert(/длина неверных ответов в конце/.test(head) && /KL к опорной политике в конце/.test(head), `lesson table head: ${head}`);
+      const text = (await tab.text(`${box} .comparison-text`)) ?? '';
+      assert(text === panel && /длина неверных ответов в конце — медиана/.test(text), `lesson «${text}» ≠ panel «${panel}»`);
+      await tab.settle();
+      assert(tab.problems.length === 0, tab.problems.join('\n'));
+    } finally {
+      await tab.close();
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
