@@ -143,7 +143,7 @@ fn draw_panel<DB: DrawingBackend>(
         0
     };
     let mut chart = theme
-        .chart(area, title, 30.0, 44.0)
+        .chart(area, title, 36.0, 44.0)
         .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
     theme
         .mesh(&mut chart.configure_mesh())

@@ -364,8 +364,8 @@ fn draw_lab(
     extent: Extent,
 ) -> Result<()> {
     let title = match configs {
-        [_] => format!("Доля верных ответов на проверке — профиль {profile}"),
-        _ => "Сравнение конфигураций: доля верных ответов на проверке".to_string(),
+        [_] => format!("Доля верных ответов — профиль {profile}"),
+        _ => "Доля верных ответов по конфигурациям".to_string(),
     };
     let data = plots::sequence_lab::Data {
         title: &title,
