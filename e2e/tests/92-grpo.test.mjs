@@ -185,7 +185,10 @@ forEachBrowser((env) => {
     try {
       await tab.waitReady();
       const box = '#prepared-recipes [data-prepared-result]';
-      assert(/Когда сравнение закончится/.test((await tab.text(box)) ?? ''), 'the lesson promises its numbers before the run');
+      // The lesson reads the history (asynchronously) and promises its numbers.
+      await tab
+        .waitFor((sel) => /Когда сравнение закончится/.test(document.querySelector(sel)?.textContent ?? ''), box, 10_000)
+        .catch(async () => assert(false, `before the run the lesson says «${await tab.text(box)}»`));
       const listed = await tab.count('#prepared-recipes .prepared-configs li');
       assert(listed === 3, `${listed} configurations listed`);
       await tab.click('#prepared-recipes a.prepared-run');
