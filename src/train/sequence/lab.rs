@@ -195,19 +195,20 @@ pub fn describe_success(labels: &[String], labs: &[ConfigLab]) -> Description {
     for (k, lab) in labs.iter().enumerate() {
         let (text, step) = last_point(&lab.success, 2);
         let Some(step) = step else { continue };
+        // Mid-run the last iteration's quartiles are over the seeds that have reached it.
+        let seeds = lab
+            .success_runs
+            .iter()
+            .filter(|r| r.len() as u64 >= step)
+            .count();
         parts.push(format!(
             "{}после итерации {step} — {text} по {}",
             who(labels, k),
-            count(lab.seeds as f64, 0, SEEDS_DATIVE)
+            count(seeds as f64, 0, SEEDS_DATIVE)
         ));
         let name = labels.get(k).map_or("", String::as_str);
         let name = if name.is_empty() { "A" } else { name };
-        table = table.row([
-            name.to_string(),
-            step.to_string(),
-            lab.seeds.to_string(),
-            text,
-        ]);
+        table = table.row([name.to_string(), step.to_string(), seeds.to_string(), text]);
     }
     let text = if parts.is_empty() {
         "Доля полностью верных ответов на проверке по итерациям: обучение ещё не закончило ни одной итерации.".to_string()
@@ -345,7 +346,8 @@ mod tests {
     fn the_figures_say_what_they_show() {
         let runs = [run(1, 5), run(2, 5)];
         let views: Vec<&[IterationReport]> = runs.iter().map(Vec::as_slice).collect();
-        let labs = [ConfigLab::of(&views), ConfigLab::of(&views[..1])];
+        let uneven = [&runs[0][..], &runs[1][..3]];
+        let labs = [ConfigLab::of(&views), ConfigLab::of(&uneven)];
         let labels = vec!["A: grpo".to_string(), "B: grpo; β 0,01 → 0".to_string()];
         let success = describe_success(&labels, &labs);
         check_shape(&success);
