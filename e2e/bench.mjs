@@ -17,6 +17,11 @@
 //    profile, one seed and the five course seeds (env steps from the runs, wall time), then
 //    lesson 3's prepared comparison of four variants from its button: wall time and its table.
 //    Each line has the load average just before it;
+//  - grpo (`node e2e/bench.mjs grpo` only): the GRPO family on the copy task — each of the
+//    profiles grpo, dr_grpo, rloo on its five seeds in the sequence panel (wall time, the
+//    results table: final success median [IQR], lengths of incorrect answers, KL, entropy),
+//    then lesson 9's three prepared comparisons from their links (wall time, the lesson's own
+//    tables, the panel's redraw times), then lesson 9's figures' redraw p95 over 200 moves;
 //  - versus (`node e2e/bench.mjs versus [COMMIT]` only): the full five-seed PPO profile of this
 //    book and of COMMIT's (default ec1f6b9, before issue 15; built once in a git worktree under
 //    the temporary directory), alternately in one Chromium session, three rounds each.
@@ -30,14 +35,15 @@
 //    50 ms of CPU time (Chromium's trace; wall-clock tasks reported); the CLI refuses every
 //    out-of-bounds size and bad option of tests/cli.rs within 5 s.
 // Usage: scripts/build-wasm.sh && node scripts/build-site.mjs && cargo build --release &&
-//        node e2e/bench.mjs [page|gates|compare|reinforce|versus [COMMIT]]
+//        node e2e/bench.mjs [page|gates|compare|reinforce|grpo|versus [COMMIT]]
 //        (`page`: only the page weights and first paints)
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, countWorkers, startServer, launch, percentile, runEnded } from './harness.mjs';
 import { LESSONS } from '../www/book.mjs';
+import { grpo, reinforce, slideFigure, versus } from './bench-runs.mjs';
 
 /** Runs in the page: the CLI's `bench ppo` in a fresh Web Worker. @param {string} precision */
 const benchInWorker = (precision) =>
@@ -75,10 +81,13 @@ const onlyPages = process.argv[2] === 'page';
 const onlyGates = process.argv[2] === 'gates';
 const onlyCompare = process.argv[2] === 'compare';
 const onlyReinforce = process.argv[2] === 'reinforce';
+const onlyGrpo = process.argv[2] === 'grpo';
 const versusCommit = process.argv[2] === 'versus' ? (process.argv[3] ?? 'ec1f6b9') : null;
 
 const server = await startServer();
 const chromium = await launch('chromium');
+/** @type {import('./bench-runs.mjs').BenchContext} */
+const context = { server, chromium, out, timedRun };
 
 /**
  * One core's FLOP limit in GFLOP/s on a SIMD path of `bits` for a scalar: the clock × the lanes
@@ -246,112 +255,6 @@ async function comparison() {
 }
 
 /**
- * Builds an earlier commit's book once, in a git worktree beside the temporary files with its
- * own target directory; returns the directory to serve (its `site/` if it builds one, else
- * `www/`, which was the book before the site was built).
- * @param {string} commit
- */
-function buildCommit(commit) {
-  const dir = join(tmpdir(), `pgbook-${commit}`);
-  const env = { ...process.env, CARGO_TARGET_DIR: join(dir, 'target') };
-  if (!existsSync(dir)) execFileSync('git', ['worktree', 'add', '--detach', dir, commit], { cwd: ROOT, stdio: 'inherit' });
-  if (!existsSync(join(dir, 'www', 'pkg', 'pgbook_bg.wasm'))) {
-    execFileSync('bash', [join(dir, 'scripts', 'build-wasm.sh')], { cwd: dir, env, stdio: 'inherit' });
-  }
-  if (!existsSync(join(dir, 'scripts', 'build-site.mjs'))) return join(dir, 'www');
-  if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  if (!existsSync(join(dir, 'site', 'index.html'))) execFileSync('node', ['scripts/build-site.mjs'], { cwd: dir, stdio: 'inherit' });
-  return join(dir, 'site');
-}
-
-/**
- * The full five-seed PPO profile of this book against an earlier commit's (`ec1f6b9`, the
- * book before issue 15), alternately in one Chromium session, three rounds: wall time from the
- * page being ready to the panel's `data-status` ending, and this book's per-seed results.
- * @param {string} commit
- */
-async function versus(commit) {
-  const old = await startServer({ root: buildCommit(commit) });
-  const path = 'lesson-06.html?run=ppo&profile=full&seeds=11,37,71,101,131';
-  /** @type {Record<string, number[]>} */
-  const walls = { [commit]: [], now: [] };
-  try {
-    for (let round = 0; round < 3; round++) {
-      for (const [build, url] of [
-        [commit, old.url],
-        ['now', server.url],
-      ]) {
-        const load_before = loadavg();
-        const { tab, status, wall_s } = await timedRun(url + path, '#trainer-ppo', 900_000);
-        walls[build].push(wall_s);
-        const summaries =
-          build === 'now' ? await tab.eval(() => window.pgbookRuns.ppo.map((/** @type {any} */ r) => r.summary)) : undefined;
-        out('versus_run', { build, round, status, wall_s, load_before, summaries });
-        await tab.close();
-      }
-    }
-  } finally {
-    await old.stop();
-  }
-  const best = (/** @type {number[]} */ xs) => Math.min(...xs);
-  out('versus', {
-    commit,
-    [`${commit}_s`]: walls[commit],
-    now_s: walls.now,
-    ratio_of_best: best(walls.now) / best(walls[commit]),
-    ratios_per_round: walls.now.map((w, i) => w / walls[commit][i]),
-  });
-}
-
-/**
- * Runs in the page: the REINFORCE panel's runs, their env steps and summaries.
- * @returns {{ seed: number, env_steps: number, solved_from_env_steps: number | null, final_evaluation_mean: number | null }[]}
- */
-const reinforceRuns = () =>
-  window.pgbookRuns.reinforce.map((/** @type {any} */ r) => ({
-    seed: r.seed,
-    env_steps: r.reports.at(-1)?.env_steps ?? 0,
-    solved_from_env_steps: r.summary?.solved_from_env_steps ?? null,
-    final_evaluation_mean: r.summary?.final_evaluation_mean ?? null,
-  }));
-
-/** REINFORCE's full profile in workers, then lesson 3's prepared comparison from its button. */
-async function reinforce() {
-  for (const seeds of ['11', '11,37,71,101,131']) {
-    const load_before = loadavg();
-    const url = server.url + `lesson-03.html?run=reinforce&profile=full&seeds=${seeds}`;
-    const { tab, status, wall_s } = await timedRun(url, '#trainer-reinforce', 1_800_000);
-    const runs = await tab.eval(reinforceRuns);
-    const workers = await tab.eval(() => Math.min(navigator.hardwareConcurrency || 2, window.pgbookRuns.reinforce.length));
-    const env_steps = runs.reduce((n, r) => n + r.env_steps, 0);
-    out('reinforce_full', { seeds, status, wall_s, env_steps, env_steps_per_s: env_steps / wall_s, workers, load_before, runs });
-    await tab.close();
-  }
-  const load_before = loadavg();
-  const tab = await chromium.open(server.url + 'lesson-03.html', { deviceScaleFactor: 1 });
-  await tab.waitReady();
-  const t0 = await tab.eval(() => performance.now());
-  await tab.click('#prepared-reinforce button.prepared-run');
-  const status = await tab.waitFor(runEnded, '#trainer-reinforce', 3_600_000);
-  const wall_s = /** @type {number} */ (await tab.eval((t) => (performance.now() - Number(t)) / 1000, String(t0)));
-  // The lesson's own table, filled from the saved run.
-  const box = '#prepared-reinforce [data-prepared-result]';
-  await tab.waitFor((sel) => document.querySelectorAll(`${sel} tbody tr`).length > 0, box, 30_000);
-  const table = await tab.eval(
-    (sel) =>
-      [.../** @type {NodeListOf<HTMLTableRowElement>} */ (document.querySelectorAll(`${sel} tr`))].map((tr) =>
-        [...tr.cells].map((c) => c.textContent ?? '').join(' | '),
-      ),
-    box,
-  );
-  const configs = await tab.eval(() =>
-    [...document.querySelectorAll('#prepared-reinforce .prepared-configs li')].map((li) => li.textContent),
-  );
-  out('reinforce_prepared', { status, wall_s, load_before, configs, table, runs: await tab.eval(reinforceRuns) });
-  await tab.close();
-}
-
-/**
  * The redraw budget a figure must keep (p95 of its redraw times, ms), per browser. Chromium
  * keeps one frame at 60 Hz. Firefox ESR is measured and reported, not gated: its canvas calls
  * make the same redraws about twice as slow, and fixing that belongs to the drawing code.
@@ -386,18 +289,6 @@ const taskFigures = (tasks) => {
     longest_wall_ms: Math.max(0, ...slow.map((t) => t.wall)),
     over_budget_cpu_ms: ts.filter((t) => t.cpu > TASK_CPU_BUDGET_MS).map((t) => Math.round(t.cpu)),
   };
-};
-
-/** Runs in the page: `n` moves of `figure`'s first slider; that figure's redraw times. @param {[string, number]} a */
-const slideFigure = ([name, n]) => {
-  window.pgbookTimings[name] = [];
-  const el = /** @type {HTMLInputElement} */ (document.querySelector(`figure[data-figure=${name}] input[type=range][data-param]`));
-  const steps = Math.round((Number(el.max) - Number(el.min)) / Number(el.step));
-  for (let i = 0; i < n; i++) {
-    el.value = String(Number(el.min) + ((i * 7) % (steps + 1)) * Number(el.step));
-    el.dispatchEvent(new Event('input', { bubbles: true }));
-  }
-  return window.pgbookTimings[name];
 };
 
 /** The test suite's former time gates, each against its budget. */
@@ -619,10 +510,11 @@ async function pagesAndTraining() {
 }
 
 try {
-  if (versusCommit) await versus(versusCommit);
+  if (versusCommit) await versus(context, versusCommit);
   else if (onlyGates) await gates();
   else if (onlyCompare) await comparison();
-  else if (onlyReinforce) await reinforce();
+  else if (onlyReinforce) await reinforce(context);
+  else if (onlyGrpo) await grpo(context);
   else await pagesAndTraining();
 } finally {
   await chromium.close();

@@ -445,7 +445,14 @@ fn url_prints_the_books_link_to_the_same_run() {
         out.trim(),
         "http://127.0.0.1:8000/lesson-03.html?run=reinforce&profile=full&weight=whole_return&baseline=none&seeds=11,37,71,101,131#trainer-reinforce"
     );
-    refused(&["train", "sequence", "--seeds", "1,2", "--url"], "seeds");
+    // The sequence lab trains a profile's five seeds too.
+    let (code, out, err) = run(&["train", "sequence", "--profile", "grpo", "--url"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.trim()
+            .ends_with("lesson-08.html?run=sequence&profile=grpo&seed=1,2,3,4,5#trainer-sequence"),
+        "{out}"
+    );
     refused(
         &["train", "ppo", "--url", "--url-base", "ftp://x"],
         "url-base",

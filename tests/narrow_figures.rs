@@ -4,10 +4,13 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use pgbook::plots::{learning_curve, ppo_diagnostics, sequence_curves, to_svg, Theme};
+use pgbook::plots::{
+    learning_curve, ppo_diagnostics, sequence_curves, sequence_lab, to_svg, Theme,
+};
 use pgbook::train::cartpole::CartPoleTrainer;
 use pgbook::train::curves::aggregate;
 use pgbook::train::ppo::{PpoConfig, PpoTrainer};
+use pgbook::train::sequence::lab::ConfigLab;
 use pgbook::train::sequence::{SequenceConfig, SequenceTrainer};
 
 /// The y (backend pixels) of the first `<text>` whose content contains `needle`.
@@ -52,6 +55,8 @@ fn legends_leave_the_data_at_phone_width_and_stay_inside_on_a_desktop() {
     let curve = aggregate(&[ppo.evaluations().to_vec()]).unwrap();
     let mut seq = SequenceTrainer::new(SequenceConfig::smoke(), 5).unwrap();
     let iterations: Vec<_> = (0..4).map(|_| seq.step().unwrap()).collect();
+    let lab = ConfigLab::of(&[&iterations[..], &iterations[..2]]);
+    let compared = [("A: smoke", &lab), ("B: smoke; ε 0,2 → 0,3", &lab)];
     type Case<'a> = (
         &'a str,
         &'a [&'a str],
@@ -116,7 +121,42 @@ fn legends_leave_the_data_at_phone_width_and_stay_inside_on_a_desktop() {
                 })
             }),
         ),
+        (
+            "итерация",
+            &["A: smoke", "межквартильный диапазон"],
+            Box::new(|size| {
+                render(size, |a, t| {
+                    sequence_lab::draw_success(
+                        a,
+                        &sequence_lab::Data {
+                            title: "Доля верных ответов по конфигурациям",
+                            configs: &compared,
+                            x_end: 0,
+                        },
+                        t,
+                    )
+                })
+            }),
+        ),
     ];
+    // The lab's second figure keeps its legend in a strip below its charts at every width.
+    for size in [(370, 620), (900, 320)] {
+        let svg = render(size, |a, t| {
+            sequence_lab::draw_details(
+                a,
+                &sequence_lab::Data {
+                    title: "",
+                    configs: &compared,
+                    x_end: 0,
+                },
+                t,
+            )
+        });
+        assert!(
+            legend_below_axis(&svg, "итерация", &["A: smoke", "пунктир: неверные ответы"]),
+            "the lab's details legend is not below its charts at {size:?}"
+        );
+    }
     // The phone renderings, for a look: target/narrow-figures/*.svg.
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("narrow-figures");
     std::fs::create_dir_all(&dir).unwrap();

@@ -86,7 +86,7 @@ forEachBrowser(
         await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 60_000);
         await tab.waitFor(() => document.querySelectorAll('#ppo-history li').length >= 1, null, 10_000);
         const [good] = JSON.parse(await stored(tab));
-        assert(good?.version === 1, `a saved run carries its format version (${good?.version})`);
+        assert(good?.version === 2, `a saved run carries its format version (${good?.version})`);
         const reports = JSON.stringify(await tab.eval(() => window.pgbookRuns.ppo[0].reports));
         const older = { ...good };
         delete older.id;

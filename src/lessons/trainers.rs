@@ -43,6 +43,8 @@ pub struct Trainers {
     pub ppo_smoke: PpoProfileFacts,
     pub ppo_full: PpoProfileFacts,
     pub sequence_full: SequenceProfileFacts,
+    /// The `grpo` profile: its seeds are lesson 9's prepared comparisons'.
+    pub sequence_grpo: SequenceProfileFacts,
     /// The seeds of REINFORCE's `full` profile (lessons 2 and 3's prepared comparisons).
     pub reinforce_full_seeds: Vec<u64>,
     /// REINFORCE's `full` settings (lessons 1 and 2 say what its loss optimises).
@@ -78,6 +80,10 @@ pub fn trainers() -> Trainers {
         sequence_full: SequenceProfileFacts {
             config: SequenceConfig::for_profile(SequenceProfile::Full),
             seeds: SequenceProfile::Full.seeds().to_vec(),
+        },
+        sequence_grpo: SequenceProfileFacts {
+            config: SequenceConfig::for_profile(SequenceProfile::Grpo),
+            seeds: SequenceProfile::Grpo.seeds().to_vec(),
         },
         reinforce_full_seeds: ReinforceProfile::Full.seeds().to_vec(),
         reinforce_full: ReinforceConfig::for_profile(ReinforceProfile::Full),

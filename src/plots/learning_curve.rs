@@ -59,15 +59,8 @@ pub fn draw_titled<DB: DrawingBackend>(
         .x_label_formatter(&|x| tick_label(*x, 0))
         .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()?;
-    // Interquartile band: along q75, back along q25.
-    let band: Vec<(f64, f64)> = xs
-        .iter()
-        .zip(&curve.q75)
-        .map(|(&x, &y)| (x, y))
-        .chain(xs.iter().zip(&curve.q25).rev().map(|(&x, &y)| (x, y)))
-        .collect();
     chart.draw_series(std::iter::once(Polygon::new(
-        band,
+        band(curve),
         theme.colors.blue.mix(0.2).filled(),
     )))?;
     for run in &curve.runs {
@@ -109,6 +102,16 @@ pub fn draw_titled<DB: DrawingBackend>(
         None => theme.legend(&chart, SeriesLabelPosition::LowerRight, &entries)?,
     }
     Ok(())
+}
+
+/// A curve's interquartile band as a polygon: along q75, back along q25.
+pub fn band(curve: &Curve) -> Vec<(f64, f64)> {
+    let xs: Vec<f64> = curve.env_steps.iter().map(|&s| s as f64).collect();
+    xs.iter()
+        .zip(&curve.q75)
+        .map(|(&x, &y)| (x, y))
+        .chain(xs.iter().zip(&curve.q25).rev().map(|(&x, &y)| (x, y)))
+        .collect()
 }
 
 /// The colours of a comparison's configurations, in order (told apart in grey-scale prints
@@ -160,19 +163,8 @@ pub fn draw_compared<DB: DrawingBackend>(
     let width = theme.px(2.5);
     // The bands first, then every median over them: no band hides another's median.
     for ((_, curve), color) in data.configs.iter().zip(config_colors(&theme)) {
-        let xs = curve.env_steps.iter().map(|&s| s as f64);
-        let band: Vec<(f64, f64)> = xs
-            .clone()
-            .zip(curve.q75.iter().copied())
-            .chain(
-                xs.zip(curve.q25.iter().copied())
-                    .collect::<Vec<_>>()
-                    .into_iter()
-                    .rev(),
-            )
-            .collect();
         chart.draw_series(std::iter::once(Polygon::new(
-            band,
+            band(curve),
             color.mix(0.15).filled(),
         )))?;
     }

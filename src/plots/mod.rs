@@ -17,6 +17,7 @@ pub mod ppo_diagnostics;
 pub mod returns;
 pub mod score;
 pub mod sequence_curves;
+pub mod sequence_lab;
 pub mod sequence_ratio;
 pub mod theme;
 pub mod tokens;

@@ -39,6 +39,18 @@ impl Quartiles {
     }
 }
 
+/// A trainer's own column of the results table (sequence: the lengths of incorrect answers,
+/// the KL and the entropy at the end of training), over the configuration's finished seeds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Extra {
+    /// The column's name, in Russian.
+    pub name: String,
+    /// Decimals it is written with.
+    pub digits: usize,
+    /// Median and IQR over the finished seeds that have a value.
+    pub value: Option<Quartiles>,
+}
+
 /// One row of the results table: a configuration over its finished seeds.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ConfigResult {
@@ -56,6 +68,8 @@ pub struct ConfigResult {
     pub reached: usize,
     /// Where they reached it (over those seeds only).
     pub reached_at: Option<Quartiles>,
+    /// The trainer's own columns ([`Comparison::results_with`]; none for CartPole).
+    pub extra: Vec<Extra>,
 }
 
 /// The runs of several configurations on the same seeds. Jobs are numbered configuration
@@ -135,6 +149,12 @@ impl<T: Trainer> Comparison<T> {
 
     /// The results table: one row per configuration.
     pub fn results(&self) -> Vec<ConfigResult> {
+        self.results_with(|_| Vec::new())
+    }
+
+    /// [`Self::results`] with the trainer's own columns: `extra` of each configuration's
+    /// finished seeds' reports.
+    pub fn results_with(&self, extra: impl Fn(&[&[T::Report]]) -> Vec<Extra>) -> Vec<ConfigResult> {
         self.boards
             .iter()
             .zip(&self.labels)
@@ -151,6 +171,12 @@ impl<T: Trainer> Comparison<T> {
                     .filter_map(|s| s.1)
                     .map(|x| x as f64)
                     .collect();
+                let finished: Vec<&[T::Report]> = board
+                    .runs()
+                    .iter()
+                    .filter(|r| r.summary.is_some())
+                    .map(|r| &r.reports[..])
+                    .collect();
                 ConfigResult {
                     config,
                     label: label.clone(),
@@ -159,6 +185,7 @@ impl<T: Trainer> Comparison<T> {
                     score: Quartiles::of(&finals),
                     reached: reached.len(),
                     reached_at: Quartiles::of(&reached),
+                    extra: extra(&finished),
                 }
             })
             .collect()

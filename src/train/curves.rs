@@ -1,13 +1,18 @@
-//! Several runs' evaluation curves aggregated into median and interquartile band.
+//! Several runs' evaluation curves aggregated into median and interquartile band: CartPole's
+//! evaluations on the transition counts every run shares ([`aggregate`]), or any per-step
+//! series — the sequence trainer's — over the runs that have a value at each step
+//! ([`aggregate_steps`]).
 
 use super::cartpole::Evaluation;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
-/// Evaluation returns of several runs on their common grid of transition counts.
+/// Evaluation returns of several runs on their common grid of transition counts (or, from
+/// [`aggregate_steps`], any series per step).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Curve {
-    /// Transition counts evaluated by every run, ascending.
+    /// Transition counts evaluated by every run, ascending ([`aggregate_steps`]: the steps,
+    /// 1-based, where some run has a value).
     pub env_steps: Vec<u64>,
     /// Median over runs at each grid point.
     pub median: Vec<f64>,
@@ -15,7 +20,7 @@ pub struct Curve {
     pub q25: Vec<f64>,
     /// 75th percentile.
     pub q75: Vec<f64>,
-    /// Each run's evaluation means on the grid (`runs[r][i]`).
+    /// Each run's evaluation means on the grid (`runs[r][i]`; empty from [`aggregate_steps`]).
     pub runs: Vec<Vec<f64>>,
 }
 
@@ -55,6 +60,30 @@ pub fn aggregate(runs: &[Vec<Evaluation>]) -> Result<Curve> {
     })
 }
 
+/// Median and quartiles at every step (1-based: `runs[r][i]` is run r's value after step
+/// i + 1) over the runs that have a value there — those that have reached the step and did not
+/// leave it out (`None`, e.g. no incorrect answer to measure). While some runs are still
+/// behind, the late steps count only those ahead; once all have finished, every run counts.
+pub fn aggregate_steps(runs: &[Vec<Option<f64>>]) -> Curve {
+    let steps = runs.iter().map(Vec::len).max().unwrap_or(0);
+    let mut curve = Curve::default();
+    for i in 0..steps {
+        let mut col: Vec<f64> = runs
+            .iter()
+            .filter_map(|r| r.get(i).copied().flatten())
+            .collect();
+        if col.is_empty() {
+            continue;
+        }
+        col.sort_by(f64::total_cmp);
+        curve.env_steps.push(i as u64 + 1);
+        curve.q25.push(quantile(&col, 0.25));
+        curve.median.push(quantile(&col, 0.5));
+        curve.q75.push(quantile(&col, 0.75));
+    }
+    curve
+}
+
 /// Quantile `q` of sorted, non-empty `xs` with linear interpolation between order statistics.
 pub fn quantile(xs: &[f64], q: f64) -> f64 {
     let pos = q * (xs.len() - 1) as f64;
@@ -82,5 +111,21 @@ mod tests {
         assert_eq!(c.q75, vec![25.0, 50.0]);
         assert_eq!(c.runs[2], vec![30.0, 60.0]);
         assert!(aggregate(&[]).is_err());
+    }
+
+    #[test]
+    fn per_step_quartiles_count_the_runs_with_a_value() {
+        let runs = vec![
+            vec![Some(1.0), None, Some(3.0)],
+            vec![Some(3.0), None],
+            vec![Some(2.0), None, Some(5.0), Some(7.0)],
+        ];
+        let c = aggregate_steps(&runs);
+        assert_eq!(c.env_steps, vec![1, 3, 4]);
+        assert_eq!(c.median, vec![2.0, 4.0, 7.0]);
+        assert_eq!((c.q25[0], c.q75[0]), (1.5, 2.5));
+        assert_eq!((c.q25[1], c.q75[1]), (3.5, 4.5));
+        assert!(c.runs.is_empty());
+        assert_eq!(aggregate_steps(&[]), Curve::default());
     }
 }

@@ -98,8 +98,12 @@ mod tests {
             "https://book.example/pg/lesson-08.html?run=sequence&profile=smoke&seed=5#trainer-sequence"
         );
         assert_eq!(encode("a b&c=d"), "a%20b%26c%3Dd");
-        // The sequence panel trains one seed; a base must be a web address.
-        assert!(run_link::<SequenceTrainer>(DEFAULT_BASE, "smoke", &[], &[5, 6]).is_err());
+        // The sequence panel trains several seeds too; a base must be a web address.
+        let link = run_link::<SequenceTrainer>(DEFAULT_BASE, "grpo", &[], &[1, 2, 3]).unwrap();
+        assert!(
+            link.ends_with("profile=grpo&seed=1,2,3#trainer-sequence"),
+            "{link}"
+        );
         assert!(run_link::<PpoTrainer>("127.0.0.1:8000", "smoke", &[], &[5]).is_err());
     }
 }

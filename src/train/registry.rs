@@ -27,10 +27,11 @@ impl CartPole {
 }
 
 impl Sequence {
-    /// The run link's parameter for the seed (`seed=5`).
+    /// The run link's parameter for the seeds: the name it always had (`seed=5`,
+    /// `seed=1,2,3,4,5`).
     pub const SEEDS_PARAM: &'static str = "seed";
-    /// The panel trains one seed and shows its answers.
-    pub const MAX_SEEDS: usize = 1;
+    /// Most seeds the panel trains side by side, as CartPole's.
+    pub const MAX_SEEDS: usize = seeds::MAX_SEEDS;
 }
 /// The PPO diagnostics figure (ratios, clipping, KL) beside the learning curve.
 #[derive(Debug, Clone, Copy)]

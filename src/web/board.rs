@@ -24,6 +24,7 @@ trait PanelBoard {
     fn infos(&self) -> Vec<Option<&StartInfo>>;
     fn summaries(&self) -> Result<Vec<Value>>;
     fn results(&self) -> Vec<ConfigResult>;
+    fn describe(&self) -> Value;
     fn draw(
         &self,
         canvases: Canvases<'_>,
@@ -99,7 +100,10 @@ where
         Ok(out)
     }
     fn results(&self) -> Vec<ConfigResult> {
-        self.c.results()
+        F::results(&self.c)
+    }
+    fn describe(&self) -> Value {
+        F::describe(&self.c)
     }
     fn draw(
         &self,
@@ -225,6 +229,13 @@ impl RunBoard {
     /// finished seeds, and how many of them reached the goal for good, and where.
     pub fn results(&self) -> JsResult<JsValue> {
         to_js(&self.board.results())
+    }
+
+    /// The live figures in words, from the runs so far: `{ curve, detail }`, each a
+    /// description (a sentence and a table of its numbers), or null for a trainer whose
+    /// captions are the page's own.
+    pub fn describe(&self) -> JsResult<JsValue> {
+        to_js(&self.board.describe())
     }
 
     /// Redraws the panel's live figures. One configuration: the learning curve (CartPole:

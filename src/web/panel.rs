@@ -7,10 +7,11 @@ use super::canvas;
 use crate::plots::{self, Theme};
 use crate::train::board::StartInfo;
 use crate::train::cartpole::{self, CartPoleReport, CartPoleTrainer, Evaluation};
-use crate::train::compare::Comparison;
+use crate::train::compare::{Comparison, ConfigResult};
 use crate::train::curves::Curve;
 use crate::train::ppo::PpoTrainer;
 use crate::train::registry::{CartPole, NoDiagnostics, PpoDiagnostics, Sequence};
+use crate::train::sequence::lab::{self, ConfigLab};
 use crate::train::sequence::{IterationReport, SequenceTrainer};
 use crate::train::settings::{Profile, Settings};
 use crate::train::Trainer;
@@ -74,6 +75,14 @@ pub(super) trait PanelKind<T: Trainer> {
         profile: &str,
         seed: u64,
     ) -> Result<()>;
+    /// The results table (the sequence lab adds its own columns).
+    fn results(c: &Comparison<T>) -> Vec<ConfigResult> {
+        c.results()
+    }
+    /// The live figures in words, computed from the runs (null: the page's own captions).
+    fn describe(_c: &Comparison<T>) -> Value {
+        Value::Null
+    }
 }
 
 /// A per-step diagnostics figure beside the learning curve, or none.
@@ -364,22 +373,14 @@ impl PanelKind<SequenceTrainer> for Sequence {
     fn draw<D: Diagnostics<SequenceTrainer>>(
         c: &Comparison<SequenceTrainer>,
         canvases: Canvases<'_>,
-        _profile: &str,
+        profile: &str,
         extent: Extent,
         _chosen: usize,
     ) -> Result<()> {
-        let configs: Vec<(&str, &[IterationReport])> = c
-            .labels()
-            .iter()
-            .zip(c.boards())
-            .map(|(l, b)| {
-                (
-                    l.as_str(),
-                    b.runs().first().map_or(&[][..], |r| &r.reports[..]),
-                )
-            })
-            .collect();
-        draw_sequence(canvases.curve, &configs, extent)
+        let labs = labs_of(c);
+        let configs: Vec<(&str, &ConfigLab)> =
+            c.labels().iter().map(String::as_str).zip(&labs).collect();
+        draw_lab(canvases, &configs, profile, extent)
     }
 
     fn draw_empty<D: Diagnostics<SequenceTrainer>>(
@@ -388,32 +389,59 @@ impl PanelKind<SequenceTrainer> for Sequence {
         _seed: u64,
     ) -> Result<()> {
         let extent = Extent::of_profile::<SequenceTrainer>(profile)?;
-        draw_sequence(canvases.curve, &[("", &[])], extent)
+        draw_lab(canvases, &[("", &ConfigLab::default())], profile, extent)
+    }
+
+    fn results(c: &Comparison<SequenceTrainer>) -> Vec<ConfigResult> {
+        c.results_with(lab::final_extras)
+    }
+
+    fn describe(c: &Comparison<SequenceTrainer>) -> Value {
+        let labs = labs_of(c);
+        json!({
+            "curve": lab::describe_success(c.labels(), &labs),
+            "detail": lab::describe_details(c.labels(), &labs),
+        })
     }
 }
 
-fn draw_sequence(
-    curve_canvas: &str,
-    configs: &[(&str, &[IterationReport])],
+/// Each configuration's lab curves over all its seeds so far.
+fn labs_of(c: &Comparison<SequenceTrainer>) -> Vec<ConfigLab> {
+    c.boards()
+        .iter()
+        .map(|b| {
+            let runs: Vec<&[IterationReport]> = b.runs().iter().map(|r| &r.reports[..]).collect();
+            ConfigLab::of(&runs)
+        })
+        .collect()
+}
+
+/// The sequence lab's two figures: the success rate on the curve canvas, lengths, KL and
+/// entropy on the detail canvas (an empty id skips one).
+fn draw_lab(
+    canvases: Canvases<'_>,
+    configs: &[(&str, &ConfigLab)],
+    profile: &str,
     extent: Extent,
 ) -> Result<()> {
-    canvas::with_canvas(curve_canvas, |area, dpr| {
-        let theme = Theme::for_dpr(dpr);
-        match configs {
-            [(_, reports)] => {
-                let data = plots::sequence_curves::Data {
-                    reports,
-                    x_end: extent.steps,
-                };
-                plots::sequence_curves::draw(area, &data, &theme)
-            }
-            _ => {
-                let data = plots::sequence_curves::Compared {
-                    configs,
-                    x_end: extent.steps,
-                };
-                plots::sequence_curves::draw_compared(area, &data, &theme)
-            }
-        }
-    })
+    let title = match configs {
+        [_] => format!("Доля верных ответов — профиль {profile}"),
+        _ => "Доля верных ответов по конфигурациям".to_string(),
+    };
+    let data = plots::sequence_lab::Data {
+        title: &title,
+        configs,
+        x_end: extent.steps,
+    };
+    if !canvases.curve.is_empty() {
+        canvas::with_canvas(canvases.curve, |area, dpr| {
+            plots::sequence_lab::draw_success(area, &data, &Theme::for_dpr(dpr))
+        })?;
+    }
+    if !canvases.detail.is_empty() {
+        canvas::with_canvas(canvases.detail, |area, dpr| {
+            plots::sequence_lab::draw_details(area, &data, &Theme::for_dpr(dpr))
+        })?;
+    }
+    Ok(())
 }

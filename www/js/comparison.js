@@ -28,12 +28,25 @@ export function scoreNamesOf(schema) {
 export function comparisonTable(results, [scoreName, goalName, fmt], times, id) {
   /** @param {Quartiles | null} q @param {(x: number) => string} f */
   const quart = (q, f) => (q ? `${f(q.median)} [${f(q.q25)}; ${f(q.q75)}]` : '—');
+  // The trainer's own columns (the sequence lab's), named by the first row that has them.
+  const extras = results.find((r) => r.extra?.length)?.extra ?? [];
   const rows = results.map((r) => {
     const t = times[r.config];
     const wall = t && t.end ? seconds((t.end - t.start) / 1000) : '…';
-    return [r.label, quart(r.score, fmt), quart(r.reached_at, (x) => formatNumber(x)), `${r.reached} из ${r.finished}`, wall];
+    const own = extras.map((_, k) => {
+      const x = r.extra?.[k];
+      return x ? quart(x.value, (v) => formatNumber(v, x.digits)) : '—';
+    });
+    return [r.label, quart(r.score, fmt), quart(r.reached_at, (x) => formatNumber(x)), `${r.reached} из ${r.finished}`, ...own, wall];
   });
-  const headers = ['конфигурация', `${scoreName}: медиана [IQR]`, `${goalName}: медиана [IQR]`, 'достигли цели', 'время'];
+  const headers = [
+    'конфигурация',
+    `${scoreName}: медиана [IQR]`,
+    `${goalName}: медиана [IQR]`,
+    'достигли цели',
+    ...extras.map((x) => `${x.name}: медиана [IQR]`),
+    'время',
+  ];
   return textTable(headers, rows, { id });
 }
 
@@ -64,7 +77,15 @@ export function describeComparison(results, names) {
         : close
           ? 'разница мала по сравнению с разбросом между начальными значениями (межквартильные диапазоны перекрываются) и может поменять знак на других начальных значениях'
           : 'на этих начальных значениях разница больше разброса между ними';
-    return `${letter}: ${goal}; ${score}; ${verdict}.`;
+    // The trainer's own columns, each against A (where both have a value).
+    const own = (r.extra ?? [])
+      .map((x, k) => {
+        const ax = a.extra?.[k];
+        if (!x.value || !ax?.value) return '';
+        return `; ${x.name} — медиана ${formatNumber(x.value.median, x.digits)} против ${formatNumber(ax.value.median, ax.digits)} у A`;
+      })
+      .join('');
+    return `${letter}: ${goal}; ${score}${own}; ${verdict}.`;
   });
   const seeds = a.seeds;
   return `${parts.join(' ')} Всего ${seedCount(seeds)} на конфигурацию — это немного: выводы стоит проверить на других.`;

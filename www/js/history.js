@@ -8,7 +8,9 @@ const STORE = 'runs';
 export const MAX_KEPT = 12; // per trainer: the oldest go first
 // What a saved run holds. Raise it whenever that changes, and teach readRecord to migrate the
 // older records whose meaning is unchanged: everything in storage is input from another build.
-export const FORMAT_VERSION = 1;
+// 2: a result row may carry its trainer's own columns (`extra`: the sequence lab's lengths, KL
+// and entropy at the end); a version-1 run is the same run without them, shown without them.
+export const FORMAT_VERSION = 2;
 
 /**
  * A saved run: what a panel needs to show it again exactly as it ended.
@@ -66,7 +68,7 @@ function hasShape(r, kind) {
     r.policies.length === jobs &&
     arrayOf(r.times, (t) => isObject(t) && isNumber(t.end)) &&
     (r.summary === undefined || isString(r.summary)) &&
-    (r.results === undefined || arrayOf(r.results, isObject))
+    (r.results === undefined || arrayOf(r.results, (x) => isObject(x) && (x.extra === undefined || arrayOf(x.extra, isObject))))
   );
 }
 
@@ -85,6 +87,10 @@ export function readRecord(raw, kind) {
   if (r.version === undefined) {
     // Saved before runs carried a version: the same meaning when it has today's shape.
     return hasShape(r, kind) ? { run: /** @type {SavedRun} */ ({ ...r, version: FORMAT_VERSION }) } : bad('сохранён другой версией книги');
+  }
+  if (r.version === 1) {
+    // Version 1: the same record without the results' own columns.
+    return hasShape(r, kind) ? { run: /** @type {SavedRun} */ ({ ...r, version: FORMAT_VERSION }) } : bad('повреждён');
   }
   if (r.version !== FORMAT_VERSION) return bad(isNumber(r.version) ? 'сохранён другой версией книги' : 'повреждён');
   return hasShape(r, kind) ? { run: /** @type {SavedRun} */ (r) } : bad('повреждён');

@@ -1,21 +1,56 @@
 // @ts-check
-// The sequence trainer's panel (lesson 8): the curve of reward and success per iteration, the
-// greedy answers now and the first batch of rollouts of the chosen run.
+// The sequence lab (lesson 8; lesson 9's prepared comparisons run here): several seeds and up
+// to four configurations like the CartPole panels; per configuration the success rate's median
+// and IQR band over the seeds, and beside it the lengths of correct and incorrect responses,
+// the KL to the reference and the entropy — both figures drawn and described in words by wasm
+// from the runs; the results table with the lab's own columns, the greedy answers now and the
+// first batch of rollouts of the chosen run.
 import { formatNumber } from './format.js';
 import { el, textTable, download, messageOf } from './dom.js';
 import { Panel, LETTERS } from './panel.js';
 
 /** @typedef {typeof import('../pkg/pgbook.js')} Wasm */
+/** @typedef {{ text: string, table: { columns: string[], rows: string[][] } }} Description a figure in words (the core's) */
 
 export class SequencePanel extends Panel {
   /** @param {HTMLElement} root @param {Wasm} wasm */
   constructor(root, wasm) {
     super(root, wasm, 'sequence', 'seq');
-    const seed = this.schema.profiles[0]?.seeds[0] ?? 0;
-    this.seed = /** @type {HTMLInputElement} */ (el('input', { id: 'seq-seed', type: 'number', min: '0', step: '1', value: String(seed) }));
-    this.curve = /** @type {HTMLCanvasElement} */ (
-      el('canvas', { id: 'canvas-seq-curve', role: 'img', 'aria-label': 'Средняя награда и доля верных ответов по итерациям' })
+    // Seeds as a list, like the CartPole panels'; links keep calling them `seed`.
+    this.seed = /** @type {HTMLInputElement} */ (
+      el('input', { id: 'seq-seed', type: 'text', inputmode: 'numeric', size: '14', value: this.profileSeeds().join(', ') })
     );
+    this.profile.addEventListener('change', () => {
+      this.seed.value = this.profileSeeds().join(', ');
+      if (this.status === 'idle') this.drawEmpty(); // the empty axes name the chosen profile
+    });
+    this.curve = labCanvas(
+      'canvas-seq-curve',
+      'Доля верных ответов на проверке по итерациям: медиана и межквартильный диапазон по начальным значениям',
+    );
+    this.detail = labCanvas(
+      'canvas-seq-detail',
+      'Длина верных и неверных ответов, KL к опорной политике и энтропия политики по итерациям: медианы и межквартильные диапазоны по начальным значениям',
+    );
+    // On a phone the three charts of the second figure stand one above the other.
+    const narrow = window.matchMedia('(max-width: 560px)');
+    const tall = () => {
+      this.detail.style.height = narrow.matches ? '620px' : '';
+    };
+    tall();
+    narrow.addEventListener('change', tall);
+    this.figures = {
+      curve: new LabFigure(
+        this.curve,
+        'Доля полностью верных ответов на свежих выборках после каждой итерации: медиана по начальным значениям (толстая линия), межквартильный диапазон (заливка) и каждое начальное значение (тонкие линии); в сравнении у каждой конфигурации свой цвет.',
+      ),
+      detail: new LabFigure(
+        this.detail,
+        'Ответы роллаута каждой итерации: средняя длина верных (сплошная) и неверных (пунктир) ответов в токенах вместе с <eos>, KL старой политики к опорной (k3 по токенам ответов) и энтропия политики; медианы и межквартильные диапазоны по начальным значениям.',
+      ),
+    };
+    this.drawTurn = false;
+    this.table = el('div', { class: 'table-wrap' });
     this.greedy = el('div', { class: 'table-wrap', id: 'seq-greedy', 'aria-live': 'polite' });
     this.batch = el('div', { class: 'table-wrap', id: 'seq-first-batch' });
     this.summaryBox = el('div', { id: 'seq-summary' });
@@ -26,22 +61,16 @@ export class SequencePanel extends Panel {
     root.append(
       this.controlsRow(
         el('label', { for: 'seq-profile' }, 'профиль ', this.profile),
-        el('label', { for: 'seq-seed' }, 'начальное значение ', this.seed),
+        el('label', { for: 'seq-seed' }, 'начальные значения ', this.seed),
       ),
       this.configBar,
       this.form.element,
       this.changes,
       this.message,
       el('div', { class: 'progress-row' }, this.progress, this.progressText),
-      el(
-        'figure',
-        { class: 'live-plain' },
-        this.curve,
-        el('figcaption', {
-          text: 'Оценка на свежих выборках после каждой итерации: средняя награда проверяющей функции и доля полностью верных ответов.',
-        }),
-      ),
+      el('div', { class: 'trainer-figures' }, this.figures.curve.element, this.figures.detail.element),
       this.comparison,
+      this.table,
       el('p', { class: 'run-choice' }, el('label', { for: 'seq-chosen' }, 'Подробно (ответы и первый пакет): ', this.runChoice)),
       el('h3', { text: 'Жадные ответы сейчас' }),
       this.greedy,
@@ -55,6 +84,10 @@ export class SequencePanel extends Panel {
     this.drawEmpty();
   }
 
+  profileSeeds() {
+    return this.schema.profiles.find((p) => p.name === this.profile.value)?.seeds ?? [];
+  }
+
   get seedInput() {
     return this.seed;
   }
@@ -62,6 +95,7 @@ export class SequencePanel extends Panel {
   begin() {
     const reduction = this.form.inputs.get('reduction')?.value; // the form is locked while it runs
     this.firstBatch = null;
+    // The first job's run, as the page tests have always read it.
     Object.defineProperty(window.pgbookRuns, 'sequence', {
       get: () => ({ ...this.runs()[0], reduction, firstBatch: this.firstBatch }),
       configurable: true,
@@ -72,6 +106,7 @@ export class SequencePanel extends Panel {
 
   clear() {
     this.details.clear();
+    this.table.replaceChildren();
     this.greedy.replaceChildren();
     this.batch.replaceChildren();
     this.summaryBox.replaceChildren();
@@ -97,11 +132,13 @@ export class SequencePanel extends Panel {
 
   finished() {
     this.renderSummary();
+    this.renderTable();
     this.allFinished();
   }
 
   showResults() {
     this.renderSummary();
+    this.renderTable();
   }
 
   renderSummary() {
@@ -115,15 +152,58 @@ export class SequencePanel extends Panel {
     }
   }
 
-  draw() {
-    this.fit(this.curve);
-    this.drawBoard(this.curve.id, '');
+  /** Every finished seed's result, as the CartPole panels list theirs. */
+  renderTable() {
+    /** @type {{ config: number, seed: number, final_success_rate: number, final_mean_reward: number, greedy_correct: number, prompts: number, solved_iteration: number | null }[]} */
+    const summaries = this.board?.summaries() ?? [];
+    const compared = this.checked.length > 1;
+    const rows = summaries.map((x) => [
+      ...(compared ? [LETTERS[x.config]] : []),
+      String(x.seed),
+      formatNumber(x.final_success_rate),
+      formatNumber(x.final_mean_reward),
+      `${x.greedy_correct} из ${x.prompts}`,
+      x.solved_iteration == null ? '—' : formatNumber(x.solved_iteration),
+    ]);
+    this.table.replaceChildren(
+      textTable(
+        [
+          ...(compared ? ['конфигурация'] : []),
+          'начальное значение',
+          'итоговая доля верных ответов',
+          'средняя награда',
+          'жадно верно',
+          'решено с итерации',
+        ],
+        rows,
+        { id: 'seq-summary-table' },
+      ),
+    );
+  }
+
+  /** @param {boolean} [all] */
+  draw(all = false) {
+    // While training, one figure per redraw, in turn (no frame's task grows long); once the
+    // run has ended, both.
+    const both = all || this.status !== 'running';
+    this.drawTurn = !this.drawTurn;
+    this.fit(this.curve, this.detail);
+    this.drawBoard(both || this.drawTurn ? this.curve.id : '', both || !this.drawTurn ? this.detail.id : '');
+    if (!both && this.drawTurn) this.dirty = true; // the other figure at the next redraw
+    /** @type {{ curve: Description, detail: Description } | null} */
+    const words = this.board?.describe() ?? null;
+    if (words) {
+      this.figures.curve.describe(words.curve);
+      this.figures.detail.describe(words.detail);
+    }
   }
 
   drawEmpty() {
     try {
-      this.fit(this.curve);
-      this.wasm.draw_empty_trainer(this.kind, this.curve.id, '', this.profile.value, Number(this.seed.value) || 0);
+      this.fit(this.curve, this.detail);
+      this.wasm.draw_empty_trainer(this.kind, this.curve.id, this.detail.id, this.profile.value, this.profileSeeds()[0] ?? 0);
+      this.figures.curve.describe(null);
+      this.figures.detail.describe(null);
     } catch (e) {
       this.showError(`Не удалось нарисовать оси: ${messageOf(e)}`);
     }
@@ -157,5 +237,45 @@ export class SequencePanel extends Panel {
     const c = Math.floor(this.chosen / (this.settings?.seeds.length ?? 1));
     const name = this.checked.length > 1 ? `sequence-${LETTERS[c]}.jsonl` : 'sequence.jsonl';
     download(name, 'application/x-ndjson', this.board.json_lines_of(c));
+  }
+}
+
+/** @param {string} id @param {string} label */
+const labCanvas = (id, label) => /** @type {HTMLCanvasElement} */ (el('canvas', { id, role: 'img', 'aria-label': label }));
+
+/**
+ * One of the lab's figures with its words: the canvas's text alternative and the caption say
+ * what it shows now (the core's sentence from the runs), «Числа рисунка» holds its numbers.
+ */
+class LabFigure {
+  /** @param {HTMLCanvasElement} canvas @param {string} caption what the figure draws */
+  constructor(canvas, caption) {
+    this.canvas = canvas;
+    this.label = canvas.getAttribute('aria-label') ?? '';
+    this.words = el('span', { class: 'lab-words' });
+    this.numbers = /** @type {HTMLDetailsElement} */ (el('details', { class: 'figure-numbers' }, el('summary', { text: 'Числа рисунка' })));
+    this.numbers.addEventListener('toggle', () => this.fill());
+    /** @type {Description | null} */
+    this.description = null;
+    this.element = el('figure', { class: 'live-plain' }, canvas, this.numbers, el('figcaption', {}, `${caption} `, this.words));
+  }
+
+  /** @param {Description | null} d what the figure shows now (null: nothing yet) */
+  describe(d) {
+    this.description = d;
+    const text = d?.text ?? '';
+    if (this.words.textContent !== text) this.words.textContent = text;
+    const label = text ? `${this.label}. ${text}` : this.label;
+    if (this.canvas.getAttribute('aria-label') !== label) this.canvas.setAttribute('aria-label', label);
+    this.numbers.hidden = !d || d.table.rows.length === 0;
+    this.fill();
+  }
+
+  /** The numbers' table, only while it is open. */
+  fill() {
+    const d = this.description;
+    if (!this.numbers.open || !d) return;
+    this.numbers.querySelector('table')?.remove();
+    this.numbers.append(textTable(d.table.columns, d.table.rows));
   }
 }

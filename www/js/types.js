@@ -16,8 +16,9 @@
  */
 /**
  * A row of wasm's results table.
- * @typedef {{ config: number, label: string, seeds: number, finished: number, score: Quartiles | null, reached: number, reached_at: Quartiles | null }} ConfigResult
+ * @typedef {{ config: number, label: string, seeds: number, finished: number, score: Quartiles | null, reached: number, reached_at: Quartiles | null, extra?: Extra[] }} ConfigResult
  * @typedef {{ median: number, q25: number, q75: number }} Quartiles
+ * @typedef {{ name: string, digits: number, value: Quartiles | null }} Extra a trainer's own column (sequence: lengths, KL, entropy at the end; absent in runs saved before them)
  */
 
 export {};

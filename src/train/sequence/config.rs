@@ -135,12 +135,13 @@ crate::settings! {
             Kind::Choice(&["k1", "k2", "k3"]),
             "оценка KL",
             "k1 = d, k2 = d²/2, k3 = e^(−d) − 1 + d при d = log π − log π_ref; в награде всегда k1.";
-        /// Initial weight of the entropy bonus (mean entropy of the policy over response tokens),
-        /// annealed linearly to 0 over the run: early on it keeps a group's answers diverse long
-        /// enough to find both symbols, at the end it lets the policy become sharp. 0 turns it off.
+        /// Initial weight of the entropy bonus (the policy's entropy per response token, reduced
+        /// by `reduction` like the policy terms), annealed linearly to 0 over the run: early on
+        /// it keeps a group's answers diverse long enough to find both symbols, at the end it
+        /// lets the policy become sharp. 0 turns it off.
         entropy_coef: f64 = [0.1, 0.1, 0.05, 0.05, 0.05], Loss, Kind::real(0.0, 10.0),
             "вес бонуса энтропии",
-            "Начальный вес бонуса энтропии; линейно уменьшается до нуля к концу обучения.";
+            "Начальный вес бонуса энтропии; линейно уменьшается до нуля к концу обучения. Энтропия токенов сводится той же редукцией, что и цель.";
         /// Full-batch PPO epochs per rollout.
         ppo_epochs: usize = [4, 4, 4, 4, 4], Optimisation, Kind::Int { min: 1, max: 100 },
             "эпох PPO",

@@ -1,7 +1,7 @@
 //! The loss of one batch under the current policy — the clipped surrogate (token- or
 //! sequence-level ratio, clip-higher) under the configured reduction, plus β times the KL
-//! estimator when the KL goes in the loss, minus the annealed entropy bonus — and its exact
-//! gradient.
+//! estimator when the KL goes in the loss, minus the annealed entropy bonus reduced the same
+//! way — and its exact gradient.
 
 use super::config::{KlPlacement, RatioLevel};
 use super::rollout::RolloutBatch;
@@ -9,19 +9,23 @@ use super::SequenceTrainer;
 use crate::error::{Error, Result};
 use crate::math;
 use crate::nn::categorical;
-use crate::rl::{self, DiagnosticsAccumulator};
+use crate::rl::{self, DiagnosticsAccumulator, Reduction};
 use ndarray::Array2;
 
 /// The loss of one batch, its parts, and its gradient.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LossAndGradient {
-    /// What the update minimises: `policy_loss + kl_loss − entropy_coef_now · mean_entropy`.
+    /// What the update minimises: `policy_loss + kl_loss − entropy_bonus`.
     pub loss: f64,
     /// −objective of the clipped surrogate under the configured reduction.
     pub policy_loss: f64,
     /// β · the KL estimator reduced like the policy terms (0 unless the KL is in the loss).
     pub kl_loss: f64,
-    /// Mean entropy of the policy over response tokens.
+    /// [`SequenceTrainer::entropy_coef_now`] times the policy's entropy per response token,
+    /// reduced like the policy terms (under `token_mean`: times `mean_entropy`).
+    pub entropy_bonus: f64,
+    /// Mean entropy of the policy over response tokens (the reports' `entropy`, whatever the
+    /// reduction).
     pub mean_entropy: f64,
     /// d loss / d parameter, flat like the policy's parameters.
     pub grad: Vec<f64>,
@@ -52,7 +56,10 @@ impl SequenceTrainer {
     /// sequence level (∂s_b/∂log π_t = s_b/n_b), where the unclipped term is the minimum, and 0
     /// where clipping is active. With the KL in the loss, β·k(log π − log π_ref) per token is
     /// reduced the same way; its derivative is β·w_b·k'(d). The total subtracts
-    /// [`Self::entropy_coef_now`] times the mean entropy over response tokens.
+    /// [`Self::entropy_coef_now`] times the tokens' entropies reduced the same way again
+    /// ([`entropy_token_weight`]): under `constant_length` a long response's entropy counts
+    /// as much per token as its policy terms do, so the bonus does not reweigh lengths behind
+    /// the reduction's back.
     pub fn loss_and_gradient(
         &self,
         batch: &RolloutBatch,
@@ -89,8 +96,8 @@ impl SequenceTrainer {
             .collect();
         let total: f64 = counts.iter().sum();
         let coef = self.entropy_coef_now();
-        let entropy_weight = coef / total.max(1.0);
         let mut sums = vec![0.0; rows];
+        let mut entropy_rows = vec![0.0; rows];
         let mut kl_sums = vec![0.0; rows];
         let mut entropy_sum = 0.0;
         let mut d_logits = vec![0.0; rows * steps * actions];
@@ -101,6 +108,14 @@ impl SequenceTrainer {
             let weight = c
                 .reduction
                 .token_weight(counts[b], total, rows, c.max_response_len);
+            let entropy_weight = entropy_token_weight(
+                c.reduction,
+                coef,
+                counts[b],
+                total,
+                rows,
+                c.max_response_len,
+            );
             // GSPO: one log-ratio per row, the mean of its tokens'.
             let sequence_log_ratio = match c.ratio_level {
                 RatioLevel::Token => None,
@@ -148,6 +163,7 @@ impl SequenceTrainer {
                 }
                 let entropy = categorical::entropy_of_log_probs(log_probs);
                 entropy_sum += entropy;
+                entropy_rows[b] += entropy;
                 if entropy_weight > 0.0 {
                     categorical::add_negative_entropy_gradient(
                         log_probs,
@@ -166,18 +182,105 @@ impl SequenceTrainer {
             0.0
         };
         let mean_entropy = entropy_sum / total.max(1.0);
+        let entropy_bonus = coef * c.reduction.reduce(&entropy_rows, &counts, length)?;
         let grad = self.policy.backward(&tape, &d_logits)?;
         let loss = if kl_in_loss {
-            policy_loss + kl_loss - coef * mean_entropy
+            policy_loss + kl_loss - entropy_bonus
         } else {
-            policy_loss - coef * mean_entropy
+            policy_loss - entropy_bonus
         };
         Ok(LossAndGradient {
             loss,
             policy_loss,
             kl_loss,
+            entropy_bonus,
             mean_entropy,
             grad,
         })
+    }
+}
+
+/// The entropy bonus's weight on one token of a row with `row_count` response tokens:
+/// `coef` times the reduction's token weight ([`Reduction::token_weight`]), written as `coef`
+/// over the reduction's denominator so that `token_mean` keeps the bits it always had
+/// (`coef / total`).
+fn entropy_token_weight(
+    reduction: Reduction,
+    coef: f64,
+    row_count: f64,
+    total_count: f64,
+    batch: usize,
+    max_length: usize,
+) -> f64 {
+    match reduction {
+        Reduction::TokenMean => coef / total_count.max(1.0),
+        Reduction::SequenceMean => coef / (row_count.max(1.0) * batch as f64),
+        Reduction::SequenceSumMean => coef / batch as f64,
+        Reduction::ConstantLength => coef / (batch as f64 * max_length as f64),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::sequence::{SequenceConfig, SequenceProfile};
+    use crate::train::settings::Settings;
+
+    /// The loss and gradient of one rollout of `reduction` with every advantage 0 and no KL:
+    /// the entropy bonus alone.
+    fn entropy_only(reduction: Reduction) -> (LossAndGradient, RolloutBatch, SequenceConfig) {
+        let config = SequenceConfig {
+            iterations: 5,
+            group_size: 4,
+            prompts_per_iteration: 3,
+            embed_dim: 5,
+            hidden_dim: 6,
+            eval_samples_per_prompt: 4,
+            kl_placement: crate::train::sequence::KlPlacement::Off,
+            entropy_coef: 0.3,
+            reduction,
+            ..SequenceConfig::for_profile(SequenceProfile::Grpo)
+        };
+        let mut trainer = SequenceTrainer::new(config.clone(), 11).unwrap();
+        let mut batch = trainer.collect_rollout().unwrap();
+        batch.advantages.fill(0.0);
+        let out = trainer.loss_and_gradient(&batch, None).unwrap();
+        (out, batch, config)
+    }
+
+    /// Under `constant_length` the entropy bonus is Σ H / (B·L), not the token mean: its
+    /// gradient is token_mean's scaled by (number of tokens) / (B·L), and the lengths of the
+    /// responses differ (else the two would agree for any weighting).
+    #[test]
+    fn the_entropy_bonus_follows_constant_length() {
+        let (mean, batch, config) = entropy_only(Reduction::TokenMean);
+        let (constant, same, _) = entropy_only(Reduction::ConstantLength);
+        assert_eq!(batch, same, "the rollout does not depend on the reduction");
+        let lengths: Vec<usize> = (0..batch.len()).map(|b| batch.response_len(b)).collect();
+        assert!(lengths.iter().any(|&l| l != lengths[0]), "{lengths:?}");
+        let total = lengths.iter().sum::<usize>() as f64;
+        let scale = total / (batch.len() * config.max_response_len) as f64;
+        assert!((scale - 1.0).abs() > 0.05, "scale {scale}");
+        let worst = mean
+            .grad
+            .iter()
+            .zip(&constant.grad)
+            .map(|(m, c)| (m * scale - c).abs() / c.abs().max(1e-9))
+            .fold(0.0_f64, f64::max);
+        assert!(worst < 1e-9, "relative error {worst:e}");
+        assert_eq!(mean.mean_entropy, constant.mean_entropy);
+        let bonus = 0.3 * mean.mean_entropy * scale;
+        assert!((constant.entropy_bonus - bonus).abs() < 1e-12 * bonus);
+        assert_eq!(constant.loss, -constant.entropy_bonus);
+    }
+
+    /// Under `sequence_mean` each response's entropy is averaged over its own tokens first.
+    #[test]
+    fn the_entropy_bonus_follows_sequence_mean() {
+        let (seq, _, _) = entropy_only(Reduction::SequenceMean);
+        let (mean, _, _) = entropy_only(Reduction::TokenMean);
+        let token_mean = 0.3 * mean.mean_entropy;
+        assert!((mean.entropy_bonus - token_mean).abs() < 1e-12 * token_mean);
+        assert!((seq.entropy_bonus - token_mean).abs() > 1e-6 * token_mean);
     }
 }

@@ -31,6 +31,7 @@
 
 pub mod config;
 pub mod copy_task;
+pub mod lab;
 pub mod loss;
 pub mod report;
 pub mod rollout;

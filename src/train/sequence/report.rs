@@ -152,39 +152,63 @@ impl SequenceSummary {
     }
 }
 
-/// A sequence run's reports as CSV, one row per iteration.
-pub fn reports_csv(reports: &[IterationReport]) -> String {
+/// A sequence run's reports as CSV, one row per iteration, every seed's after each other
+/// (`runs`: each seed and its reports). Empty lengths: no such answer in that rollout; the
+/// success per difficulty level as one column each.
+pub fn reports_csv(runs: &[(u64, &[IterationReport])]) -> String {
+    let levels = runs
+        .iter()
+        .flat_map(|(_, r)| r.iter().map(|x| x.success_by_level.len()))
+        .max()
+        .unwrap_or(0);
     let mut out = String::from(
-        "iteration,mean_reward,success_rate,mean_response_length,approx_kl,ratio_outside_fraction,active_clip_fraction,policy_loss,entropy,grad_norm,eval_mean_reward,eval_success_rate,greedy_correct\n",
+        "seed,iteration,mean_reward,success_rate,mean_response_length,mean_length_correct,mean_length_incorrect,kl_to_reference,approx_kl,ratio_outside_fraction,active_clip_fraction,policy_loss,entropy,grad_norm,eval_mean_reward,eval_success_rate,greedy_correct",
     );
-    for r in reports {
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{}",
-            r.iteration,
-            r.mean_reward,
-            r.success_rate,
-            r.mean_response_length,
-            r.approx_kl,
-            r.ratio_outside_fraction,
-            r.active_clip_fraction,
-            r.policy_loss,
-            r.entropy,
-            r.grad_norm,
-            r.eval_mean_reward,
-            r.eval_success_rate,
-            r.greedy_correct
-        );
+    for level in 1..=levels {
+        let _ = write!(out, ",success_level_{level}");
+    }
+    out.push('\n');
+    let opt = |x: Option<f64>| x.map_or(String::new(), |v| v.to_string());
+    for (seed, reports) in runs {
+        for r in reports.iter() {
+            let _ = write!(
+                out,
+                "{seed},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                r.iteration,
+                r.mean_reward,
+                r.success_rate,
+                r.mean_response_length,
+                opt(r.mean_length_correct),
+                opt(r.mean_length_incorrect),
+                r.kl_to_reference,
+                r.approx_kl,
+                r.ratio_outside_fraction,
+                r.active_clip_fraction,
+                r.policy_loss,
+                r.entropy,
+                r.grad_norm,
+                r.eval_mean_reward,
+                r.eval_success_rate,
+                r.greedy_correct
+            );
+            for level in 0..levels {
+                let _ = write!(out, ",{}", opt(r.success_by_level.get(level).copied()));
+            }
+            out.push('\n');
+        }
     }
     out
 }
 
-/// A sequence panel exports its first run's reports.
+/// A sequence panel exports every seed's reports.
 impl CsvExport for IterationReport {
     fn board_csv<T: Trainer<Report = Self>>(board: &Board<T>) -> Result<String> {
-        Ok(reports_csv(
-            board.runs().first().map_or(&[], |r| &r.reports),
-        ))
+        let runs: Vec<(u64, &[IterationReport])> = board
+            .runs()
+            .iter()
+            .map(|r| (r.seed, &r.reports[..]))
+            .collect();
+        Ok(reports_csv(&runs))
     }
 }
 
@@ -193,17 +217,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sequence_csv_has_a_header_and_a_row_per_iteration() {
+    fn sequence_csv_has_a_header_and_a_row_per_seed_and_iteration() {
         let mut t = crate::train::sequence::SequenceTrainer::new(
             crate::train::sequence::SequenceConfig::smoke(),
             5,
         )
         .unwrap();
         let reports = vec![t.step().unwrap(), t.step().unwrap()];
-        let csv = reports_csv(&reports);
+        let csv = reports_csv(&[(5, &reports), (6, &reports[..1])]);
         let lines: Vec<&str> = csv.lines().collect();
-        assert_eq!(lines.len(), 3);
-        assert!(lines[1].starts_with("1,") && lines[2].starts_with("2,"));
+        assert_eq!(lines.len(), 4);
+        assert!(lines[1].starts_with("5,1,") && lines[2].starts_with("5,2,"));
+        assert!(lines[3].starts_with("6,1,"));
+        assert!(lines[0].ends_with("success_level_3"), "{}", lines[0]);
         assert_eq!(lines[0].split(',').count(), lines[2].split(',').count());
     }
 }

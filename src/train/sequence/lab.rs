@@ -1,0 +1,377 @@
+//! The sequence lab: what the panel draws, tabulates and says in words of one configuration or
+//! a comparison, each on several seeds — per iteration the median and interquartile range over
+//! the seeds of the success rate, the lengths of correct and incorrect responses, the KL to the
+//! reference and the entropy ([`curves::aggregate_steps`]), and their values at the end of
+//! training (the results table's extra columns).
+
+use super::IterationReport;
+use crate::lessons::describe::{num, Description, Table};
+use crate::numerals::count;
+use crate::train::compare::{Extra, Quartiles};
+use crate::train::curves::{aggregate_steps, Curve};
+
+/// One per-iteration number of a report that the lab follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Series {
+    /// The evaluation's fully correct fraction after the update.
+    Success,
+    /// Mean length of the rollout's correct responses (none: no correct one).
+    LengthCorrect,
+    /// Mean length of the rollout's incorrect responses (none: no incorrect one).
+    LengthIncorrect,
+    /// KL(π_old ‖ π_ref), k3 over the rollout's response tokens.
+    Kl,
+    /// Mean entropy of the policy over the rollout's response tokens.
+    Entropy,
+}
+
+impl Series {
+    /// The series' value in `r`.
+    pub fn of(self, r: &IterationReport) -> Option<f64> {
+        match self {
+            Series::Success => Some(r.eval_success_rate),
+            Series::LengthCorrect => r.mean_length_correct,
+            Series::LengthIncorrect => r.mean_length_incorrect,
+            Series::Kl => Some(r.kl_to_reference),
+            Series::Entropy => Some(r.entropy),
+        }
+    }
+
+    /// Its name in the figures, tables and descriptions.
+    pub fn name(self) -> &'static str {
+        match self {
+            Series::Success => "доля верных ответов",
+            Series::LengthCorrect => "длина верных ответов",
+            Series::LengthIncorrect => "длина неверных ответов",
+            Series::Kl => "KL к опорной политике",
+            Series::Entropy => "энтропия",
+        }
+    }
+
+    /// Decimals it is written with.
+    pub fn digits(self) -> usize {
+        match self {
+            Series::Success => 2,
+            Series::LengthCorrect | Series::LengthIncorrect => 1,
+            Series::Kl | Series::Entropy => 3,
+        }
+    }
+
+    /// The series the results table adds to the final success rate.
+    pub const FINAL: [Series; 3] = [Series::LengthIncorrect, Series::Kl, Series::Entropy];
+}
+
+/// One configuration's lab curves over its seeds.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ConfigLab {
+    /// Seeds with at least one report.
+    pub seeds: usize,
+    /// The success rate: median and IQR per iteration.
+    pub success: Curve,
+    /// Each seed's success rate per iteration (thin lines).
+    pub success_runs: Vec<Vec<f64>>,
+    /// Length of the correct responses.
+    pub length_correct: Curve,
+    /// Length of the incorrect responses.
+    pub length_incorrect: Curve,
+    /// KL to the reference.
+    pub kl: Curve,
+    /// Entropy.
+    pub entropy: Curve,
+}
+
+fn series_of(runs: &[&[IterationReport]], s: Series) -> Curve {
+    let values: Vec<Vec<Option<f64>>> = runs
+        .iter()
+        .map(|r| r.iter().map(|x| s.of(x)).collect())
+        .collect();
+    aggregate_steps(&values)
+}
+
+impl ConfigLab {
+    /// The curves of one configuration's seeds (`runs`: each seed's reports so far).
+    pub fn of(runs: &[&[IterationReport]]) -> Self {
+        ConfigLab {
+            seeds: runs.iter().filter(|r| !r.is_empty()).count(),
+            success: series_of(runs, Series::Success),
+            success_runs: runs
+                .iter()
+                .map(|r| r.iter().map(|x| x.eval_success_rate).collect())
+                .collect(),
+            length_correct: series_of(runs, Series::LengthCorrect),
+            length_incorrect: series_of(runs, Series::LengthIncorrect),
+            kl: series_of(runs, Series::Kl),
+            entropy: series_of(runs, Series::Entropy),
+        }
+    }
+
+    /// The curve of `s`.
+    pub fn curve(&self, s: Series) -> &Curve {
+        match s {
+            Series::Success => &self.success,
+            Series::LengthCorrect => &self.length_correct,
+            Series::LengthIncorrect => &self.length_incorrect,
+            Series::Kl => &self.kl,
+            Series::Entropy => &self.entropy,
+        }
+    }
+}
+
+/// A seed's value of `s` at the end of training: the mean over the last tenth of its
+/// iterations (at least one) of the values it has there (`None`: none, e.g. no incorrect
+/// answer left to measure). One iteration's rollout is small; the tenth smooths it.
+pub fn final_value(reports: &[IterationReport], s: Series) -> Option<f64> {
+    let window = (reports.len() / 10).max(1).min(reports.len());
+    let values: Vec<f64> = reports[reports.len() - window..]
+        .iter()
+        .filter_map(|r| s.of(r))
+        .collect();
+    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+}
+
+/// The results table's extra columns of one configuration: [`Series::FINAL`] at the end of
+/// training ([`final_value`]), median and IQR over `finished` (each finished seed's reports).
+pub fn final_extras(finished: &[&[IterationReport]]) -> Vec<Extra> {
+    Series::FINAL
+        .iter()
+        .map(|&s| {
+            let values: Vec<f64> = finished.iter().filter_map(|r| final_value(r, s)).collect();
+            Extra {
+                name: format!("{} в конце", s.name()),
+                digits: s.digits(),
+                value: Quartiles::of(&values),
+            }
+        })
+        .collect()
+}
+
+/// «0,94 [0,91; 0,97]».
+fn quartiles_text(median: f64, q25: f64, q75: f64, digits: usize) -> String {
+    format!(
+        "{} [{}; {}]",
+        num(median, digits),
+        num(q25, digits),
+        num(q75, digits)
+    )
+}
+
+/// The last point of `curve` as «median [q25; q75] после итерации N», or «—».
+fn last_point(curve: &Curve, digits: usize) -> (String, Option<u64>) {
+    match curve.env_steps.last() {
+        Some(&step) => {
+            let i = curve.env_steps.len() - 1;
+            let text = quartiles_text(curve.median[i], curve.q25[i], curve.q75[i], digits);
+            (text, Some(step))
+        }
+        None => ("—".to_string(), None),
+    }
+}
+
+/// The configurations' names in words: «A», «B», … when there are several, none for one.
+fn who(labels: &[String], k: usize) -> String {
+    if labels.len() > 1 {
+        let letter = ["A", "B", "C", "D"].get(k).copied().unwrap_or("?");
+        format!("{letter}: ")
+    } else {
+        String::new()
+    }
+}
+
+const SEEDS_DATIVE: [&str; 3] = [
+    "начальному значению",
+    "начальным значениям",
+    "начальным значениям",
+];
+
+/// The success figure in words: each configuration's median and IQR at its last iteration.
+pub fn describe_success(labels: &[String], labs: &[ConfigLab]) -> Description {
+    let mut table = Table::new(&[
+        "конфигурация",
+        "итерация",
+        "начальных значений",
+        "доля верных ответов: медиана [IQR]",
+    ]);
+    let mut parts = Vec::new();
+    for (k, lab) in labs.iter().enumerate() {
+        let (text, step) = last_point(&lab.success, 2);
+        let Some(step) = step else { continue };
+        // Mid-run the last iteration's quartiles are over the seeds that have reached it.
+        let seeds = lab
+            .success_runs
+            .iter()
+            .filter(|r| r.len() as u64 >= step)
+            .count();
+        parts.push(format!(
+            "{}после итерации {step} — {text} по {}",
+            who(labels, k),
+            count(seeds as f64, 0, SEEDS_DATIVE)
+        ));
+        let name = labels.get(k).map_or("", String::as_str);
+        let name = if name.is_empty() { "A" } else { name };
+        table = table.row([name.to_string(), step.to_string(), seeds.to_string(), text]);
+    }
+    let text = if parts.is_empty() {
+        "Доля полностью верных ответов на проверке по итерациям: обучение ещё не закончило ни одной итерации.".to_string()
+    } else {
+        format!(
+            "Доля полностью верных ответов на проверке по итерациям, медиана по начальным значениям и межквартильный диапазон: {}.",
+            parts.join("; ")
+        )
+    };
+    Description { text, table }
+}
+
+/// The details figure in words: lengths, KL and entropy at each configuration's last
+/// iteration.
+pub fn describe_details(labels: &[String], labs: &[ConfigLab]) -> Description {
+    let series = [
+        Series::LengthCorrect,
+        Series::LengthIncorrect,
+        Series::Kl,
+        Series::Entropy,
+    ];
+    let mut columns = vec!["конфигурация".to_string()];
+    columns.extend(
+        series
+            .iter()
+            .map(|s| format!("{}: медиана [IQR]", s.name())),
+    );
+    let mut table = Table {
+        columns,
+        rows: Vec::new(),
+    };
+    let mut parts = Vec::new();
+    for (k, lab) in labs.iter().enumerate() {
+        if lab.success.env_steps.is_empty() {
+            continue;
+        }
+        let cells: Vec<(Series, String, Option<u64>)> = series
+            .iter()
+            .map(|&s| {
+                let (text, step) = last_point(lab.curve(s), s.digits());
+                (s, text, step)
+            })
+            .collect();
+        let said: Vec<String> = cells
+            .iter()
+            .map(|(s, text, step)| match step {
+                Some(step) => format!("{} {text} (итерация {step})", s.name()),
+                None => format!("{} — не было таких ответов", s.name()),
+            })
+            .collect();
+        parts.push(format!("{}{}", who(labels, k), said.join(", ")));
+        let name = labels.get(k).map_or("", String::as_str);
+        let name = if name.is_empty() { "A" } else { name };
+        let mut row = vec![name.to_string()];
+        row.extend(cells.into_iter().map(|(_, text, _)| text));
+        table.rows.push(row);
+    }
+    let text = if parts.is_empty() {
+        "Длины верных и неверных ответов, KL к опорной политике и энтропия по итерациям: обучение ещё не закончило ни одной итерации.".to_string()
+    } else {
+        format!(
+            "Длины верных и неверных ответов (в токенах, вместе с <eos>), KL к опорной политике и энтропия по итерациям, медианы по начальным значениям на последней итерации: {}.",
+            parts.join("; ")
+        )
+    };
+    Description { text, table }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lessons::describe::check_shape;
+    use crate::train::sequence::{SequenceConfig, SequenceProfile, SequenceTrainer};
+    use crate::train::settings::Settings;
+
+    fn run(seed: u64, iterations: usize) -> Vec<IterationReport> {
+        let config = SequenceConfig {
+            iterations,
+            group_size: 4,
+            prompts_per_iteration: 3,
+            hidden_dim: 8,
+            embed_dim: 6,
+            eval_samples_per_prompt: 8,
+            ..SequenceConfig::for_profile(SequenceProfile::Grpo)
+        };
+        let mut t = SequenceTrainer::new(config, seed).unwrap();
+        (0..iterations).map(|_| t.step().unwrap()).collect()
+    }
+
+    #[test]
+    fn the_lab_aggregates_every_series_over_the_seeds() {
+        let runs = [run(1, 12), run(2, 12), run(3, 7)];
+        let views: Vec<&[IterationReport]> = runs.iter().map(Vec::as_slice).collect();
+        let lab = ConfigLab::of(&views);
+        assert_eq!(lab.seeds, 3);
+        assert_eq!(lab.success.env_steps, (1..=12).collect::<Vec<u64>>());
+        // Iteration 3: all three seeds; iteration 10: the two that got there.
+        let at = |i: usize, k: usize| runs[k][i].eval_success_rate;
+        let mut three = [at(2, 0), at(2, 1), at(2, 2)];
+        three.sort_by(f64::total_cmp);
+        assert_eq!(lab.success.median[2], three[1]);
+        assert_eq!(lab.success.median[9], (at(9, 0) + at(9, 1)) / 2.0);
+        assert_eq!(lab.success_runs[2].len(), 7);
+        let kl = lab.curve(Series::Kl);
+        assert_eq!(kl.env_steps.len(), 12);
+        assert!(kl.q25.iter().zip(&kl.q75).all(|(a, b)| a <= b));
+        // Lengths leave out the iterations without such answers.
+        for (curve, s) in [
+            (&lab.length_incorrect, Series::LengthIncorrect),
+            (&lab.length_correct, Series::LengthCorrect),
+        ] {
+            for &step in &curve.env_steps {
+                let i = step as usize - 1;
+                assert!(runs
+                    .iter()
+                    .any(|r| r.get(i).and_then(|x| s.of(x)).is_some()));
+            }
+        }
+        let extras = final_extras(&views);
+        assert_eq!(extras.len(), Series::FINAL.len());
+        let entropy: Vec<f64> = runs
+            .iter()
+            .map(|r| final_value(r, Series::Entropy).unwrap())
+            .collect();
+        assert_eq!(extras[2].value, Quartiles::of(&entropy));
+        // The tenth: one iteration of 7, one of 12.
+        assert_eq!(
+            final_value(&runs[2], Series::Kl),
+            Some(runs[2][6].kl_to_reference)
+        );
+        assert_eq!(final_value(&[], Series::Kl), None);
+    }
+
+    #[test]
+    fn the_figures_say_what_they_show() {
+        let runs = [run(1, 5), run(2, 5)];
+        let views: Vec<&[IterationReport]> = runs.iter().map(Vec::as_slice).collect();
+        let uneven = [&runs[0][..], &runs[1][..3]];
+        let labs = [ConfigLab::of(&views), ConfigLab::of(&uneven)];
+        let labels = vec!["A: grpo".to_string(), "B: grpo; β 0,01 → 0".to_string()];
+        let success = describe_success(&labels, &labs);
+        check_shape(&success);
+        assert!(
+            success.text.contains("A: после итерации 5"),
+            "{}",
+            success.text
+        );
+        assert!(
+            success.text.contains("по 2 начальным значениям"),
+            "{}",
+            success.text
+        );
+        assert!(
+            success.text.contains("по 1 начальному значению"),
+            "{}",
+            success.text
+        );
+        assert_eq!(success.table.rows.len(), 2);
+        let details = describe_details(&labels, &labs);
+        check_shape(&details);
+        assert!(details.text.contains("энтропия"), "{}", details.text);
+        let empty = describe_success(&[String::new()], &[ConfigLab::default()]);
+        assert!(empty.text.contains("ни одной итерации"));
+        assert!(empty.table.rows.is_empty());
+    }
+}
