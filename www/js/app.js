@@ -4,6 +4,7 @@
 // computed here: figures and worked values come from the Rust core; formulas, navigation and
 // the table of contents were rendered when the site was built (scripts/build-site.mjs).
 import init, * as wasm from '../pkg/pgbook.js';
+import { announceFigures } from './announce.js';
 import { fitCanvas, redrawEvery } from './canvas.js';
 import { formatNumber, useNumerals } from './format.js';
 import { registerOffline } from './offline.js';
@@ -264,7 +265,8 @@ function setText(root, role, text) {
 function figureError(figure, message, failed = true) {
   const box = figure.querySelector('.figure-error');
   if (!(box instanceof HTMLElement)) return;
-  box.textContent = message ?? '';
+  // An alert is read each time its text is set: a redraw that keeps the message keeps the node.
+  if (box.textContent !== (message ?? '')) box.textContent = message ?? '';
   box.hidden = !message;
   figure.classList.toggle('failed', !!message && failed);
 }
@@ -708,6 +710,7 @@ async function main() {
     }
   }
   wireFigures();
+  announceFigures();
   wireExercises();
   keyboardScrolling();
   setupTrainers(wasm);
