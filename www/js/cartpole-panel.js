@@ -1,0 +1,362 @@
+// @ts-check
+// The CartPole trainers' panel (REINFORCE, A2C, PPO: wasm's trainer_list says which): seeds,
+// the learning curve with its median and IQR band, the greedy policy's episode as an
+// animation, PPO's diagnostics, the results table and policy files.
+import { formatNumber } from './format.js';
+import { fitCanvas } from './canvas.js';
+import { el, textTable, download, messageOf } from './dom.js';
+import { Panel, LETTERS } from './panel.js';
+
+/** @typedef {typeof import('../pkg/pgbook.js')} Wasm */
+
+export class CartPolePanel extends Panel {
+  /** @param {HTMLElement} root @param {Wasm} wasm @param {string} kind (also the prefix of its ids) */
+  constructor(root, wasm, kind) {
+    super(root, wasm, kind, kind);
+    const p = kind;
+    // PPO reports clipping and KL per update; the registry says which trainers draw diagnostics.
+    this.hasDiagnostics = this.schema.diagnostics;
+    this.seeds = /** @type {HTMLInputElement} */ (
+      el('input', { id: `${p}-seeds`, type: 'text', inputmode: 'numeric', size: '18', value: this.profileSeeds().join(', ') })
+    );
+    this.profile.addEventListener('change', () => {
+      this.seeds.value = this.profileSeeds().join(', ');
+      if (this.status === 'idle') this.drawEmpty(); // the empty axes name the chosen profile
+    });
+    /** @param {string} id @param {string} label @param {string} [cls] */
+    const canvas = (id, label, cls = '') =>
+      /** @type {HTMLCanvasElement} */ (el('canvas', { id, class: cls, role: 'img', 'aria-label': label }));
+    this.curve = canvas(`canvas-${p}-curve`, 'Кривая обучения: медиана и межквартильный диапазон по начальным значениям');
+    this.diag = canvas(`canvas-${p}-diagnostics`, 'Диагностики PPO по обновлениям');
+    // The PPO panel's CartPole canvas keeps the id it has always had.
+    this.pole = canvas(
+      p === 'ppo' ? 'canvas-cartpole' : `canvas-${p}-cartpole`,
+      'CartPole: жадная политика выбранного запуска',
+      'cartpole',
+    );
+    this.table = el('div', { class: 'table-wrap' });
+    this.curveCaption = el('figcaption');
+    /** @type {Map<number, { flat: number[], update: number }>} each job's latest greedy episode */
+    this.episodes = new Map();
+    // A trained policy as a file: download the chosen run's, load one back to watch it.
+    this.policyDownload = /** @type {HTMLButtonElement} */ (
+      el('button', { type: 'button', class: 'policy-download', text: 'скачать', disabled: '', onclick: () => this.downloadPolicy() })
+    );
+    this.policyFile = /** @type {HTMLInputElement} */ (
+      el('input', { type: 'file', id: `${p}-policy-file`, accept: '.json,application/json', hidden: '', 'aria-label': 'Файл политики' })
+    );
+    this.policyFile.addEventListener('change', () => this.loadPolicyFile());
+    this.policyButtons = el(
+      'span',
+      { class: 'policy-buttons' },
+      this.policyDownload,
+      ' ',
+      el('button', { type: 'button', class: 'policy-load', text: 'загрузить и посмотреть', onclick: () => this.policyFile.click() }),
+      this.policyFile,
+    );
+    this.policyInfo = el('p', { class: 'policy-info', id: `${p}-policy-info`, 'aria-live': 'polite', hidden: '' });
+    /** @param {HTMLCanvasElement} c @param {HTMLElement | string} caption */
+    const figure = (c, caption) =>
+      el('figure', { class: 'live-plain' }, c, typeof caption === 'string' ? el('figcaption', { text: caption }) : caption);
+    root.append(
+      this.controlsRow(
+        el('label', { for: `${p}-profile` }, 'профиль ', this.profile),
+        el('label', { for: `${p}-seeds` }, 'начальные значения ', this.seeds),
+      ),
+      this.configBar,
+      this.form.element,
+      this.changes,
+      this.message,
+      el('div', { class: 'progress-row' }, this.progress, this.progressText),
+      el(
+        'div',
+        { class: 'trainer-figures' },
+        figure(this.curve, this.curveCaption),
+        el(
+          'p',
+          { class: 'run-choice' },
+          el(
+            'label',
+            { for: `${p}-chosen` },
+            this.hasDiagnostics ? 'Подробно (CartPole и диагностики): ' : 'Подробно (CartPole): ',
+            this.runChoice,
+          ),
+        ),
+        figure(this.pole, 'Текущая жадная политика выбранного запуска на новом эпизоде.'),
+        ...(this.hasDiagnostics
+          ? [
+              figure(
+                this.diag,
+                'Выбранный запуск по обновлениям: доля активного клиппирования и доля отношений вне 1 ± ε (левая ось) и приближённая KL (правая ось, в своём масштабе: она обычно на порядок меньше долей).',
+              ),
+            ]
+          : []),
+      ),
+      this.comparison,
+      this.table,
+      el('p', { class: 'trainer-links' }, this.share, ' · скачать кривые: ', this.downloads, ' · политика: ', this.policyButtons),
+      this.policyInfo,
+      ...this.history.elements,
+    );
+    this.captionCurve();
+    /** @type {number | null} */
+    this.animation = null;
+    /** @type {{ flat: number[], update: number, t0: number, shown: number } | null} */
+    this.frames = null;
+    /** @type {{ state: number[], caption: string } | null} the CartPole frame on screen */
+    this.lastPole = null;
+    this.poleVisible = true;
+    this.drawTurn = false;
+    this.watchVisibility();
+    this.watchForm(this.profile, this.seeds);
+    this.drawEmpty();
+  }
+
+  profileSeeds() {
+    return this.schema.profiles.find((p) => p.name === this.profile.value)?.seeds ?? [];
+  }
+
+  drawEmpty() {
+    try {
+      this.fit(...this.canvases());
+      this.wasm.draw_empty_trainer(this.kind, this.curve.id, this.diagId(), this.profile.value, this.profileSeeds()[0] ?? 0);
+      this.drawPole([0, 0, 0, 0], 'эпизод появится после первой оценки');
+    } catch (e) {
+      this.showError(`Не удалось нарисовать оси: ${messageOf(e)}`);
+    }
+  }
+
+  get seedInput() {
+    return this.seeds;
+  }
+
+  begin() {
+    Object.defineProperty(window.pgbookRuns, this.kind, { get: () => this.runs(), configurable: true, enumerable: true });
+    this.clear();
+    this.captionCurve();
+  }
+
+  captionCurve() {
+    this.curveCaption.textContent =
+      this.checked.length > 1
+        ? 'Жадная оценка по конфигурациям: у каждой своя медиана по начальным значениям и межквартильный диапазон (заливка) своего цвета; потолок 500.'
+        : 'Жадная оценка: медиана по начальным значениям, межквартильный диапазон (заливка), отдельные запуски (тонкие линии), потолок 500.';
+  }
+
+  chosenChanged() {
+    this.policyDownload.disabled = !this.policies.has(this.chosen);
+    const e = this.episodes.get(this.chosen);
+    if (this.animation !== null) cancelAnimationFrame(this.animation);
+    this.animation = null;
+    this.frames = null;
+    const policy = this.policies.get(this.chosen);
+    if (e) this.animate(e.flat, e.update);
+    else if (policy) this.watchPolicy(policy, 'сохранённая политика');
+    else this.drawPole([0, 0, 0, 0], 'эпизод появится после первой оценки этого запуска');
+  }
+
+  /** @param {number} i */
+  finishedJob(i) {
+    if (i === this.chosen) this.policyDownload.disabled = !this.policies.has(i);
+  }
+
+  downloadPolicy() {
+    const policy = this.policies.get(this.chosen);
+    if (!policy) return;
+    const n = this.settings?.seeds.length ?? 1;
+    const seed = this.settings?.seeds[this.chosen % n] ?? 0;
+    const letter = this.checked.length > 1 ? `-${LETTERS[Math.floor(this.chosen / n)]}` : '';
+    download(`${this.kind}-policy${letter}-seed${seed}.json`, 'application/json', policy);
+  }
+
+  async loadPolicyFile() {
+    const file = this.policyFile.files?.[0];
+    this.policyFile.value = ''; // the same file again is a new choice
+    if (!file) return;
+    let text;
+    try {
+      text = await file.text();
+    } catch (e) {
+      this.showPolicy(`Файл «${file.name.slice(0, 40)}» не прочитан: ${messageOf(e)}.`);
+      return;
+    }
+    this.watchPolicy(text, `политика из файла «${file.name.slice(0, 40)}»`);
+  }
+
+  /**
+   * Plays a policy file's greedy episode in the CartPole canvas (wasm checks the file and
+   * plays the episode the CLI's `pgbook replay` plays).
+   * @param {string} text @param {string} what
+   */
+  watchPolicy(text, what) {
+    if (this.status === 'running' || this.status === 'paused') {
+      this.showPolicy('Политику можно посмотреть, когда обучение не идёт: сейчас холст CartPole показывает обучаемый запуск.');
+      return;
+    }
+    let r;
+    try {
+      r = this.wasm.replay_policy(text, NaN);
+    } catch (e) {
+      this.showPolicy(`Политика не загружена: ${messageOf(e)}.`);
+      return;
+    }
+    window.pgbookRuns.policy = r;
+    this.showPolicy(
+      `${what[0].toUpperCase()}${what.slice(1)}: ${r.trainer}, начальное значение ${r.seed}, после ${formatNumber(r.update)} обновлений ` +
+        `(${formatNumber(r.env_steps)} шагов среды), слои ${r.sizes.join('×')}. Жадный эпизод со стартом № ${r.reset_seed}: возврат ${formatNumber(r.episode_return)}.`,
+    );
+    if (this.animation !== null) cancelAnimationFrame(this.animation);
+    this.animation = null;
+    this.animate(r.episode, r.update);
+  }
+
+  /** @param {string} text */
+  showPolicy(text) {
+    this.policyInfo.textContent = text;
+    this.policyInfo.hidden = !text;
+  }
+
+  clear() {
+    this.episodes.clear();
+    this.table.replaceChildren();
+    if (this.animation !== null) cancelAnimationFrame(this.animation);
+    this.animation = null; // the next run's episodes start a loop of their own
+    this.frames = null;
+  }
+
+  /** @param {number} i @param {{ episode?: number[], update?: number }} extra */
+  update(i, extra) {
+    if (!extra.episode) return;
+    this.episodes.set(i, { flat: extra.episode, update: extra.update ?? 0 });
+    if (i === this.chosen) this.animate(extra.episode, extra.update ?? 0);
+  }
+
+  /** @param {number} i */
+  finished(i) {
+    this.finishedJob(i);
+    this.renderTable();
+    this.allFinished();
+  }
+
+  showResults() {
+    this.renderTable();
+  }
+
+  /** @param {boolean} [all] */
+  draw(all = false) {
+    // While training, one figure per redraw, in turn, so that no frame's task grows long on a
+    // slow machine; once the run has ended, both.
+    const both = all || this.status !== 'running';
+    this.drawTurn = !this.drawTurn;
+    const curve = both || this.drawTurn ? this.curve.id : '';
+    const diag = both || !this.drawTurn ? this.diagId() : '';
+    this.fit(...this.canvases());
+    this.drawBoard(curve, diag);
+    if (!both && this.drawTurn && this.hasDiagnostics) this.dirty = true; // the other figure at the next redraw
+  }
+
+  /** The live figures' canvases. */
+  canvases() {
+    return this.hasDiagnostics ? [this.curve, this.diag] : [this.curve];
+  }
+
+  /** The diagnostics canvas's id, empty for a trainer without them. */
+  diagId() {
+    return this.hasDiagnostics ? this.diag.id : '';
+  }
+
+  /**
+   * One CartPole frame; the last one is kept, so that a resized canvas shows it again.
+   * @param {number[]} state [x, ẋ, θ, θ̇] @param {string} caption
+   */
+  drawPole(state, caption) {
+    this.lastPole = { state, caption };
+    fitCanvas(this.pole, () => this.lastPole && this.drawPole(this.lastPole.state, this.lastPole.caption));
+    this.wasm.draw_cartpole(this.pole.id, state[0], state[1], state[2], state[3], caption);
+  }
+
+  /**
+   * Plays the greedy episode (a flat [x, ẋ, θ, θ̇, …] array) at CartPole's pace. It draws only
+   * when the frame changes, pauses while the canvas is off-screen or the tab hidden, replays
+   * while the run trains, and stops on the last frame once the run is over.
+   * @param {number[]} flat @param {number} update
+   */
+  animate(flat, update) {
+    this.frames = { flat, update, t0: performance.now(), shown: -1 };
+    this.kickAnimation();
+  }
+
+  watchVisibility() {
+    if ('IntersectionObserver' in window) {
+      new IntersectionObserver((entries) => {
+        this.poleVisible = entries.some((e) => e.isIntersecting);
+        this.kickAnimation();
+      }).observe(this.pole);
+    }
+    document.addEventListener('visibilitychange', () => this.kickAnimation());
+  }
+
+  kickAnimation() {
+    const f = this.frames;
+    if (this.animation !== null || !f || !this.poleVisible || document.hidden) return;
+    // Continue from the frame shown last, not from where the clock would be.
+    f.t0 = performance.now() - Math.max(0, f.shown) * this.schema.time_step_s * 1000;
+    this.animation = requestAnimationFrame(() => this.frame());
+  }
+
+  frame() {
+    this.animation = null;
+    const f = this.frames;
+    if (!f || !this.poleVisible || document.hidden) return;
+    const n = f.flat.length / 4;
+    const k = Math.max(0, Math.min(n - 1, Math.floor((performance.now() - f.t0) / (this.schema.time_step_s * 1000))));
+    if (k !== f.shown) {
+      const s = f.flat.slice(4 * k, 4 * k + 4);
+      try {
+        this.drawPole(s, `после обновления ${f.update}: шаг ${k + 1} из ${n}`);
+      } catch (e) {
+        this.showError(`Не удалось нарисовать CartPole: ${messageOf(e)}`);
+        return;
+      }
+      f.shown = k;
+    }
+    if (k === n - 1) {
+      if (!this.run) return; // the run is over: the last frame stays, nothing more to draw
+      f.t0 = performance.now() + 600; // replay after a short pause while training goes on
+      f.shown = -1;
+    }
+    this.animation = requestAnimationFrame(() => this.frame());
+  }
+
+  renderTable() {
+    /** @type {{ config: number, seed: number, final_evaluation_mean: number, final_evaluation_std: number, env_steps: number, solved_from_env_steps: number | null }[]} */
+    const summaries = this.board?.summaries() ?? [];
+    const compared = this.checked.length > 1;
+    const rows = summaries.map((x) => [
+      ...(compared ? [LETTERS[x.config]] : []),
+      String(x.seed),
+      formatNumber(x.final_evaluation_mean, 1),
+      formatNumber(x.final_evaluation_std, 1),
+      formatNumber(x.env_steps),
+      x.solved_from_env_steps == null ? '—' : formatNumber(x.solved_from_env_steps),
+    ]);
+    const stable = `стабильно ≥ ${formatNumber(this.schema.solved_threshold)} начиная с шага`;
+    this.table.replaceChildren(
+      textTable([...(compared ? ['конфигурация'] : []), 'начальное значение', 'итоговая оценка', 'std', 'шагов среды', stable], rows, {
+        id: `${this.kind}-summary`,
+      }),
+    );
+  }
+
+  downloadCsv() {
+    if (this.board) download(`${this.kind}-cartpole.csv`, 'text/csv', this.board.csv());
+  }
+  downloadJson() {
+    // Exactly the lines `pgbook train ppo|reinforce … --json` prints for the same run (in a comparison,
+    // for the configuration of the chosen run).
+    if (!this.board) return;
+    const c = Math.floor(this.chosen / (this.settings?.seeds.length ?? 1));
+    const name = this.checked.length > 1 ? `${this.kind}-cartpole-${LETTERS[c]}.jsonl` : `${this.kind}-cartpole.jsonl`;
+    download(name, 'application/x-ndjson', this.board.json_lines_of(c));
+  }
+}

@@ -1,0 +1,500 @@
+// @ts-check
+// A trainer panel's run, from Старт to its end: the jobs checked by wasm before any worker
+// starts, the workers' messages into a wasm RunBoard, the live figures redrawn at most every
+// REDRAW_MS, the progress line and the estimate, Pause, Stop and Reset, and the finished run
+// saved to (and put back from) the history. The subclasses (cartpole-panel.js,
+// sequence-panel.js) add their controls, figures and what they show of each message.
+import { fitCanvas } from './canvas.js';
+import { el, seconds, messageOf } from './dom.js';
+import { WorkerRun } from './pool.js';
+import { ConfiguredPanel, LETTERS, MAX_CONFIGS } from './panel-configs.js';
+import { RunHistory, boardOfSaved } from './run-history.js';
+import { ASK_ABOVE_S, costOf, progressLine } from './run-progress.js';
+import { formatNumber } from './format.js';
+
+export { LETTERS, MAX_CONFIGS } from './panel-configs.js';
+
+const REDRAW_MS = 200; // live curves redraw at most 5 times a second: the main thread stays free
+
+/** @typedef {typeof import('../pkg/pgbook.js')} Wasm */
+/** @typedef {import('../pkg/pgbook.js').RunBoard} RunBoard */
+/** @typedef {import('./types.js').CheckedRun} CheckedRun */
+/** @typedef {import('./types.js').Job} Job */
+/** @typedef {import('./types.js').ConfigResult} ConfigResult */
+/** @typedef {import('./protocol.js').FromWorker} WorkerMessage */
+/** @typedef {import('./history.js').SavedRun} SavedRun */
+/** @typedef {import('./run-progress.js').Status} Status */
+
+/** What the page collected, for downloads and the page tests. @type {Record<string, unknown>} */
+window.pgbookRuns = {};
+
+export class Panel extends ConfiguredPanel {
+  /** @param {HTMLElement} root @param {Wasm} wasm @param {string} kind @param {string} prefix ids of the controls */
+  constructor(root, wasm, kind, prefix) {
+    super(root, wasm, kind, prefix);
+    /** @type {Map<number, string>} each finished job's trained policy (a policy file's text) */
+    this.policies = new Map();
+    // Finished runs are kept in the browser; the list puts an earlier one back or beside.
+    this.history = new RunHistory({
+      kind,
+      prefix,
+      maxConfigs: MAX_CONFIGS,
+      describe: (profile, set) => this.form.describe(profile, set, true),
+      show: (records) => this.restoreSaved(records),
+      beside: (r) => this.besideSaved(r),
+    });
+    this.restoring = false;
+    this.restoredFrom = ''; // the dates of the saved runs on the panel
+    this.unit = '';
+    this.lastDraw = 0;
+    this.t0 = 0;
+    /** @type {number | undefined} when the run ended */
+    this.t1 = undefined;
+    this.pausedMs = 0;
+    this.pauseStart = 0;
+    this.message = el('div', { class: 'figure-error', role: 'alert', hidden: '' });
+    this.progress = /** @type {HTMLProgressElement} */ (el('progress', { max: '1', value: '0', 'aria-label': 'Ход обучения' }));
+    this.progressText = el('span', { class: 'progress-text', 'aria-live': 'polite', text: 'Обучение не запущено.' });
+    /** @param {string} text @param {() => void} onclick */
+    const button = (text, onclick) => /** @type {HTMLButtonElement} */ (el('button', { type: 'button', text, onclick }));
+    this.buttons = {
+      start: button('Старт', () => this.start()),
+      pause: button('Пауза', () => this.togglePause()),
+      stop: button('Стоп', () => this.stop()),
+      reset: button('Сброс', () => this.reset()),
+    };
+    this.estimate = el('span', { class: 'run-estimate' });
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.estimateTimer = undefined;
+    /** @type {Map<number, number>} each job's steps (updates, iterations) done in this run */
+    this.stepsDone = new Map();
+    this.scheduleEstimate();
+    this.share = /** @type {HTMLAnchorElement} */ (el('a', { class: 'share', href: '#', text: 'Ссылка на этот запуск' }));
+    this.downloads = el(
+      'span',
+      { class: 'downloads' },
+      button('CSV', () => this.downloadCsv()),
+      button('JSON', () => this.downloadJson()),
+    );
+    this.setStatus('idle');
+    this.renderConfigs();
+    this.history.refresh();
+  }
+
+  /* The shared life cycle. */
+
+  /** The checked jobs of the form's settings, one per seed (throws wasm's message). @returns {Job[]} */
+  jobs() {
+    this.syncConfig();
+    /** @type {CheckedRun[]} */
+    const checked = this.configs.map((c, k) => {
+      try {
+        return this.wasm.check_run(this.kind, c.profile, c.set, this.seedInput.value);
+      } catch (e) {
+        if (this.configs.length < 2) throw e;
+        throw new Error(`конфигурация ${LETTERS[k]}: ${messageOf(e)}`, { cause: e });
+      }
+    });
+    this.checked = checked;
+    this.settings = checked[0];
+    this.unit = checked[0].unit;
+    return checked.flatMap((s) => s.seeds.map((seed) => ({ request: { profile: s.profile, set: s.set }, seed })));
+  }
+  /**
+   * Sizes the panel's canvases for the next draw; a later change of their size redraws them.
+   * @param {HTMLCanvasElement[]} canvases
+   */
+  fit(...canvases) {
+    for (const c of canvases) fitCanvas(c, () => this.redrawAll());
+  }
+
+  /**
+   * The run board's figures on the canvases `curve` and `detail` (an empty id skips one), with
+   * the x axes of the checked run's totals.
+   * @param {string} curve @param {string} detail
+   */
+  drawBoard(curve, detail) {
+    const s = this.settings;
+    if (!s) return;
+    // The longest configuration's plan fixes the axes.
+    const total = Math.max(...this.checked.map((c) => c.total_per_seed));
+    const steps = Math.max(...this.checked.map((c) => c.steps_per_seed));
+    this.board?.draw(curve, detail, s.profile, total, steps, this.chosen);
+  }
+
+  /** Everything drawn again (after a canvas changed size). */
+  redrawAll() {
+    try {
+      if (this.board) this.draw(true);
+      else this.drawEmpty();
+    } catch (e) {
+      this.showError(`Не удалось нарисовать кривые: ${messageOf(e)}`);
+    }
+  }
+
+  /** @param {(Node | string)[]} fields */
+  controlsRow(...fields) {
+    return el(
+      'div',
+      { class: 'controls trainer-controls' },
+      ...fields,
+      el('span', { class: 'buttons' }, ...Object.values(this.buttons), ' ', this.estimate),
+    );
+  }
+
+  /** @param {string} text */
+  showError(text) {
+    this.message.textContent = text;
+    this.message.hidden = !text;
+  }
+
+  /** @param {Status} status */
+  setStatus(status) {
+    const focused = document.activeElement;
+    this.status = status;
+    const active = status === 'running' || status === 'paused';
+    this.buttons.start.disabled = active;
+    this.buttons.pause.disabled = !active;
+    this.buttons.pause.textContent = status === 'paused' ? 'Продолжить' : 'Пауза';
+    this.buttons.stop.disabled = !active;
+    this.buttons.reset.disabled = status === 'idle';
+    this.downloads.querySelectorAll('button').forEach((b) => {
+      b.disabled = status === 'idle';
+    });
+    this.root.dataset.status = status;
+    this.form?.setDisabled(active); // a run keeps the settings it started with
+    if (this.configs) this.renderConfigs();
+    // A disabled button loses focus to <body>: hand it to the control that now makes sense.
+    if (focused instanceof HTMLButtonElement && this.root.contains(focused) && focused.disabled) {
+      const next = active ? this.buttons.pause : this.buttons.start;
+      (next.disabled ? this.buttons.reset : next).focus();
+    }
+  }
+
+  start() {
+    this.showError('');
+    let jobs;
+    try {
+      jobs = this.jobs(); // validated by wasm before any worker starts
+    } catch (e) {
+      this.showError(`Настройки не приняты: ${messageOf(e)}`);
+      return;
+    }
+    const cost = costOf(this.wasm, this.checked);
+    this.estimate.textContent = cost.text;
+    if (cost.seconds > ASK_ABOVE_S && !confirm(`Этот запуск займёт примерно ${seconds(cost.seconds)} (${cost.text}). Начать?`)) {
+      this.showError('Запуск отменён: он занял бы слишком много времени. Уменьшите настройки или нажмите «Старт» ещё раз.');
+      return;
+    }
+    const settings = /** @type {CheckedRun} */ (this.settings);
+    this.terminate();
+    const shown = this.checked[this.current] ?? settings;
+    this.showChanges(shown.profile, shown.set);
+    const seeds = new Float64Array(settings.seeds);
+    try {
+      this.board = this.wasm.RunBoard.compare(this.kind, seeds, this.labels());
+    } catch (e) {
+      this.showError(`Настройки не приняты: ${messageOf(e)}`);
+      return;
+    }
+    this.chosen = 0;
+    this.policies.clear();
+    this.restoredFrom = '';
+    this.times = this.checked.map(() => ({ start: 0, end: 0 }));
+    this.renderRunChoice();
+    this.renderComparison();
+    this.begin();
+    this.t0 = performance.now();
+    this.t1 = undefined;
+    this.pausedMs = 0;
+    this.stepsDone.clear();
+    this.run = new WorkerRun(this.kind, jobs, (i, m) => this.onMessage(i, m));
+    this.setStatus('running');
+    // Until the first report the line still says what is happening (an update may be long).
+    this.progress.value = 0;
+    this.progressText.textContent = this.progressLine(0, settings.total_per_seed * jobs.length, 0);
+    this.share.href = this.shareUrl();
+    this.tick();
+  }
+
+  togglePause() {
+    if (!this.run) return;
+    if (this.status === 'running') {
+      this.run.send('pause');
+      this.pauseStart = performance.now();
+      this.setStatus('paused');
+      this.updateProgress();
+    } else if (this.status === 'paused') {
+      this.pausedMs += performance.now() - this.pauseStart;
+      this.run.send('resume');
+      this.setStatus('running');
+    }
+  }
+
+  stop() {
+    if (!this.run) return;
+    this.terminate(); // a stopped run keeps its curves; the workers are gone
+    if (this.status === 'paused') this.pausedMs += performance.now() - this.pauseStart;
+    this.setStatus('stopped');
+    this.updateProgress();
+  }
+
+  reset() {
+    this.terminate();
+    this.board = null;
+    this.checked = [];
+    this.policies.clear();
+    this.restoredFrom = '';
+    this.dirty = false; // a redraw queued before the click must not bring the old run back
+    this.renderComparison();
+    this.runChoice.replaceChildren();
+    this.clear();
+    this.clearCanvases();
+    this.drawEmpty();
+    this.showError('');
+    this.progress.value = 0;
+    this.progressText.textContent = 'Обучение не запущено.';
+    this.setStatus('idle');
+  }
+
+  /** The estimate beside Старт, in its own task: the first one measures this machine's speed (about 30 ms). */
+  scheduleEstimate() {
+    clearTimeout(this.estimateTimer);
+    this.estimateTimer = setTimeout(() => this.showEstimate(), 0);
+  }
+
+  /** The form's configurations checked without changing the panel; null when one is refused. @returns {CheckedRun[] | null} */
+  checkedForm() {
+    try {
+      return this.configs.map((c, k) =>
+        k === this.current
+          ? this.wasm.check_run(this.kind, this.profile.value, this.form.overrides(), this.seedInput.value)
+          : this.wasm.check_run(this.kind, c.profile, c.set, this.seedInput.value),
+      );
+    } catch {
+      return null; // Старт says why
+    }
+  }
+
+  showEstimate() {
+    const checked = this.checkedForm();
+    this.estimate.textContent = checked ? costOf(this.wasm, checked).text : '';
+  }
+
+  /** Every canvas of the panel back to its state before any run. */
+  clearCanvases() {
+    for (const c of this.root.querySelectorAll('canvas')) {
+      c.getContext('2d')?.clearRect(0, 0, c.width, c.height);
+    }
+  }
+
+  /** What job `i` was doing, for a message about it. @param {number} i */
+  doingOf(i) {
+    const n = this.settings?.seeds.length ?? 1;
+    const steps = this.checked[Math.floor(i / n)]?.steps_per_seed ?? 0;
+    const what = this.unit === 'итераций' ? 'шла итерация' : 'шло обновление';
+    return `${what} ${formatNumber((this.stepsDone.get(i) ?? 0) + 1)} из ${formatNumber(steps)}`;
+  }
+
+  terminate() {
+    this.run?.terminate();
+    this.run = null;
+  }
+
+  /** @param {number} i @param {WorkerMessage} m */
+  onMessage(i, m) {
+    const board = this.board;
+    if (!board) return;
+    switch (m.type) {
+      case 'started': {
+        board.start(i, m.info);
+        const t = this.times[Math.floor(i / (this.settings?.seeds.length ?? 1))];
+        if (t && !t.start) t.start = performance.now();
+        break;
+      }
+      case 'update':
+        this.stepsDone.set(i, (this.stepsDone.get(i) ?? 0) + 1);
+        board.push(i, m.line ?? '');
+        this.update(i, m.extra ?? {});
+        this.dirty = true;
+        break;
+      case 'finished': {
+        board.push(i, m.line ?? '');
+        if (m.policy) this.policies.set(i, m.policy);
+        const n = this.settings?.seeds.length ?? 1;
+        const c = Math.floor(i / n);
+        const t = this.times[c];
+        // The summaries are small; the runs' reports are not read here.
+        const done = board.summaries().filter((/** @type {any} */ x) => x.config === c).length;
+        if (t && done === n) t.end = performance.now();
+        this.finished(i);
+        this.renderComparison();
+        this.dirty = true;
+        break;
+      }
+      case 'error':
+      case 'panic':
+        this.terminate();
+        this.setStatus('failed');
+        this.showError(
+          `${m.type === 'panic' ? 'Сбой в модуле WebAssembly' : 'Ошибка обучения'} (${this.jobLabel(i)}; ${this.doingOf(i)}): ${m.message}` +
+            `${/memory|памят/i.test(m.message) ? ' — фоновому потоку не хватило памяти' : ''}. Нажмите «Старт», чтобы начать заново.`,
+        );
+        this.dirty = true;
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Redraws the live figures at most every REDRAW_MS, never per message. */
+  tick() {
+    if (this.dirty && this.board && performance.now() - this.lastDraw >= REDRAW_MS) {
+      this.dirty = false;
+      this.lastDraw = performance.now();
+      try {
+        this.draw();
+      } catch (e) {
+        this.showError(`Не удалось нарисовать кривые: ${messageOf(e)}`);
+      }
+      this.updateProgress();
+      // The page's own work per redraw (read by the e2e tests, as the figures' redraws are).
+      (window.pgbookTimings[`trainer-${this.kind}`] ??= []).push(performance.now() - this.lastDraw);
+    }
+    if (this.run || this.dirty) requestAnimationFrame(() => this.tick());
+  }
+
+  /** The progress line of the run on the panel. @param {number} done @param {number} total @param {number} elapsed seconds */
+  progressLine(done, total, elapsed) {
+    const steps = Math.max(0, ...this.checked.map((c) => c.steps_per_seed));
+    return progressLine({ status: this.status, unit: this.unit, done, total, elapsed, steps, restoredFrom: this.restoredFrom });
+  }
+
+  updateProgress() {
+    if (!this.board) return;
+    const { done, total } = this.board.progress();
+    this.progress.value = total ? done / total : 0;
+    const paused = this.status === 'paused' ? performance.now() - this.pauseStart : 0;
+    // A run that has ended keeps the time it ended at (a later redraw must not add to it).
+    const ended = this.status === 'running' || this.status === 'paused' ? performance.now() : (this.t1 ??= performance.now());
+    const elapsed = (ended - this.t0 - this.pausedMs - paused) / 1000;
+    this.progressText.textContent = this.progressLine(done, total, elapsed);
+  }
+
+  /** What the page keeps of the run (read by the downloads and the page tests). @returns {any[]} */
+  runs() {
+    return this.board ? this.board.runs() : [];
+  }
+
+  allFinished() {
+    if (this.board?.is_finished()) {
+      this.terminate();
+      this.setStatus('finished');
+      this.updateProgress();
+      this.dirty = true;
+      this.tick();
+      if (!this.restoring) this.save();
+    }
+  }
+
+  /* The history: finished runs in IndexedDB. */
+
+  /** The finished run on the panel as a saved run. @returns {SavedRun} */
+  snapshot() {
+    const board = /** @type {RunBoard} */ (this.board);
+    const n = this.settings?.seeds.length ?? 1;
+    const infos = board.infos();
+    return {
+      kind: this.kind,
+      saved_at: new Date().toISOString(),
+      seeds: this.settings?.seeds ?? [],
+      checked: this.checked,
+      labels: this.labels(),
+      configs: this.checked.map((_, c) => ({ lines: board.json_lines_of(c) })),
+      infos,
+      policies: infos.map((/** @type {unknown} */ _i, /** @type {number} */ job) => this.policies.get(job) ?? null),
+      times: this.times.map((t) => ({ start: 0, end: t.end - t.start })),
+      summary: this.resultsLine(n),
+      results: board.results(),
+    };
+  }
+
+  /** One line of what the run gave, for the history list. @param {number} _n */
+  resultsLine(_n) {
+    /** @type {ConfigResult[]} */
+    const results = this.board?.results() ?? [];
+    const [name, , fmt] = this.scoreNames();
+    return results
+      .map(
+        (r) =>
+          `${this.checked.length > 1 ? `${LETTERS[r.config]}: ` : ''}${name} ${r.score ? fmt(r.score.median) : '—'}, цели достигли ${r.reached} из ${r.finished}`,
+      )
+      .join('; ');
+  }
+
+  save() {
+    return this.history.save(this.snapshot());
+  }
+
+  /** A saved run beside the finished one on the panel (same seeds, at most four configurations). @param {SavedRun} r */
+  besideSaved(r) {
+    if (!this.board || this.status !== 'finished') {
+      this.restoreSaved([r]);
+      return;
+    }
+    this.restoreSaved([this.snapshot(), r]);
+  }
+
+  /**
+   * Saved runs back on the panel as one finished comparison, exactly as they ended: their
+   * lines go into a new board, their policies and times with them.
+   * @param {SavedRun[]} records
+   */
+  restoreSaved(records) {
+    const seeds = records[0].seeds;
+    const checked = records.flatMap((r) => r.checked);
+    if (records.some((r) => r.seeds.join(',') !== seeds.join(','))) {
+      this.history.note(`Рядом можно поставить только запуск на тех же начальных значениях (${seeds.join(', ')}).`);
+      return;
+    }
+    if (checked.length > MAX_CONFIGS) {
+      this.history.note(`Вместе получилось бы ${checked.length} конфигураций, а сравнение вмещает не больше ${MAX_CONFIGS}.`);
+      return;
+    }
+    this.terminate();
+    this.checked = checked;
+    this.settings = checked[0];
+    this.unit = checked[0].unit;
+    this.configs = checked.map((c) => ({ profile: c.profile, set: c.set }));
+    this.current = 0;
+    this.seedInput.value = seeds.join(', ');
+    try {
+      this.loadConfig(this.configs[0]);
+      const { board, policies, times } = boardOfSaved(this.wasm, this.kind, records, seeds, this.labels());
+      this.policies = policies;
+      this.times = times;
+      this.board = board;
+    } catch (e) {
+      this.board = null;
+      this.history.note(`Сохранённый запуск не удалось показать: ${messageOf(e)}.`);
+      return;
+    }
+    this.history.note('');
+    this.chosen = 0;
+    this.begin();
+    this.renderRunChoice();
+    this.restoring = true;
+    this.setStatus('finished');
+    this.showResults();
+    this.renderComparison();
+    this.chosenChanged();
+    this.restoring = false;
+    const { done, total } = this.board.progress();
+    this.progress.value = total ? done / total : 0;
+    this.restoredFrom = records.map((r) => new Date(r.saved_at).toLocaleString('ru-RU')).join(' и ');
+    this.progressText.textContent = this.progressLine(done, total, 0);
+    this.share.href = this.shareUrl();
+    this.dirty = true;
+    this.tick();
+  }
+}
