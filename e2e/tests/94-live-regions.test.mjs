@@ -1,0 +1,147 @@
+// @ts-check
+// Live regions (issue 28): a screen reader hears a run's start, pause, end and errors once —
+// one sentence each in the panel's status region, the error in its alert — never the progress
+// line that changes at every redraw; a figure's new description once its sliders rest, not at
+// each step. A MutationObserver in the page counts every change inside a live region.
+import { it } from 'node:test';
+import { forEachBrowser, assert, waitWorkersSaid, countWorkers } from '../harness.mjs';
+
+/**
+ * Starts counting: every mutation inside a live region (its text, its children, its `hidden`),
+ * by region, with the region's text after it; and the progress lines written, for comparison.
+ * @param {import('../harness.mjs').Tab} tab
+ */
+const watchLive = (tab) =>
+  tab.eval(() => {
+    const LIVE = '[aria-live]:not([aria-live=off]), [role=status], [role=alert], [role=log], output:not([aria-live=off])';
+    const w = /** @type {any} */ (window);
+    /** @type {{ region: string, text: string }[]} */
+    w.pgbookLive = [];
+    w.pgbookProgressWrites = 0;
+    /** @type {WeakMap<Element, string>} */
+    const names = new WeakMap();
+    const nameOf = (/** @type {Element} */ r) => {
+      if (!names.has(r)) {
+        const where = r.closest('section, figure, form')?.id ?? '';
+        names.set(r, `${where} ${r.tagName.toLowerCase()}${r.id ? `#${r.id}` : ''}.${r.className || '-'}[${r.getAttribute('role') ?? `aria-live=${r.getAttribute('aria-live')}`}]`);
+      }
+      return names.get(r) ?? '';
+    };
+    new MutationObserver((records) => {
+      for (const r of records) {
+        const node = r.target instanceof Element ? r.target : r.target.parentElement;
+        // `hidden` set again to what it was changes nothing a reader hears.
+        if (r.type === 'attributes' && r.target instanceof Element && r.oldValue === r.target.getAttribute(r.attributeName ?? '')) continue;
+        if (node?.closest('.progress-text')) w.pgbookProgressWrites++;
+        const region = node?.closest(LIVE);
+        if (region) w.pgbookLive.push({ region: nameOf(region), text: (region.textContent ?? '').trim() });
+      }
+    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeOldValue: true, attributeFilter: ['hidden'] });
+  });
+
+/** What the live regions said since watchLive(), and how often the progress line was written. @param {import('../harness.mjs').Tab} tab */
+const said = (tab) =>
+  tab.eval(() => {
+    const w = /** @type {any} */ (window);
+    return { live: /** @type {{ region: string, text: string }[]} */ (w.pgbookLive), progress: /** @type {number} */ (w.pgbookProgressWrites) };
+  });
+
+/** The sentences of the panel's status region, in order. @param {{ region: string, text: string }[]} live @param {string} panel */
+const sentences = (live, panel) => live.filter((m) => m.region.startsWith(`${panel} `) && m.region.includes('[status]')).map((m) => m.text);
+
+forEachBrowser((env) => {
+  it('a short run: the panel says it started and how it ended, once each; the progress line is not read', { timeout: 240_000 }, async (t) => {
+    for (const [path, panel, profile, seeds] of [
+      ['lesson-06.html', 'trainer-ppo', '#ppo-profile', '#ppo-seeds'],
+      ['lesson-03.html', 'trainer-reinforce', '#reinforce-profile', '#reinforce-seeds'],
+    ]) {
+      await env.withTab(path, null, async (tab) => {
+        await tab.waitReady();
+        await tab.select(profile, 'smoke');
+        await tab.fill(seeds, '11, 37');
+        await watchLive(tab);
+        await tab.clickButton(`#${panel}`, 'Старт');
+        await tab.waitStatus(`#${panel}`, ['finished', 'failed'], 200_000);
+        assert((await tab.status(`#${panel}`)) === 'finished', `${path}: the run did not finish`);
+        // The history note and the saved run's list come after the end: wait for the list.
+        await tab.waitFor((p) => document.querySelectorAll(`#${p} .history-list li`).length > 0, panel);
+        await tab.settle();
+        const { live, progress } = await said(tab);
+        const status = sentences(live, panel);
+        t.diagnostic(`${env.name} ${path}: ${live.length} live-region mutations (${[...new Set(live.map((m) => m.region))].join(', ')}); progress line written ${progress} times; «${status.join('» «')}»`);
+        assert(status.length === 2 && /^Обучение запущено/.test(status[0]) && /^Обучение закончено/.test(status[1]), `${path}: the status region said «${status.join('» «')}»`);
+        // The sentence at the end carries the result (the history's line of it).
+        assert(/цели достигли \d+ из 2/.test(status[1]), `${path}: the end says no result: «${status[1]}»`);
+        assert(live.length === 2, `${path}: live regions changed ${live.length} times: ${live.map((m) => `${m.region}: «${m.text.slice(0, 60)}»`).join('; ')}`);
+        assert(progress > live.length, `${path}: the progress line was written ${progress} times — a run too short to tell`);
+      });
+    }
+  });
+
+  it('pause, resume, stop, reset and a failed job: one sentence each, the error once in the alert', { timeout: 240_000 }, async (t) => {
+    await env.withTab('lesson-06.html', { deviceScaleFactor: 1 }, async (tab) => {
+      await tab.waitReady();
+      await countWorkers(tab);
+      await tab.select('#ppo-profile', 'full');
+      await tab.fill('#ppo-seeds', '11');
+      await watchLive(tab);
+      await tab.clickButton('#trainer-ppo', 'Старт');
+      await tab.waitFor(() => (window.pgbookRuns.ppo?.[0]?.reports.length ?? 0) >= 2, null, 60_000);
+      await tab.clickButton('#trainer-ppo', 'Пауза');
+      await waitWorkersSaid(tab, 'paused');
+      await tab.clickButton('#trainer-ppo', 'Продолжить');
+      await tab.waitFor(() => (window.pgbookRuns.ppo?.[0]?.reports.length ?? 0) >= 4, null, 60_000);
+      await tab.clickButton('#trainer-ppo', 'Стоп');
+      await tab.clickButton('#trainer-ppo', 'Сброс');
+      // A job that fails: the worker's self-check panics inside wasm.
+      await tab.clickButton('#trainer-ppo', 'Старт');
+      await tab.waitFor(() => (window.pgbookRuns.ppo?.[0]?.reports.length ?? 0) >= 1, null, 60_000);
+      await tab.eval(() => window.pgbookPanels.ppo.run.sendTo(0, 'fail'));
+      await tab.waitStatus('#trainer-ppo', ['failed'], 30_000);
+      await tab.settle();
+      tab.expectProblems(/self-test: a deliberate panic|unreachable/);
+      const { live, progress } = await said(tab);
+      const status = sentences(live, 'trainer-ppo');
+      const alerts = live.filter((m) => m.region.includes('[alert]'));
+      t.diagnostic(`${env.name}: ${live.length} live-region mutations, progress line written ${progress} times; «${status.join('» «')}»; alert ${alerts.length}×`);
+      const wanted = [/^Обучение запущено/, /^Пауза/, /^Обучение продолжается/, /^Обучение остановлено/, /^Панель сброшена/, /^Обучение запущено/, /^Обучение прервано ошибкой/];
+      assert(status.length === wanted.length && wanted.every((re, i) => re.test(status[i])), `the status region said «${status.join('» «')}»`);
+      // The alert: its message written once and shown once (two mutations), nothing after.
+      assert(alerts.length <= 2 && alerts.every((m) => /Сбой в модуле WebAssembly/.test(m.text)), `the alert changed ${alerts.length} times: ${alerts.map((m) => m.text.slice(0, 60)).join('; ')}`);
+      assert(live.length === status.length + alerts.length, `other live regions changed: ${live.filter((m) => !status.includes(m.text) && !alerts.includes(m)).map((m) => m.region).join(', ')}`);
+    });
+  });
+
+  it("a figure's sliders moved ten steps: its description is read once, after they rest", async (t) => {
+    await env.withTab('lesson-04.html', null, async (tab) => {
+      await tab.waitReady();
+      await watchLive(tab);
+      // Ten steps in one task, as a drag gives them (each one an `input` event and a redraw).
+      const steps = await tab.eval(() => {
+        const g = /** @type {HTMLInputElement} */ (document.getElementById('gae-gamma'));
+        const l = /** @type {HTMLInputElement} */ (document.getElementById('gae-lambda'));
+        for (let i = 0; i < 10; i++) {
+          const s = i % 2 ? l : g;
+          s.stepDown();
+          s.dispatchEvent(new Event('input', { bubbles: true }));
+        }
+        return [g.value, l.value];
+      });
+      await tab.waitFor(() => /** @type {any} */ (window).pgbookLive.length > 0, null, 10_000);
+      await tab.settle();
+      const dragged = (await said(tab)).live.length;
+      assert(dragged === 1, `ten steps in a row were read ${dragged} times`);
+      // The keyboard too: five arrows on one slider, then rest.
+      for (let i = 0; i < 5; i++) await tab.press('#gae-gamma', 'ArrowRight');
+      await tab.waitFor(() => /** @type {any} */ (window).pgbookLive.length > 1, null, 10_000);
+      await tab.settle();
+      const { live } = await said(tab);
+      t.diagnostic(`${env.name} lesson-04.html: ${live.length} live-region mutations for 10 steps and 5 keys; «${live.map((m) => m.text.slice(0, 90)).join('» «')}»`);
+      const gamma = await tab.eval(() => document.querySelector('output[for="gae-gamma"]')?.textContent ?? '');
+      // Each key press is its own rest when the machine is slow: at most one sentence per key.
+      assert(live.length >= 2 && live.length <= 6 && live.every((m) => m.region.startsWith('figure-gae ')), `live regions changed ${live.length} times: ${live.map((m) => m.region).join(', ')}`);
+      assert(live[0].text.startsWith('Рисунок: при γ = ') && live[0].text.length > 60, `the figure said «${live[0].text}» for ${steps}`);
+      assert(live[live.length - 1].text.includes(`γ = ${gamma}`), `the last sentence «${live[live.length - 1].text}» is not about γ = ${gamma}`);
+    });
+  });
+});
