@@ -14,6 +14,8 @@ export function liveRegion(role = 'status') {
   const region = document.createElement('p');
   region.className = 'visually-hidden';
   region.setAttribute('role', role);
+  // The role implies it; said again for screen readers that only know the attribute.
+  region.setAttribute('aria-live', role === 'alert' ? 'assertive' : 'polite');
   return region;
 }
 
