@@ -596,6 +596,4 @@ forEachBrowser((env) => {
     }
   });
 
-  // A browser of its own: Firefox's tabs share one profile, and what earlier files left in it
-  // (saved runs, a chosen theme, open tabs) is not the state «as loaded» means.
-}, { fresh: true });
+});
