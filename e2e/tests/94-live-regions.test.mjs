@@ -74,6 +74,13 @@ forEachBrowser((env) => {
         assert(/цели достигли \d+ из 2/.test(status[1]), `${path}: the end says no result: «${status[1]}»`);
         assert(live.length === 2, `${path}: live regions changed ${live.length} times: ${live.map((m) => `${m.region}: «${m.text.slice(0, 60)}»`).join('; ')}`);
         assert(progress > live.length, `${path}: the progress line was written ${progress} times — a run too short to tell`);
+        // A saved run put back on the panel: one sentence, with its date and result.
+        await tab.click(`#${panel} details.run-history > summary`);
+        await tab.click(`#${panel} .history-list li button`);
+        await tab.waitFor((n) => /** @type {any} */ (window).pgbookLive.length > n, live.length);
+        await tab.settle();
+        const back = sentences((await said(tab)).live, panel).slice(2);
+        assert(back.length === 1 && /^Показан сохранённый запуск от .+цели достигли \d+ из \d+\.$/.test(back[0]), `${path}: a saved run shown said «${back.join('» «')}»`);
       });
     }
   });
