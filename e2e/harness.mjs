@@ -266,7 +266,7 @@ export class Tab {
     }, selector);
   }
   /** The page has loaded its wasm and drawn. */
-  waitReady(timeout = 20_000) {
+  waitReady(timeout = 60_000) {
     return this.waitFor(pageReady, null, timeout);
   }
   /** @param {string} selector @param {string[]} wanted @returns {Promise<string>} */

@@ -6,9 +6,13 @@
 //   PGBOOK_BROWSERS=firefox node e2e/run.mjs --browser-only   only the files that use a browser
 //   node e2e/run.mjs --skip 40-offline,88-prepared            all but those files
 //   node e2e/run.mjs 10-clipping 20-lessons                   only those files
+//   node e2e/run.mjs --concurrency 1                          one file at a time (default 2)
+// Two files run at a time: a page test mostly waits (for a page, a worker, a redraw) and one
+// file keeps about half a core busy, so two share the browser and the server without waiting
+// for each other; every file that needs a clean browser or its own server says so (`fresh`).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after } from 'node:test';
+import { after, describe } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { ROOT, closeShared, shareAcrossFiles } from './harness.mjs';
 
@@ -21,6 +25,11 @@ const flag = (/** @type {string} */ name) => {
 const browserOnly = args.includes('--browser-only');
 if (browserOnly) args.splice(args.indexOf('--browser-only'), 1);
 const skip = (flag('--skip') ?? '').split(',').filter(Boolean);
+const concurrency = Number(flag('--concurrency') ?? 2);
+if (!Number.isInteger(concurrency) || concurrency < 1) {
+  console.error('e2e/run.mjs: --concurrency takes a whole number ≥ 1');
+  process.exit(2);
+}
 const only = args;
 
 const files = readdirSync(DIR)
@@ -32,4 +41,6 @@ const files = readdirSync(DIR)
 
 shareAcrossFiles();
 after(closeShared);
-for (const f of files) await import(pathToFileURL(join(DIR, f)).href);
+describe(`${files.length} files, ${concurrency} at a time`, { concurrency }, async () => {
+  for (const f of files) await import(pathToFileURL(join(DIR, f)).href);
+});

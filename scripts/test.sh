@@ -4,7 +4,8 @@
 # headless Chromium and headless Firefox (wasm-pack test, as teachers run it), the release
 # wasm build, the JavaScript type check against its declarations, the site build, and the
 # page tests (the build, the server, every page and both trainers, offline use) in headless
-# Chromium and Firefox ESR, the two browsers side by side.
+# Chromium and Firefox ESR, the two browsers side by side. Steps that leave a core idle run
+# beside others (see below).
 #   scripts/test.sh quick   the edit loop: formatting, clippy (native), native tests, the site,
 #                           and the Chromium page tests without the slow files (offline use,
 #                           the prepared comparisons)
@@ -31,40 +32,59 @@ node_modules/.bin/prettier --check --log-level warn '**/*.{js,mjs}'
 node_modules/.bin/eslint --max-warnings 0 .
 step "cargo fmt --check"
 cargo fmt --check
-step "cargo clippy (native, all targets)"
-cargo clippy --all-targets -- -D warnings
-if [ "$mode" = all ]; then
-  step "cargo clippy (wasm32: the web boundary and browser tests)"
-  cargo clippy --target wasm32-unknown-unknown --lib --tests -- -D warnings
-fi
-step "native tests"
-cargo test
-if [ "$mode" = all ]; then
-  step "wasm tests in headless Chromium"
-  wasm-pack test --headless --chrome
-  step "wasm tests in headless Firefox"
-  wasm-pack test --headless --firefox
-fi
-step "release wasm for the page"
-scripts/build-wasm.sh
-if [ "$mode" = all ]; then
-  step "JavaScript type check (tsc against www/pkg/pgbook.d.ts)"
-  node_modules/.bin/tsc -p tsconfig.json
-  node_modules/.bin/tsc -p tsconfig.sw.json
-fi
-step "the site (site/)"
-node scripts/build-site.mjs
 if [ "$mode" = quick ]; then
+  step "cargo clippy (native, all targets)"
+  cargo clippy --all-targets -- -D warnings
+  step "native tests"
+  cargo test
+  step "release wasm for the page"
+  scripts/build-wasm.sh
+  step "the site (site/)"
+  node scripts/build-site.mjs
   step "page tests in headless Chromium (without 40-offline, 88-prepared)"
   pages chromium --skip 40-offline,88-prepared
   step "done"
   exit 0
 fi
-step "page tests in headless Chromium and Firefox ESR, side by side (node:test)"
+
+# The release wasm (LTO into one codegen unit: one core for most of a minute), the type check
+# and the site build run beside clippy and the native tests; the page tests then run beside the
+# wasm tests. Each profile has its own build directory lock, so the cargo builds do not wait for
+# each other.
+site_log=$(mktemp)
+step "release wasm for the page, the JavaScript type check and the site (site/): beside the next steps"
+(
+  scripts/build-wasm.sh &&
+    node_modules/.bin/tsc -p tsconfig.json &&
+    node_modules/.bin/tsc -p tsconfig.sw.json &&
+    node scripts/build-site.mjs
+) >"$site_log" 2>&1 &
+site=$!
+step "cargo clippy (native, all targets)"
+cargo clippy --all-targets -- -D warnings
+step "native tests"
+cargo test
+step "waiting for the release wasm, the type check and the site"
+site_status=0
+wait "$site" || site_status=$?
+sed 's/^/[site] /' "$site_log"
+rm -f "$site_log"
+if [ "$site_status" != 0 ]; then
+  echo "the release wasm, the type check or the site failed (exit $site_status)" >&2
+  exit "$site_status"
+fi
+step "page tests in headless Chromium and Firefox ESR, side by side (node:test), beside the wasm tests"
 # The files without a browser (the server, the build) run once, in Chromium's process.
 pages chromium & chromium=$!
 pages firefox --browser-only & firefox=$!
 status=0
+step "cargo clippy (wasm32: the web boundary and browser tests)"
+cargo clippy --target wasm32-unknown-unknown --lib --tests -- -D warnings || status=$?
+step "wasm tests in headless Chromium"
+wasm-pack test --headless --chrome || status=$?
+step "wasm tests in headless Firefox"
+wasm-pack test --headless --firefox || status=$?
+step "waiting for the page tests"
 wait "$chromium" || status=$?
 wait "$firefox" || status=$?
 step "done"
