@@ -154,7 +154,7 @@ async function switchTheme(tab, theme) {
 }
 
 forEachBrowser((env) => {
-  it('axe: no WCAG 2.2 AA violation on any page as loaded, figures drawn', { timeout: 240_000 }, async (t) => {
+  it('axe: no WCAG 2.2 AA violation on any page as loaded, figures drawn', { timeout: 400_000 }, async (t) => {
     /** @type {string[]} */
     const failures = [];
     for (const path of PAGES) {
@@ -168,7 +168,7 @@ forEachBrowser((env) => {
     assert(failures.length === 0, failures.join('\n'));
   });
 
-  it('axe: lesson 9 with every exercise answered wrong, then right', { timeout: 120_000 }, async (t) => {
+  it('axe: lesson 9 with every exercise answered wrong, then right', { timeout: 300_000 }, async (t) => {
     await env.withTab('lesson-09.html', null, async (tab) => {
       await tab.waitReady();
       /** @type {Record<string, { correct_options: number[], options: number, expected: number[] }>} */
@@ -300,7 +300,7 @@ forEachBrowser((env) => {
   });
 
   for (const path of ['lesson-04.html', 'lesson-05.html', 'lesson-09.html']) {
-    it(`keyboard: every control of ${path} in reading order, each with a visible focus ring`, { timeout: 120_000 }, async (t) => {
+    it(`keyboard: every control of ${path} in reading order, each with a visible focus ring`, { timeout: 300_000 }, async (t) => {
       await env.withTab(path, null, async (tab) => {
         await tab.waitReady();
         const stops = await checkKeyboard(tab, path);
@@ -309,7 +309,7 @@ forEachBrowser((env) => {
     });
   }
 
-  it("keyboard: lesson 6's panel after a short run, settings and saved runs open — every control in reading order, focus visible", { timeout: 240_000 }, async (t) => {
+  it("keyboard: lesson 6's panel after a short run, settings and saved runs open — every control in reading order, focus visible", { timeout: 400_000 }, async (t) => {
     await env.withTab('lesson-06.html?run=ppo&profile=smoke&seeds=11', null, async (tab) => {
       await tab.waitReady();
       await tab.waitFor(runEnded, '#trainer-ppo', 180_000);

@@ -51,16 +51,16 @@ async function pausedWithEpisode(tab) {
   await tab.select('#ppo-profile', 'full');
   await tab.fill('#ppo-seeds', '11');
   await tab.clickButton('#trainer-ppo', 'Старт');
-  await tab.waitFor(() => /** @type {any} */ (window).pgbookPanels.ppo.episodes.size > 0, null, 90_000);
+  await tab.waitFor(() => /** @type {any} */ (window).pgbookPanels.ppo.episodes.size > 0, null, 180_000);
   await tab.clickButton('#trainer-ppo', 'Пауза');
-  await waitWorkersSaid(tab, 'paused');
+  await waitWorkersSaid(tab, 'paused', 120_000);
   // The reader looks at the pole (the animation waits while it is off-screen).
   await tab.eval((sel) => document.querySelector(sel)?.scrollIntoView({ block: 'center' }), POLE);
   await tab.settle();
 }
 
 forEachBrowser((env) => {
-  it('no motion preference: the episode plays by itself, and a button stops and plays it', { timeout: 180_000 }, async () => {
+  it('no motion preference: the episode plays by itself, and a button stops and plays it', { timeout: 360_000 }, async () => {
     await env.withTab('lesson-06.html', { deviceScaleFactor: 1 }, async (tab) => {
       const reduced = await tab.eval(() => matchMedia('(prefers-reduced-motion: reduce)').matches);
       assert(!reduced, 'this browser asks for reduced motion');
@@ -80,7 +80,7 @@ forEachBrowser((env) => {
 
 forEachBrowser(
   (env) => {
-    it('prefers-reduced-motion: a still frame of the episode and a button that plays it once', { timeout: 180_000 }, async () => {
+    it('prefers-reduced-motion: a still frame of the episode and a button that plays it once', { timeout: 360_000 }, async () => {
       await env.withTab('lesson-06.html', { deviceScaleFactor: 1 }, async (tab) => {
         const reduced = await tab.eval(() => matchMedia('(prefers-reduced-motion: reduce)').matches);
         assert(reduced, 'the browser does not ask for reduced motion');
