@@ -9,6 +9,8 @@ import { forEachBrowser, assert, canvasHash, countWorkers, waitWorkersSaid } fro
 
 const POLE = '#canvas-cartpole';
 const PLAY = '#trainer-ppo .pole-play';
+/** PPO's full profile, three times as long, in the form: the run outlasts the test's clicks. */
+const LONG = 'lesson-06.html?form=ppo&profile=full&seeds=11&num_updates=600';
 
 /**
  * The distinct pictures the CartPole canvas showed over `frames` animation frames.
@@ -41,15 +43,13 @@ async function waitMoves(tab) {
 }
 
 /**
- * Lesson 6's PPO panel training the full profile, paused once its first greedy episode has
+ * Lesson 6's PPO panel training (LONG), paused once its first greedy episode has
  * arrived: the episode replays while the run is on, and no new one can come.
  * @param {import('../harness.mjs').Tab} tab
  */
 async function pausedWithEpisode(tab) {
   await tab.waitReady();
   await countWorkers(tab);
-  await tab.select('#ppo-profile', 'full');
-  await tab.fill('#ppo-seeds', '11');
   await tab.clickButton('#trainer-ppo', 'Старт');
   await tab.waitFor(() => /** @type {any} */ (window).pgbookPanels.ppo.episodes.size > 0, null, 180_000);
   await tab.clickButton('#trainer-ppo', 'Пауза');
@@ -61,7 +61,7 @@ async function pausedWithEpisode(tab) {
 
 forEachBrowser((env) => {
   it('no motion preference: the episode plays by itself, and a button stops and plays it', { timeout: 360_000 }, async () => {
-    await env.withTab('lesson-06.html', { deviceScaleFactor: 1 }, async (tab) => {
+    await env.withTab(LONG, { deviceScaleFactor: 1 }, async (tab) => {
       const reduced = await tab.eval(() => matchMedia('(prefers-reduced-motion: reduce)').matches);
       assert(!reduced, 'this browser asks for reduced motion');
       await pausedWithEpisode(tab);
@@ -76,12 +76,14 @@ forEachBrowser((env) => {
       await tab.clickButton('#trainer-ppo', 'Стоп');
     });
   });
-});
+  // A browser of its own: the animation plays only in a visible tab, and the only tab in its
+  // window is one (two files share the browser otherwise).
+}, { fresh: true });
 
 forEachBrowser(
   (env) => {
     it('prefers-reduced-motion: a still frame of the episode and a button that plays it once', { timeout: 360_000 }, async () => {
-      await env.withTab('lesson-06.html', { deviceScaleFactor: 1 }, async (tab) => {
+      await env.withTab(LONG, { deviceScaleFactor: 1 }, async (tab) => {
         const reduced = await tab.eval(() => matchMedia('(prefers-reduced-motion: reduce)').matches);
         assert(reduced, 'the browser does not ask for reduced motion');
         await pausedWithEpisode(tab);

@@ -182,7 +182,8 @@ export class Panel extends ConfiguredPanel {
   /** One sentence for the status the run has just reached. @param {Status} before */
   sayStatus(before) {
     const { done, total } = this.board?.progress() ?? { done: 0, total: 0 };
-    const counted = `${formatNumber(done)} из ${formatNumber(total)} ${this.unit}`;
+    // Before the first report nothing is counted yet.
+    const counted = total ? `: ${formatNumber(done)} из ${formatNumber(total)} ${this.unit}` : '';
     const seeds = seedCount(this.settings?.seeds.length ?? 1);
     /** @type {Record<Status, () => string>} */
     const sentences = {
@@ -190,8 +191,8 @@ export class Panel extends ConfiguredPanel {
         before === 'paused'
           ? 'Обучение продолжается.'
           : `Обучение запущено: ${this.checked.length > 1 ? `${this.checked.length} конфигурации, по ${seeds} на каждую` : `профиль ${this.settings?.profile}, ${seeds}`}.${this.estimate.textContent ? ` ${this.estimate.textContent}.` : ''}`,
-      paused: () => `Пауза: ${counted}.`,
-      stopped: () => `Обучение остановлено: ${counted}.`,
+      paused: () => `Пауза${counted}.`,
+      stopped: () => `Обучение остановлено${counted}.`,
       finished: () =>
         `Обучение закончено за ${seconds((performance.now() - this.t0 - this.pausedMs) / 1000)}: ${this.resultsLine(this.settings?.seeds.length ?? 1)}.`,
       failed: () => 'Обучение прервано ошибкой.',
