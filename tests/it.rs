@@ -19,6 +19,7 @@ mod narrow_figures;
 mod nn_gradcheck;
 mod ppo;
 mod ppo_reference_clip;
+mod progress_hook;
 mod properties;
 mod reference_cases;
 mod reinforce;

@@ -284,9 +284,11 @@ fn a_ppo_run_steps_in_the_browser() {
     assert!(!run.is_finished());
     let mut extra = wasm_bindgen::JsValue::UNDEFINED;
     for _ in 0..2 {
-        let step = run.step().unwrap();
+        let step = run.step(None).unwrap();
         extra = js_sys::Reflect::get(&step, &"extra".into()).unwrap();
     }
+    let panel = js_sys::Reflect::get(&extra, &"panel".into()).unwrap();
+    assert_eq!(panel.as_string().as_deref(), Some("cartpole"));
     // Two updates of the smoke profile include an evaluation, so the animation gets an episode.
     let episode =
         js_sys::Reflect::get(&extra, &wasm_bindgen::JsValue::from_str("episode")).unwrap();

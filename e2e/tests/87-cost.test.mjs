@@ -2,9 +2,12 @@
 // The cost of a run is known before it starts: a configuration whose memory cannot fit in a
 // worker is refused before any worker starts, with the settings that drive it named; the
 // estimate stands beside «Старт»; a run estimated at more than a few minutes starts only when
-// the reader agrees.
+// the reader agrees; and the estimate learns from the reader's finished runs.
 import { it } from 'node:test';
 import { forEachBrowser, assert } from '../harness.mjs';
+
+/** How far the estimate for a run's own settings may be from the time it took, either way. */
+const LEARNT_FACTOR = 1.25;
 
 const HUGE =
   'lesson-06.html?run=ppo&profile=smoke&num_envs=64&num_steps=4096&minibatch_size=262144&hidden_sizes=1024,1024,1024,1024&num_updates=1&update_epochs=1';
@@ -62,6 +65,34 @@ forEachBrowser((env) => {
       await tab.waitStatus('#trainer-ppo', ['running'], 10_000);
       await tab.clickButton('#trainer-ppo', 'Стоп');
       t.diagnostic(`${env.name}: ${estimate}`);
+    });
+  });
+
+  it(`after a run, the estimate for the same settings is within ${LEARNT_FACTOR}× of the time it took`, { timeout: 300_000 }, async (t) => {
+    await env.withTab('lesson-04.html?form=a2c&profile=smoke&seeds=11', { deviceScaleFactor: 1 }, async (tab) => {
+      await tab.waitReady();
+      /** The estimate's seconds as the page shows them (data-seconds), with its text. */
+      const estimate = () =>
+        tab.eval(() => {
+          const e = /** @type {HTMLElement} */ (document.querySelector('#trainer-a2c .run-estimate'));
+          return { seconds: Number(e.dataset.seconds), text: e.textContent ?? '' };
+        });
+      await tab.waitFor(() => Boolean(/** @type {HTMLElement | null} */ (document.querySelector('#trainer-a2c .run-estimate'))?.dataset.seconds), null, 10_000);
+      const before = await estimate();
+      await tab.eval(() => {
+        window.confirm = () => true;
+      });
+      await tab.clickButton('#trainer-a2c', 'Старт');
+      await tab.waitStatus('#trainer-a2c', ['finished', 'failed'], 240_000);
+      assert((await tab.status('#trainer-a2c')) === 'finished', (await tab.text('#trainer-a2c .figure-error')) ?? '');
+      const took = await tab.eval(() => /** @type {any} */ (window).pgbookPanels.a2c.timing?.seconds ?? NaN);
+      assert(took > 0, `the run's time is ${took}`);
+      // Once the run is in the history, the same settings' estimate is corrected by it.
+      await tab.waitFor(() => /по такому же запуску/.test(document.querySelector('#trainer-a2c .run-estimate')?.textContent ?? ''), null, 20_000);
+      const after = await estimate();
+      const ratio = after.seconds / took;
+      assert(ratio <= LEARNT_FACTOR && ratio >= 1 / LEARNT_FACTOR, `estimate ${after.seconds} s for a run of ${took} s («${after.text}»)`);
+      t.diagnostic(`${env.name}: before ${before.seconds.toFixed(1)} s, took ${took.toFixed(1)} s, after ${after.seconds.toFixed(1)} s`);
     });
   });
 });

@@ -86,9 +86,14 @@ impl<T: Trainer> Board<T> {
             .ok_or_else(|| Error::range("run", Rule::IndexBelow(n), index))
     }
 
-    /// Records the worker's start message of run `index`.
+    /// Records the worker's start message of run `index`: the run starts from nothing (a job
+    /// that failed and runs again drops what it had).
     pub fn start(&mut self, index: usize, info: StartInfo) -> Result<()> {
-        self.run_mut(index)?.info = Some(info);
+        let run = self.run_mut(index)?;
+        run.info = Some(info);
+        run.reports.clear();
+        run.summary = None;
+        run.lines.clear();
         Ok(())
     }
 

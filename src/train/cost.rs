@@ -1,7 +1,8 @@
 //! What a run will cost, known from its settings before it starts: its peak memory (the
 //! buffers its trainer allocates, counted) and its planned work (matrix-product FLOPs plus a
-//! fixed cost per environment step or token), which the page turns into a time with a speed it
-//! measures. A run whose memory cannot fit is refused with the settings that drive it.
+//! fixed cost per environment step or token, the greedy evaluations included), which the page
+//! turns into a time with a speed it measures (and corrects per trainer by the reader's
+//! finished runs). A run whose memory cannot fit is refused with the settings that drive it.
 
 use crate::error::{Error, Result};
 
@@ -15,6 +16,26 @@ pub const NATIVE_BUDGET_BYTES: u64 = 4 << 30; // 4 GiB
 /// FLOP-equivalents: the environment, sampling, GAE and the bookkeeping per sample.
 const PER_STEP_WORK: f64 = 3000.0;
 
+/// Work units are f32 FLOPs (the speed is measured on PPO's f32 networks): an f64 FLOP costs
+/// more, SIMD holding half as many lanes — not twice, the rest of a step not being in the
+/// kernels (1.6 fits the CartPole trainers' measured times, native runs, issue 25).
+pub const F64_FLOP: f64 = 1.6;
+
+/// Work of one optimiser step per parameter (Adam's moments and update, the gradient's
+/// norm and clipping), in FLOPs of the networks' scalar.
+const OPTIMISER_WORK_PER_PARAMETER: f64 = 20.0;
+
+/// The GRU runs one token of one sequence at a time (matrix–vector products, no blocked
+/// kernels): each of its multiply-adds costs this many of the batched kernels' (measured
+/// against PPO's minibatches, issue 25: 5 natively, where the kernels use AVX, about 2.5 in
+/// Chromium's wasm).
+pub const GRU_VECTOR_COST: f64 = 3.0;
+
+/// Steps of a greedy evaluation episode, planned: episodes last 8 to 500 steps, short while
+/// the policy is untrained, 500 once it balances, and a learning run spends most of its
+/// evaluations in between.
+pub const EVALUATION_EPISODE_STEPS: f64 = 250.0;
+
 /// A run's cost, for one seed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cost {
@@ -22,6 +43,9 @@ pub struct Cost {
     pub bytes: u64,
     /// Planned work of the whole run (FLOP-equivalents).
     pub work: f64,
+    /// The share of a step's work that collects experience (the rest optimises): where the
+    /// progress bar stands inside a step.
+    pub rollout_share: f64,
     /// The settings that make the memory large, most important first.
     pub drivers: Vec<&'static str>,
 }
@@ -66,6 +90,21 @@ impl CartPoleNets<'_> {
         [layers(obs, self.hidden, 2), layers(obs, self.hidden, 1)]
     }
 
+    /// Work units per FLOP in the networks' scalar.
+    fn flop(&self) -> f64 {
+        if self.scalar > 4 {
+            F64_FLOP
+        } else {
+            1.0
+        }
+    }
+
+    /// Work of one optimiser step on both networks.
+    pub fn optimiser_work(&self) -> f64 {
+        let params: usize = self.nets().iter().flatten().map(|&(i, o)| i * o + o).sum();
+        params as f64 * OPTIMISER_WORK_PER_PARAMETER * self.flop()
+    }
+
     /// Parameters, gradients and Adam's two moments of both networks.
     pub fn parameter_bytes(&self) -> u64 {
         let params: u64 = self
@@ -90,7 +129,7 @@ impl CartPoleNets<'_> {
         m as u64 * per_sample * self.scalar
     }
 
-    /// FLOPs of `m` samples forward through both networks.
+    /// Work of `m` samples forward through both networks (their FLOPs, in work units).
     pub fn forward_flops(&self, m: usize) -> f64 {
         let macs: f64 = self
             .nets()
@@ -98,7 +137,14 @@ impl CartPoleNets<'_> {
             .flatten()
             .map(|&(i, o)| (i * o) as f64)
             .sum();
-        2.0 * m as f64 * macs
+        2.0 * m as f64 * macs * self.flop()
+    }
+
+    /// Work of `m` samples forward through the actor alone.
+    pub fn actor_forward_flops(&self, m: usize) -> f64 {
+        let [actor, _] = self.nets();
+        let macs: f64 = actor.iter().map(|&(i, o)| (i * o) as f64).sum();
+        2.0 * m as f64 * macs * self.flop()
     }
 }
 
@@ -109,8 +155,35 @@ pub fn transition_bytes(scalar: u64) -> u64 {
     crate::envs::cartpole::OBS_DIM as u64 * scalar + 9 * 8
 }
 
+/// How often a CartPole run evaluates its greedy policy, and on how many episodes.
+#[derive(Debug, Clone, Copy)]
+pub struct Evaluations {
+    /// Every this many updates (0: only after the last).
+    pub every: usize,
+    /// Episodes per evaluation.
+    pub episodes: usize,
+}
+
+impl Evaluations {
+    /// Work of the evaluations of a run of `updates` updates: the actor's forward pass and an
+    /// environment step per greedy step, [`EVALUATION_EPISODE_STEPS`] per episode.
+    pub fn work(&self, nets: CartPoleNets<'_>, updates: f64) -> f64 {
+        let due = if self.every > 0 {
+            (updates / self.every as f64).floor()
+        } else {
+            0.0
+        };
+        // The last update evaluates whether due or not (the untrained policy's, before the
+        // first update, is short and not counted).
+        let count = due.max(1.0);
+        let per_step = nets.actor_forward_flops(1) + PER_STEP_WORK;
+        count * self.episodes as f64 * EVALUATION_EPISODE_STEPS * per_step
+    }
+}
+
 /// The cost of an N × T rollout trainer (PPO, A2C): `batch` transitions per update,
-/// `epochs` passes of `minibatch` samples, `updates` updates.
+/// `epochs` passes of `minibatch` samples, `updates` updates, the greedy `evaluations`; the
+/// caller names the drivers of its memory.
 pub fn rollout_trainer(
     nets: CartPoleNets<'_>,
     batch: usize,
@@ -118,16 +191,25 @@ pub fn rollout_trainer(
     epochs: usize,
     updates: usize,
     num_envs: usize,
-) -> (u64, f64) {
+    evaluations: Evaluations,
+) -> Cost {
     let minibatch = minibatch.min(batch);
     let bytes = nets.parameter_bytes()
         + batch as u64 * transition_bytes(nets.scalar)
         + nets.batch_bytes(minibatch)
         + nets.batch_bytes(num_envs);
     // The rollout's forward passes, then forward and backward (≈ 3 forwards) per epoch.
-    let per_update =
-        nets.forward_flops(batch) * (1.0 + 3.0 * epochs as f64) + PER_STEP_WORK * batch as f64;
-    (bytes, per_update * updates as f64)
+    let rollout = nets.forward_flops(batch) + PER_STEP_WORK * batch as f64;
+    let optimiser_steps = (epochs * batch.div_ceil(minibatch.max(1))) as f64;
+    let per_update = rollout
+        + nets.forward_flops(batch) * 3.0 * epochs as f64
+        + nets.optimiser_work() * optimiser_steps;
+    Cost {
+        bytes,
+        work: per_update * updates as f64 + evaluations.work(nets, updates as f64),
+        rollout_share: rollout / per_update,
+        drivers: Vec::new(),
+    }
 }
 
 /// Work of `tokens` sampled tokens besides the products (the sequence trainer).

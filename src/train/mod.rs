@@ -1,7 +1,8 @@
 //! Step-able trainers shared by the Web Worker, the CLI and the tests, behind one contract
 //! ([`Trainer`]): settings from a schema ([`settings`]), `step() → report`, `is_finished()`,
 //! `summary()`, the latest evaluation, progress; [`lines`] turns any of them into the JSON lines
-//! the CLI prints and the page downloads.
+//! the CLI prints and the page downloads. Inside a step, trainers tell a progress hook where
+//! they are ([`report_stage`]); only the page's worker installs one ([`with_progress_hook`]).
 
 pub mod a2c;
 pub mod bench;
@@ -24,6 +25,7 @@ use crate::error::Result;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use settings::Settings;
+use std::cell::RefCell;
 
 /// One trainer: a seeded run that advances one update (or iteration) per [`Trainer::step`].
 pub trait Trainer: Sized {
@@ -100,4 +102,82 @@ const EVALUATION_SEED_OFFSET: u64 = 0x9E37_79B9_7F4A_7C15;
 /// The seed of a run's evaluation stream, the one rule every trainer uses.
 pub fn evaluation_seed(seed: u64) -> u64 {
     seed.wrapping_add(EVALUATION_SEED_OFFSET)
+}
+
+/// Where a running step is inside itself, as a trainer reports it to the progress hook. The
+/// counts start at 1 for the epoch, minibatch or critic step now running.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "stage", rename_all = "snake_case")]
+pub enum Stage {
+    /// Collecting experience: `done` of `total` (environment steps, episodes or answers).
+    Rollout { done: u64, total: u64 },
+    /// Optimising the policy: minibatch `minibatch` of `minibatches` in epoch `epoch` of
+    /// `epochs` (a full-batch step is minibatch 1 of 1).
+    Minibatch {
+        epoch: u64,
+        epochs: u64,
+        minibatch: u64,
+        minibatches: u64,
+    },
+    /// Fitting the critic to the batch (REINFORCE's learned baseline): step `step` of `steps`.
+    Critic { step: u64, steps: u64 },
+    /// The greedy evaluation of the updated policy.
+    Evaluation,
+}
+
+impl Stage {
+    /// How much of the step is done at this stage, given the share of the step's work that
+    /// collects experience (the rest optimises; the evaluation comes last).
+    pub fn fraction(&self, rollout_share: f64) -> f64 {
+        let r = rollout_share.clamp(0.0, 1.0);
+        let of = |done: u64, total: u64| done as f64 / total.max(1) as f64;
+        match *self {
+            Stage::Rollout { done, total } => r * of(done, total),
+            Stage::Minibatch {
+                epoch,
+                epochs,
+                minibatch,
+                minibatches,
+            } => {
+                let before = epoch.saturating_sub(1) * minibatches + minibatch.saturating_sub(1);
+                r + (1.0 - r) * of(before, epochs * minibatches)
+            }
+            Stage::Critic { step, steps } => r + (1.0 - r) * of(step.saturating_sub(1), steps),
+            Stage::Evaluation => 1.0,
+        }
+    }
+}
+
+type Hook = Box<dyn FnMut(Stage)>;
+
+thread_local! {
+    /// The progress hook of this thread's running step (the page's worker: one per worker).
+    static HOOK: RefCell<Option<Hook>> = const { RefCell::new(None) };
+}
+
+/// Tells the progress hook, if one is installed, where the running step is. Trainers call it
+/// inside `step()` as they go; without a hook (the CLI, the tests) it does nothing, and it
+/// never touches the computation.
+pub fn report_stage(stage: Stage) {
+    HOOK.with(|h| {
+        // A hook that reports from inside itself is not called again.
+        if let Ok(mut h) = h.try_borrow_mut() {
+            if let Some(f) = h.as_mut() {
+                f(stage);
+            }
+        }
+    });
+}
+
+/// Runs `f` with `hook` receiving every [`Stage`] reported meanwhile on this thread.
+pub fn with_progress_hook<R>(hook: impl FnMut(Stage) + 'static, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<Hook>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let previous = self.0.take();
+            HOOK.with(|h| *h.borrow_mut() = previous);
+        }
+    }
+    let _restore = Restore(HOOK.with(|h| h.replace(Some(Box::new(hook)))));
+    f()
 }

@@ -15,7 +15,7 @@ use crate::train::sequence::{IterationReport, SequenceTrainer};
 use crate::train::settings::{Profile, Settings};
 use crate::train::Trainer;
 use crate::Result;
-use serde_json::{json, Value};
+use serde::Serialize;
 
 /// How far a run's x axes reach: its progress units (transitions, iterations) and steps.
 #[derive(Debug, Clone, Copy)]
@@ -48,8 +48,10 @@ pub(super) struct Canvases<'a> {
 pub(super) trait PanelKind<T: Trainer> {
     /// The page's name of the kind (which panel class it builds).
     const KIND: &'static str;
+    /// What a step adds for the panel (www/js/protocol.js's `StepExtra`, by its `panel` tag).
+    type Extra: Serialize;
     /// After a step: anything new to show (the worker sends it with the line).
-    fn after_step(trainer: &mut T, report: &T::Report, first: bool) -> Value;
+    fn after_step(trainer: &mut T, report: &T::Report, first: bool) -> Self::Extra;
     /// At the start: the untrained policy's evaluations (none for panels without them).
     fn start_evaluations(trainer: &T) -> Vec<Evaluation>;
     /// The policy as a file the page can download and load back.
@@ -110,16 +112,31 @@ impl Diagnostics<PpoTrainer> for PpoDiagnostics {
 
 // ---------------------------------------------------------------- CartPole
 
+/// What a CartPole step adds: after an evaluation, the greedy episode the panel animates.
+#[derive(Debug, Serialize)]
+#[serde(tag = "panel", rename = "cartpole")]
+pub(super) struct CartPoleExtra {
+    /// The episode's states, flat: x, ẋ, θ, θ̇ per frame (`null` without an evaluation).
+    episode: Option<Vec<f64>>,
+    /// The update after which it was evaluated.
+    update: Option<usize>,
+}
+
 impl<T: CartPoleTrainer> PanelKind<T> for CartPole
 where
     T::Report: CartPoleReport,
 {
     const KIND: &'static str = "cartpole";
 
+    type Extra = CartPoleExtra;
+
     /// The greedy episode after each evaluation (the CLI's animation seed rule).
-    fn after_step(trainer: &mut T, report: &T::Report, _first: bool) -> Value {
+    fn after_step(trainer: &mut T, report: &T::Report, _first: bool) -> CartPoleExtra {
         let Some(ev) = report.evaluation() else {
-            return json!({});
+            return CartPoleExtra {
+                episode: None,
+                update: None,
+            };
         };
         let update = ev.update;
         let reset = cartpole::animation_seed(trainer.seed(), update);
@@ -129,7 +146,10 @@ where
             .into_iter()
             .flatten()
             .collect();
-        json!({ "episode": episode, "update": update })
+        CartPoleExtra {
+            episode: Some(episode),
+            update: Some(update),
+        }
     }
 
     fn start_evaluations(trainer: &T) -> Vec<Evaluation> {
@@ -246,21 +266,58 @@ fn draw_curves<T: Trainer>(
 
 // ---------------------------------------------------------------- sequence
 
+/// What a sequence iteration adds: the greedy answers, and after the first the first batch.
+#[derive(Debug, Serialize)]
+#[serde(tag = "panel", rename = "sequence")]
+pub(super) struct SequenceExtra {
+    greedy: Vec<GreedyRow>,
+    first_batch: Option<Vec<FirstBatchView>>,
+}
+
+/// One showcase prompt's greedy answer, as the panel's table shows it.
+#[derive(Debug, Serialize)]
+struct GreedyRow {
+    prompt: String,
+    /// The whole row decoded.
+    answer: String,
+    correct_answer: String,
+    reward: f64,
+    correct: bool,
+}
+
+/// One row of the first batch, as lesson 8's table shows it.
+#[derive(Debug, Serialize)]
+struct FirstBatchView {
+    prompt: String,
+    /// The row decoded, PAD left out.
+    sequence: String,
+    reward: f64,
+    advantage: f64,
+    mask: Vec<u8>,
+}
+
 impl PanelKind<SequenceTrainer> for Sequence {
     const KIND: &'static str = "sequence";
 
+    type Extra = SequenceExtra;
+
     /// The greedy answers after each iteration; the first batch after the first.
-    fn after_step(trainer: &mut SequenceTrainer, _: &IterationReport, first: bool) -> Value {
-        let greedy: Vec<Value> = trainer
+    fn after_step(
+        trainer: &mut SequenceTrainer,
+        _: &IterationReport,
+        first: bool,
+    ) -> SequenceExtra {
+        let greedy = trainer
             .last_evaluation()
             .map(|e| e.greedy.clone())
             .unwrap_or_default()
             .into_iter()
-            .map(|g| {
-                json!({
-                    "prompt": g.prompt, "answer": g.text,
-                    "correct_answer": g.correct_answer, "reward": g.reward, "correct": g.correct,
-                })
+            .map(|g| GreedyRow {
+                prompt: g.prompt,
+                answer: g.text,
+                correct_answer: g.correct_answer,
+                reward: g.reward,
+                correct: g.correct,
             })
             .collect();
         let first_batch = first.then(|| {
@@ -268,15 +325,19 @@ impl PanelKind<SequenceTrainer> for Sequence {
                 .first_batch()
                 .unwrap_or_default()
                 .iter()
-                .map(|r| {
-                    json!({
-                        "prompt": r.prompt, "sequence": r.text, "reward": r.reward,
-                        "advantage": r.advantage, "mask": r.mask,
-                    })
+                .map(|r| FirstBatchView {
+                    prompt: r.prompt.clone(),
+                    sequence: r.text.clone(),
+                    reward: r.reward,
+                    advantage: r.advantage,
+                    mask: r.mask.clone(),
                 })
-                .collect::<Vec<_>>()
+                .collect()
         });
-        json!({ "greedy": greedy, "first_batch": first_batch })
+        SequenceExtra {
+            greedy,
+            first_batch,
+        }
     }
 
     fn start_evaluations(_: &SequenceTrainer) -> Vec<Evaluation> {

@@ -1,5 +1,7 @@
 //! One run (one seed) of any trainer inside a Web Worker: the worker drives every trainer
 //! through [`TrainerRun`]'s methods; what each kind of panel adds comes from [`PanelKind`].
+//! While a step runs, the trainer's stages ([`Stage`]) reach the worker's script as
+//! [`StepProgress`], at most every [`PROGRESS_MS`].
 
 use super::panel::PanelKind;
 use super::{js_error_of, to_js, JsResult};
@@ -7,15 +9,38 @@ use crate::train::board::StartInfo;
 use crate::train::lines::{report_line, summary_line};
 use crate::train::registry;
 use crate::train::settings::{seeds, Request};
-use crate::train::Trainer;
+use crate::train::{with_progress_hook, Stage, Trainer};
 use crate::{Error, Result};
-use serde_json::{json, Map, Value};
+use serde::Serialize;
+use serde_json::Map;
 use std::marker::PhantomData;
 use wasm_bindgen::prelude::*;
 
+/// The shortest time between two progress messages of a worker (at most four a second).
+const PROGRESS_MS: f64 = 250.0;
+
+/// Where a running step is: www/js/protocol.js's `StepProgress`.
+#[derive(Debug, Serialize)]
+struct StepProgress {
+    /// The step (update, iteration) running, from 1, of `steps`.
+    step: u64,
+    steps: u64,
+    /// How much of this step is done (0–1, by its planned work).
+    fraction: f64,
+    stage: Stage,
+}
+
+/// A step's line and what it adds for the panel: www/js/protocol.js's `update` message.
+#[derive(Debug, Serialize)]
+struct StepOut<E> {
+    line: String,
+    extra: E,
+}
+
 /// A trainer of any kind behind one interface, for the worker.
 trait AnyRun {
-    fn step_line(&mut self) -> Result<(String, Value)>;
+    /// One step as `StepOut` (in JS), calling `progress` with `StepProgress` meanwhile.
+    fn step(&mut self, name: &str, progress: Option<js_sys::Function>) -> JsResult<JsValue>;
     fn summary_line(&self) -> Result<String>;
     fn is_finished(&self) -> bool;
     fn info(&self) -> StartInfo;
@@ -28,12 +53,51 @@ struct Run<T, F> {
     kind: PhantomData<F>,
 }
 
-impl<T: Trainer, F: PanelKind<T>> AnyRun for Run<T, F> {
-    fn step_line(&mut self) -> Result<(String, Value)> {
+impl<T: Trainer, F: PanelKind<T>> Run<T, F> {
+    fn step_out(&mut self) -> Result<StepOut<F::Extra>> {
         let report = self.trainer.step()?;
         self.steps += 1;
         let extra = F::after_step(&mut self.trainer, &report, self.steps == 1);
-        Ok((report_line::<T>(self.trainer.seed(), &report)?, extra))
+        let line = report_line::<T>(self.trainer.seed(), &report)?;
+        Ok(StepOut { line, extra })
+    }
+}
+
+/// A progress hook that posts through `progress`, time-throttled: the trainer reports every
+/// environment step or minibatch, the page hears of it at most every [`PROGRESS_MS`].
+fn throttled(progress: js_sys::Function, step: u64, steps: u64, share: f64) -> impl FnMut(Stage) {
+    let mut last = js_sys::Date::now();
+    move |stage| {
+        let now = js_sys::Date::now();
+        if now - last < PROGRESS_MS {
+            return;
+        }
+        last = now;
+        let message = StepProgress {
+            step,
+            steps,
+            fraction: stage.fraction(share),
+            stage,
+        };
+        if let Ok(value) = to_js(&message) {
+            // A failing callback only loses a progress message.
+            let _ = progress.call1(&JsValue::NULL, &value);
+        }
+    }
+}
+
+impl<T: Trainer, F: PanelKind<T>> AnyRun for Run<T, F> {
+    fn step(&mut self, name: &str, progress: Option<js_sys::Function>) -> JsResult<JsValue> {
+        let out = match progress {
+            Some(f) => {
+                let config = self.trainer.config();
+                let (steps, share) = (T::planned(config).steps, T::cost(config).rollout_share);
+                let hook = throttled(f, self.steps as u64 + 1, steps, share);
+                with_progress_hook(hook, || self.step_out())
+            }
+            None => self.step_out(),
+        };
+        to_js(&out.map_err(js_error_of(name))?)
     }
     fn summary_line(&self) -> Result<String> {
         summary_line::<T>(&self.trainer.summary(), &Map::new())
@@ -98,10 +162,11 @@ impl TrainerRun {
         self.run.is_finished()
     }
 
-    /// One step: `{ line, extra }` — the report as the CLI's JSON line, and what is new to show.
-    pub fn step(&mut self) -> JsResult<JsValue> {
-        let (line, extra) = self.run.step_line().map_err(js_error_of(&self.name))?;
-        to_js(&json!({ "line": line, "extra": extra }))
+    /// One step: `{ line, extra }` — the report as the CLI's JSON line, and what is new to show
+    /// (the panel kind's typed extra). Meanwhile `progress`, when given, is called with where
+    /// the step is (`StepProgress`), at most every 250 ms.
+    pub fn step(&mut self, progress: Option<js_sys::Function>) -> JsResult<JsValue> {
+        self.run.step(&self.name, progress)
     }
 
     /// The summary as the CLI's JSON line (without the CLI's timings).

@@ -237,9 +237,9 @@ export class CartPolePanel extends Panel {
     this.showPlayButton();
   }
 
-  /** @param {number} i @param {{ episode?: number[], update?: number }} extra */
+  /** @param {number} i @param {import('./protocol.js').StepExtra} extra */
   update(i, extra) {
-    if (!extra.episode) return;
+    if (extra.panel !== 'cartpole' || !extra.episode) return;
     this.episodes.set(i, { flat: extra.episode, update: extra.update ?? 0 });
     if (i === this.chosen) this.animate(extra.episode, extra.update ?? 0);
   }

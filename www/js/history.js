@@ -15,7 +15,7 @@ export const FORMAT_VERSION = 1;
  * @typedef {{
  *   id?: number, version?: number, kind: string, saved_at: string, seeds: number[], checked: any[], labels: string[],
  *   configs: { lines: string }[], infos: unknown[], policies: (string | null)[], times: { start: number, end: number }[],
- *   summary?: string, results?: any[],
+ *   summary?: string, results?: any[], timing?: import('./run-progress.js').Timing,
  * }} SavedRun
  */
 

@@ -73,7 +73,7 @@ export class ConfiguredPanel {
   begin() {}
   /** Everything but the canvases back to before any run. */
   clear() {}
-  /** @param {number} _i @param {any} _extra what is new to show after a step */
+  /** @param {number} _i @param {import('./protocol.js').StepExtra} _extra what is new to show after a step */
   update(_i, _extra) {}
   /** @param {number} _i */
   finished(_i) {}

@@ -1,15 +1,16 @@
 // @ts-check
 // A trainer panel's run, from Старт to its end: the jobs checked by wasm before any worker
 // starts, the workers' messages into a wasm RunBoard, the live figures redrawn at most every
-// REDRAW_MS, the progress line and the estimate, Pause, Stop and Reset, and the finished run
-// saved to (and put back from) the history. The subclasses (cartpole-panel.js,
-// sequence-panel.js) add their controls, figures and what they show of each message.
+// REDRAW_MS, the progress line (inside a step too) and the estimate, Pause, Stop and Reset, a
+// failed job (named; the others go on; it can run again), and the finished run saved to (and put
+// back from) the history. The subclasses (cartpole-panel.js, sequence-panel.js) add their
+// controls, figures and what they show of each message.
 import { fitCanvas } from './canvas.js';
 import { el, seconds, messageOf } from './dom.js';
 import { WorkerRun } from './pool.js';
 import { ConfiguredPanel, LETTERS, MAX_CONFIGS } from './panel-configs.js';
 import { RunHistory, boardOfSaved } from './run-history.js';
-import { ASK_ABOVE_S, costOf, progressLine } from './run-progress.js';
+import { ASK_ABOVE_S, PROGRESS_MS, Within, costOf, progressLine, stageText, stepText, timingOf } from './run-progress.js';
 import { formatNumber, seedCount } from './format.js';
 import { announce, liveRegion } from './announce.js';
 
@@ -25,6 +26,7 @@ const REDRAW_MS = 200; // live curves redraw at most 5 times a second: the main 
 /** @typedef {import('./protocol.js').FromWorker} WorkerMessage */
 /** @typedef {import('./history.js').SavedRun} SavedRun */
 /** @typedef {import('./run-progress.js').Status} Status */
+/** @typedef {import('./run-progress.js').Timing} Timing */
 
 /** What the page collected, for downloads and the page tests. @type {Record<string, unknown>} */
 window.pgbookRuns = {};
@@ -67,12 +69,24 @@ export class Panel extends ConfiguredPanel {
       pause: button('Пауза', () => this.togglePause()),
       stop: button('Стоп', () => this.stop()),
       reset: button('Сброс', () => this.reset()),
+      rerun: button('Повторить неудавшиеся', () => this.rerunFailed()),
     };
+    this.buttons.rerun.hidden = true;
     this.estimate = el('span', { class: 'run-estimate' });
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.estimateTimer = undefined;
     /** @type {Map<number, number>} each job's steps (updates, iterations) done in this run */
     this.stepsDone = new Map();
+    this.within = new Within(); // where each running job's step is, from its worker
+    this.progressDue = false; // a progress message came since the line was last written
+    this.lastProgress = 0;
+    /** @type {Map<number, string>} the jobs of this run that failed, each with what happened */
+    this.failed = new Map();
+    /** @type {Job[]} this run's jobs (a failed one can run again) */
+    this.jobList = [];
+    this.reran = false; // some jobs ran twice: the run's wall time is not one run's
+    /** @type {Timing | null} the last finished run's timing (the history keeps it) */
+    this.timing = null;
     this.scheduleEstimate();
     this.share = /** @type {HTMLAnchorElement} */ (el('a', { class: 'share', href: '#', text: 'Ссылка на этот запуск' }));
     this.downloads = el(
@@ -83,7 +97,8 @@ export class Panel extends ConfiguredPanel {
     );
     this.setStatus('idle');
     this.renderConfigs();
-    this.history.refresh();
+    // The estimate learns from the saved runs once they are read.
+    this.history.refresh().then(() => this.scheduleEstimate());
   }
 
   /* The shared life cycle. */
@@ -165,6 +180,7 @@ export class Panel extends ConfiguredPanel {
     this.buttons.pause.textContent = status === 'paused' ? 'Продолжить' : 'Пауза';
     this.buttons.stop.disabled = !active;
     this.buttons.reset.disabled = status === 'idle';
+    this.buttons.rerun.hidden = !(status === 'failed' && this.failed?.size && this.board);
     this.downloads.querySelectorAll('button').forEach((b) => {
       b.disabled = status === 'idle';
     });
@@ -190,11 +206,14 @@ export class Panel extends ConfiguredPanel {
       running: () =>
         before === 'paused'
           ? 'Обучение продолжается.'
-          : `Обучение запущено: ${this.checked.length > 1 ? `${this.checked.length} конфигурации, по ${seeds} на каждую` : `профиль ${this.settings?.profile}, ${seeds}`}.${this.estimate.textContent ? ` ${this.estimate.textContent}.` : ''}`,
+          : before === 'failed' && this.reran
+            ? 'Неудавшиеся запуски начались заново.'
+            : `Обучение запущено: ${this.checked.length > 1 ? `${this.checked.length} конфигурации, по ${seeds} на каждую` : `профиль ${this.settings?.profile}, ${seeds}`}.${this.estimate.textContent ? ` ${this.estimate.textContent}.` : ''}`,
       paused: () => `Пауза${counted}.`,
       stopped: () => `Обучение остановлено${counted}.`,
       finished: () =>
         `Обучение закончено за ${seconds((performance.now() - this.t0 - this.pausedMs) / 1000)}: ${this.resultsLine(this.settings?.seeds.length ?? 1)}.`,
+      // The alert says which jobs failed and why.
       failed: () => 'Обучение прервано ошибкой.',
       idle: () => 'Панель сброшена: обучение не запущено.',
     };
@@ -210,8 +229,8 @@ export class Panel extends ConfiguredPanel {
       this.showError(`Настройки не приняты: ${messageOf(e)}`);
       return;
     }
-    const cost = costOf(this.wasm, this.checked);
-    this.estimate.textContent = cost.text;
+    const cost = costOf(this.wasm, this.checked, this.history.saved);
+    this.showCost(cost);
     if (cost.seconds > ASK_ABOVE_S && !confirm(`Этот запуск займёт примерно ${seconds(cost.seconds)} (${cost.text}). Начать?`)) {
       this.showError('Запуск отменён: он занял бы слишком много времени. Уменьшите настройки или нажмите «Старт» ещё раз.');
       return;
@@ -238,6 +257,11 @@ export class Panel extends ConfiguredPanel {
     this.t1 = undefined;
     this.pausedMs = 0;
     this.stepsDone.clear();
+    this.within.clear();
+    this.failed.clear();
+    this.jobList = jobs;
+    this.reran = false;
+    this.timing = null;
     this.run = new WorkerRun(this.kind, jobs, (i, m) => this.onMessage(i, m));
     this.setStatus('running');
     // Until the first report the line still says what is happening (an update may be long).
@@ -284,6 +308,8 @@ export class Panel extends ConfiguredPanel {
     this.showError('');
     this.progress.value = 0;
     this.progressText.textContent = 'Обучение не запущено.';
+    this.within.clear();
+    this.failed.clear();
     this.setStatus('idle');
   }
 
@@ -308,7 +334,18 @@ export class Panel extends ConfiguredPanel {
 
   showEstimate() {
     const checked = this.checkedForm();
-    this.estimate.textContent = checked ? costOf(this.wasm, checked).text : '';
+    this.showCost(checked ? costOf(this.wasm, checked, this.history.saved) : null);
+  }
+
+  /**
+   * The estimate beside Старт; its seconds, corrected and planned, also as data (read by the
+   * page tests and e2e/estimate.mjs).
+   * @param {{ seconds: number, planned: number, text: string } | null} cost
+   */
+  showCost(cost) {
+    this.estimate.textContent = cost?.text ?? '';
+    this.estimate.dataset.seconds = cost && Number.isFinite(cost.seconds) ? String(cost.seconds) : '';
+    this.estimate.dataset.planned = cost && Number.isFinite(cost.planned) ? String(cost.planned) : '';
   }
 
   /** Every canvas of the panel back to its state before any run. */
@@ -323,7 +360,9 @@ export class Panel extends ConfiguredPanel {
     const n = this.settings?.seeds.length ?? 1;
     const steps = this.checked[Math.floor(i / n)]?.steps_per_seed ?? 0;
     const what = this.unit === 'итераций' ? 'шла итерация' : 'шло обновление';
-    return `${what} ${formatNumber((this.stepsDone.get(i) ?? 0) + 1)} из ${formatNumber(steps)}`;
+    const within = this.within.of(i);
+    const stage = within ? `: ${stageText(within.stage)}` : '';
+    return `${what} ${formatNumber((this.stepsDone.get(i) ?? 0) + 1)} из ${formatNumber(steps)}${stage}`;
   }
 
   terminate() {
@@ -342,13 +381,19 @@ export class Panel extends ConfiguredPanel {
         if (t && !t.start) t.start = performance.now();
         break;
       }
+      case 'progress':
+        this.within.set(i, m.progress);
+        this.progressDue = true;
+        break;
       case 'update':
+        this.within.done(i);
         this.stepsDone.set(i, (this.stepsDone.get(i) ?? 0) + 1);
         board.push(i, m.line ?? '');
-        this.update(i, m.extra ?? {});
+        this.update(i, m.extra);
         this.dirty = true;
         break;
       case 'finished': {
+        this.within.done(i);
         board.push(i, m.line ?? '');
         if (m.policy) this.policies.set(i, m.policy);
         const n = this.settings?.seeds.length ?? 1;
@@ -363,15 +408,31 @@ export class Panel extends ConfiguredPanel {
         break;
       }
       case 'error':
-      case 'panic':
-        this.terminate();
-        this.setStatus('failed');
-        this.showError(
-          `${m.type === 'panic' ? 'Сбой в модуле WebAssembly' : 'Ошибка обучения'} (${this.jobLabel(i)}; ${this.doingOf(i)}): ${m.message}` +
-            `${/memory|памят/i.test(m.message) ? ' — фоновому потоку не хватило памяти' : ''}. Нажмите «Старт», чтобы начать заново.`,
-        );
+      case 'panic': {
+        const what = m.type === 'panic' ? 'Сбой в модуле WebAssembly' : 'Ошибка обучения';
+        // A trap without a panic (Rust aborts when an allocation fails) reads «unreachable».
+        const hint = /memory|памят/i.test(m.message)
+          ? ' — фоновому потоку не хватило памяти'
+          : m.type === 'error' && /unreachable/i.test(m.message)
+            ? ' — модуль WebAssembly остановился (чаще всего ему не хватило памяти)'
+            : '';
+        if (i < 0) {
+          // No worker could start: nothing of the run goes on.
+          this.terminate();
+          this.setStatus('failed');
+          this.showError(`${what}: ${m.message}${hint}. Нажмите «Старт», чтобы начать заново.`);
+          this.dirty = true;
+          break;
+        }
+        // Only this job ends (the pool replaces its worker); the other jobs go on.
+        this.failed.set(i, `${what} (${this.jobLabel(i)}; ${this.doingOf(i)}): ${m.message}${hint}.`);
+        this.within.done(i);
+        this.showFailures();
+        this.allFinished();
+        this.progressDue = true;
         this.dirty = true;
         break;
+      }
       default:
         break;
     }
@@ -391,18 +452,36 @@ export class Panel extends ConfiguredPanel {
       // The page's own work per redraw (read by the e2e tests, as the figures' redraws are).
       (window.pgbookTimings[`trainer-${this.kind}`] ??= []).push(performance.now() - this.lastDraw);
     }
+    // Progress messages rewrite the line and the bar at most every PROGRESS_MS.
+    if (this.progressDue && performance.now() - this.lastProgress >= PROGRESS_MS) {
+      this.progressDue = false;
+      this.lastProgress = performance.now();
+      this.updateProgress();
+    }
     if (this.run || this.dirty) requestAnimationFrame(() => this.tick());
   }
 
   /** The progress line of the run on the panel. @param {number} done @param {number} total @param {number} elapsed seconds */
   progressLine(done, total, elapsed) {
     const steps = Math.max(0, ...this.checked.map((c) => c.steps_per_seed));
-    return progressLine({ status: this.status, unit: this.unit, done, total, elapsed, steps, restoredFrom: this.restoredFrom });
+    // What the first job with a step in progress is doing inside it.
+    const job = this.within.first();
+    const p = job >= 0 ? this.within.of(job) : undefined;
+    const whose = p && this.jobList.length > 1 ? ` (${this.jobLabel(job)})` : '';
+    const inside = p ? `${stepText(p, this.unit)}${whose}` : '';
+    const failed = this.failed.size;
+    const line = { status: this.status, unit: this.unit, done, total, elapsed, steps, restoredFrom: this.restoredFrom };
+    return progressLine({ ...line, inside, failed, jobs: this.jobList.length });
   }
 
   updateProgress() {
     if (!this.board) return;
-    const { done, total } = this.board.progress();
+    const reported = this.board.progress();
+    const total = reported.total;
+    // The steps in progress count by their share done: a long update moves the bar too.
+    const running = this.status === 'running' || this.status === 'paused';
+    const partial = running ? this.within.units((job) => this.unitsPerStep(job)) : 0;
+    const done = Math.min(total, reported.done + partial);
     this.progress.value = total ? done / total : 0;
     const paused = this.status === 'paused' ? performance.now() - this.pauseStart : 0;
     // A run that has ended keeps the time it ended at (a later redraw must not add to it).
@@ -421,10 +500,67 @@ export class Panel extends ConfiguredPanel {
       this.terminate();
       this.setStatus('finished');
       this.updateProgress();
+      this.timing = this.restoring || this.reran ? null : this.timingOfRun();
       this.dirty = true;
       this.tick();
       if (!this.restoring) this.save();
+      return;
     }
+    // Every job has ended and some failed: the others' results stand, the failed can run again.
+    const ended = this.board ? this.board.summaries().length + this.failed.size : 0;
+    if (this.failed.size && ended >= this.jobList.length) {
+      this.terminate();
+      this.setStatus('failed');
+      this.showFailures();
+      this.showResults();
+      this.renderComparison();
+      this.updateProgress();
+      this.dirty = true;
+      this.tick();
+    }
+  }
+
+  /** The failed jobs' messages, and what the reader can do now. */
+  showFailures() {
+    if (!this.failed.size) return;
+    const next =
+      this.status === 'running' || this.status === 'paused'
+        ? 'Остальные запуски продолжаются.'
+        : 'Нажмите «Повторить неудавшиеся», чтобы запустить их снова, или «Старт», чтобы начать всё заново.';
+    this.showError(`${[...this.failed.values()].join(' ')} ${next}`);
+  }
+
+  /** Runs the failed jobs again on fresh workers; the finished ones keep their results. */
+  rerunFailed() {
+    if (!this.board || this.status !== 'failed' || !this.failed.size) return;
+    const which = [...this.failed.keys()].sort((a, b) => a - b);
+    this.failed.clear();
+    this.within.clear();
+    this.reran = true;
+    for (const i of which) this.stepsDone.set(i, 0);
+    this.showError('');
+    this.t1 = undefined;
+    this.run = new WorkerRun(
+      this.kind,
+      which.map((i) => this.jobList[i]),
+      (k, m) => this.onMessage(k < 0 ? -1 : which[k], m),
+    );
+    this.setStatus('running');
+    this.updateProgress();
+    this.tick();
+  }
+
+  /** Progress units of one step of job `job`'s configuration (a running step's share on the bar). @param {number} job */
+  unitsPerStep(job) {
+    const n = this.settings?.seeds.length ?? 1;
+    const c = this.checked[Math.floor(job / n)];
+    return c && c.steps_per_seed > 0 ? c.total_per_seed / c.steps_per_seed : 0;
+  }
+
+  /** The finished run's wall time (pauses left out) beside its plan. @returns {Timing | null} */
+  timingOfRun() {
+    const elapsed = ((this.t1 ?? performance.now()) - this.t0 - this.pausedMs) / 1000;
+    return timingOf({ elapsed, checked: this.checked, jobs: this.jobList.length });
   }
 
   /* The history: finished runs in IndexedDB. */
@@ -446,6 +582,7 @@ export class Panel extends ConfiguredPanel {
       times: this.times.map((t) => ({ start: 0, end: t.end - t.start })),
       summary: this.resultsLine(n),
       results: board.results(),
+      ...(this.timing ? { timing: this.timing } : {}),
     };
   }
 
@@ -462,8 +599,9 @@ export class Panel extends ConfiguredPanel {
       .join('; ');
   }
 
-  save() {
-    return this.history.save(this.snapshot());
+  async save() {
+    await this.history.save(this.snapshot());
+    this.scheduleEstimate(); // the estimate learns from the run just saved
   }
 
   /** A saved run beside the finished one on the panel (same seeds, at most four configurations). @param {SavedRun} r */

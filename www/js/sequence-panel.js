@@ -77,8 +77,9 @@ export class SequencePanel extends Panel {
     this.summaryBox.replaceChildren();
   }
 
-  /** @param {number} i @param {{ first_batch?: SequencePanel['firstBatch'], greedy?: { prompt: string, answer: string, correct_answer: string, reward: number, correct: boolean }[] }} extra */
+  /** @param {number} i @param {import('./protocol.js').StepExtra} extra */
   update(i, extra) {
+    if (extra.panel !== 'sequence') return;
     const d = this.details.get(i) ?? {};
     if (extra.first_batch && !d.first) d.first = extra.first_batch;
     if (extra.greedy) d.greedy = extra.greedy;

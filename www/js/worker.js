@@ -37,6 +37,9 @@ const yieldToEvents = () =>
     channel.port2.postMessage(null);
   });
 
+// Where a long step is: wasm calls this at most every 250 ms while a step runs.
+const onProgress = (/** @type {import('./protocol.js').StepProgress} */ progress) => post({ type: 'progress', progress });
+
 /** @param {unknown} e */
 const messageOf = (e) => (e instanceof Error ? e.message : String(e));
 
@@ -58,7 +61,8 @@ async function loop() {
           post({ type: 'finished', line: run.summary(), policy: run.policy() });
           return;
         }
-        const { line, extra } = run.step();
+        /** @type {{ line: string, extra: import('./protocol.js').StepExtra }} */
+        const { line, extra } = run.step(onProgress);
         post({ type: 'update', line, extra });
       }
     } catch (e) {

@@ -124,6 +124,12 @@ impl A2cTrainer {
             vf_coef: cfg.vf_coef,
         };
         let a = &mut self.agent;
+        crate::train::report_stage(crate::train::Stage::Minibatch {
+            epoch: 1,
+            epochs: 1,
+            minibatch: 1,
+            minibatches: 1,
+        });
         let parts = a2c_loss_and_gradients(
             &a.actor,
             &a.critic,
@@ -259,19 +265,22 @@ impl Trainer for A2cTrainer {
         }
     }
     fn cost(config: &A2cConfig) -> crate::train::cost::Cost {
-        use crate::train::cost::{rollout_trainer, CartPoleNets, Cost};
+        use crate::train::cost::{rollout_trainer, CartPoleNets, Cost, Evaluations};
         let nets = CartPoleNets {
             hidden: &config.hidden_sizes,
             scalar: 8,
         };
         // One gradient step over the whole rollout.
         let batch = config.batch_size();
-        let (bytes, work) =
-            rollout_trainer(nets, batch, batch, 1, config.num_updates, config.num_envs);
+        let evaluations = Evaluations {
+            every: config.evaluation_every,
+            episodes: config.evaluation_episodes,
+        };
+        let (updates, envs) = (config.num_updates, config.num_envs);
+        let cost = rollout_trainer(nets, batch, batch, 1, updates, envs, evaluations);
         Cost {
-            bytes,
-            work,
             drivers: vec!["num_envs", "num_steps", "hidden_sizes"],
+            ..cost
         }
     }
 }

@@ -97,6 +97,7 @@ impl<S: Scalar> CartPoleAgent<S> {
         self.update = update;
         let due = self.plan.every > 0 && update % self.plan.every == 0;
         (due || last).then(|| {
+            crate::train::report_stage(crate::train::Stage::Evaluation);
             let ev = self.evaluate();
             self.evaluations.push(ev.clone());
             ev

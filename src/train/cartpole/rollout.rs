@@ -160,6 +160,8 @@ impl<S: Scalar> Rollout<S> {
             for (k, o) in &truncated_obs {
                 self.next_values[*k] = critic.forward(o, 1, &mut envs.critic_cache)[0].to_f64();
             }
+            let (done, total) = (((t + 1) * n_envs) as u64, size as u64);
+            crate::train::report_stage(crate::train::Stage::Rollout { done, total });
         }
         // The buffer's last record bootstraps from the observation that follows it.
         let values = critic.forward(&envs.obs, n_envs, &mut envs.critic_cache);

@@ -120,10 +120,20 @@ impl<S: Scalar> Ppo<S> {
         };
         let mut diag = DiagnosticsAccumulator::with_reference_epsilon(reference);
         let (mut sums, mut grad_norm_sum, mut steps) = ([0.0; 3], 0.0, 0usize);
-        for _ in 0..cfg.update_epochs {
+        let (epochs, minibatches) = (
+            cfg.update_epochs,
+            cfg.batch_size().div_ceil(cfg.minibatch_size),
+        );
+        for epoch in 1..=epochs {
             rng::shuffle(&mut self.rng, &mut order);
             let mut last_kl = 0.0;
-            for idx in order.chunks(cfg.minibatch_size) {
+            for (minibatch, idx) in (1..).zip(order.chunks(cfg.minibatch_size)) {
+                crate::train::report_stage(crate::train::Stage::Minibatch {
+                    epoch: epoch as u64,
+                    epochs: epochs as u64,
+                    minibatch,
+                    minibatches: minibatches as u64,
+                });
                 let (parts, grad_norm) = self.minibatch_step(idx, &coef, lr, Some(&mut diag));
                 if !parts.loss.is_finite() {
                     return Err(Error::diverged(update, Quantity::Loss));
@@ -423,7 +433,7 @@ impl Trainer for PpoTrainer {
         }
     }
     fn cost(config: &PpoConfig) -> crate::train::cost::Cost {
-        use crate::train::cost::{rollout_trainer, CartPoleNets, Cost};
+        use crate::train::cost::{rollout_trainer, CartPoleNets, Cost, Evaluations};
         let scalar = match config.precision {
             crate::nn::Precision::F32 => 4,
             crate::nn::Precision::F64 => 8,
@@ -433,13 +443,18 @@ impl Trainer for PpoTrainer {
             scalar,
         };
         let batch = config.batch_size();
-        let (bytes, work) = rollout_trainer(
+        let evaluations = Evaluations {
+            every: config.evaluation_every,
+            episodes: config.evaluation_episodes,
+        };
+        let cost = rollout_trainer(
             nets,
             batch,
             config.minibatch_size,
             config.update_epochs,
             config.num_updates,
             config.num_envs,
+            evaluations,
         );
         // The minibatch's activations or the rollout buffer, whichever is larger, first.
         let activations = nets.batch_bytes(config.minibatch_size.min(batch));
@@ -448,11 +463,7 @@ impl Trainer for PpoTrainer {
         if buffer > activations {
             drivers.rotate_left(2);
         }
-        Cost {
-            bytes,
-            work,
-            drivers,
-        }
+        Cost { drivers, ..cost }
     }
 }
 

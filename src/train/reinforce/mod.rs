@@ -176,7 +176,9 @@ impl ReinforceTrainer {
     /// each gradient clipped to `max_grad_norm`. Returns the loss before the first step.
     fn fit_critic(&mut self, targets: &[f64], cfg: &ReinforceConfig, update: usize) -> Result<f64> {
         let mut first = None;
-        for _ in 0..cfg.value_steps {
+        for step in 1..=cfg.value_steps as u64 {
+            let steps = cfg.value_steps as u64;
+            crate::train::report_stage(crate::train::Stage::Critic { step, steps });
             let a = &mut self.agent;
             let loss = value_loss_and_gradients(
                 &a.critic,
@@ -327,7 +329,8 @@ impl Trainer for ReinforceTrainer {
         }
     }
     fn cost(config: &ReinforceConfig) -> crate::train::cost::Cost {
-        use crate::train::cost::{per_token_work, CartPoleNets, Cost};
+        use crate::train::cost::EVALUATION_EPISODE_STEPS as EPISODE_STEPS;
+        use crate::train::cost::{per_token_work, CartPoleNets, Cost, Evaluations};
         let nets = CartPoleNets {
             hidden: &config.hidden_sizes,
             scalar: 8,
@@ -335,13 +338,26 @@ impl Trainer for ReinforceTrainer {
         // A batch of whole episodes, each up to 500 steps, through both networks at once.
         let bytes = batch_bytes(config, config.max_batch_steps());
         let steps = config.env_step_budget as f64;
-        // Sampling, the policy's forward and backward, the critic's fit (half the networks'
-        // products, value_steps times).
-        let passes = 4.0 + 1.5 * config.value_steps as f64;
-        let work = nets.forward_flops(1) * steps * passes + per_token_work(steps);
+        // Sampling (the actor), the policy's forward and backward; a learned baseline adds the
+        // critic's fit (forward and backward value_steps times, then its values).
+        let sampling = nets.actor_forward_flops(1) + per_token_work(1.0);
+        let critic = nets.forward_flops(1) - nets.actor_forward_flops(1);
+        let fit = match config.baseline {
+            Baseline::Value => critic * (3.0 * config.value_steps as f64 + 1.0),
+            _ => 0.0,
+        };
+        let updates = steps / (config.episodes_per_update as f64 * EPISODE_STEPS);
+        // Adam steps: the policy's, and the critic's fit (both networks' count, roughly).
+        let optimiser = nets.optimiser_work() * (config.value_steps as f64 + 1.0) * updates;
+        let per_step = sampling + 3.0 * nets.actor_forward_flops(1) + fit + optimiser / steps;
+        let evaluations = Evaluations {
+            every: config.evaluation_every,
+            episodes: config.evaluation_episodes,
+        };
         Cost {
             bytes,
-            work,
+            work: per_step * steps + evaluations.work(nets, updates),
+            rollout_share: sampling / per_step,
             drivers: vec!["episodes_per_update", "hidden_sizes"],
         }
     }

@@ -84,6 +84,8 @@ impl Batch {
                 }
             }
             active = still;
+            let (done, total) = ((episodes - active.len()) as u64, episodes as u64);
+            crate::train::report_stage(crate::train::Stage::Rollout { done, total });
         }
         self.obs.clear();
         self.actions.clear();

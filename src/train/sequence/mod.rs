@@ -184,6 +184,12 @@ impl SequenceTrainer {
         let mut entropy = 0.0;
         let mut norm_sum = 0.0;
         for epoch in 0..self.config.ppo_epochs {
+            crate::train::report_stage(crate::train::Stage::Minibatch {
+                epoch: epoch as u64 + 1,
+                epochs: self.config.ppo_epochs as u64,
+                minibatch: 1,
+                minibatches: 1,
+            });
             let LossAndGradient {
                 loss,
                 policy_loss,
@@ -215,6 +221,7 @@ impl SequenceTrainer {
             .finish()
             .ok_or_else(|| self.diverged(Quantity::Ratio))?;
         self.iteration += 1;
+        crate::train::report_stage(crate::train::Stage::Evaluation);
         let evaluation = self.evaluate()?;
         let rows = batch.len() as f64;
         let lengths: Vec<f64> = (0..batch.len())
@@ -395,13 +402,19 @@ impl Trainer for SequenceTrainer {
         // Backpropagation through time keeps each step's gates, state, embedding and logits.
         let per_token = (6 * h + e + 3 * v) as u64;
         let bytes = 8 * (6 * params + tokens.max(eval_tokens) * per_token);
-        let macs = (3 * (e + h) * h + h * v) as f64;
-        let work = config.iterations as f64
-            * (tokens as f64 * (2.0 * macs * (3.0 + 3.0 * config.ppo_epochs as f64))
-                + per_token_work(tokens as f64));
+        // f64 and one token at a time: see cost.rs.
+        use crate::train::cost::{F64_FLOP, GRU_VECTOR_COST};
+        let macs = (3 * (e + h) * h + h * v) as f64 * F64_FLOP * GRU_VECTOR_COST;
+        // Sampling reads each token once; the old and reference log-probs, and each epoch's
+        // forward and backward, read them again; the evaluation samples its own answers.
+        let sampling = tokens as f64 * 2.0 * macs + per_token_work(tokens as f64);
+        let epochs = tokens as f64 * 2.0 * macs * (2.0 + 3.0 * config.ppo_epochs as f64);
+        let evaluation = eval_tokens as f64 * 2.0 * macs + per_token_work(eval_tokens as f64);
+        let per_iteration = sampling + epochs + evaluation;
         Cost {
             bytes,
-            work,
+            work: config.iterations as f64 * per_iteration,
+            rollout_share: sampling / (sampling + epochs),
             drivers: vec![
                 "prompts_per_iteration",
                 "group_size",

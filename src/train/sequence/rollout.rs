@@ -174,6 +174,8 @@ impl SequenceTrainer {
                 ids.extend(layout_row(&prompt.tokens, &response, t));
                 rewards.push(reward);
                 correct.push(ok);
+                let (done, total) = (rewards.len() as u64, b as u64);
+                crate::train::report_stage(crate::train::Stage::Rollout { done, total });
             }
         }
         let input_ids = Array2::from_shape_vec((b, t), ids)

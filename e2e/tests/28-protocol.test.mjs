@@ -1,0 +1,53 @@
+// @ts-check
+// The page ↔ worker messages are typed on both sides: what a step adds for the panel (`extra`)
+// and where a running step is (`progress`) are unions tsc checks (www/js/protocol.js, from the
+// Rust side's serde types), so a misspelt field does not compile. No browser needed.
+import { it } from 'node:test';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { assert, ROOT } from '../harness.mjs';
+
+const PROTOCOL = join(ROOT, 'www', 'js', 'protocol.js');
+
+/** tsc's verdict on a module that reads a message's fields with `body`. @param {string} body */
+function check(body) {
+  const dir = mkdtempSync(join(tmpdir(), 'pgbook-protocol-'));
+  try {
+    const file = join(dir, 'reader.mjs');
+    writeFileSync(
+      file,
+      `// @ts-check
+/** @typedef {import('${PROTOCOL}').FromWorker} FromWorker */
+/** @param {FromWorker} m */
+export function read(m) {
+${body}
+}
+`,
+    );
+    const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
+    const args = ['--noEmit', '--allowJs', '--checkJs', '--strict', '--target', 'es2022', '--module', 'nodenext', '--skipLibCheck', '--types', 'node', file];
+    const r = spawnSync(tsc, args, { encoding: 'utf8' });
+    return { ok: r.status === 0, out: `${r.stdout}${r.stderr}` };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+it("tsc accepts the messages' fields as the Rust side names them and rejects a misspelt one", { timeout: 120_000 }, () => {
+  const right = check(`  if (m.type === 'update' && m.extra.panel === 'cartpole') return m.extra.episode?.length ?? m.extra.update;
+  if (m.type === 'update' && m.extra.panel === 'sequence') return m.extra.first_batch?.[0]?.sequence ?? m.extra.greedy[0]?.correct_answer;
+  if (m.type === 'progress' && m.progress.stage.stage === 'minibatch') return m.progress.stage.minibatches * m.progress.fraction;
+  return m.type === 'progress' && m.progress.stage.stage === 'rollout' ? m.progress.stage.done : null;`);
+  assert(right.ok, right.out);
+  for (const [field, body] of [
+    ['epsiode', `  return m.type === 'update' && m.extra.panel === 'cartpole' ? m.extra.epsiode : null;`],
+    ['first_bacth', `  return m.type === 'update' && m.extra.panel === 'sequence' ? m.extra.first_bacth : null;`],
+    ['minibatchs', `  return m.type === 'progress' && m.progress.stage.stage === 'minibatch' ? m.progress.stage.minibatchs : null;`],
+    ['greedy (of a CartPole step)', `  return m.type === 'update' && m.extra.panel === 'cartpole' ? m.extra.greedy : null;`],
+  ]) {
+    const wrong = check(body);
+    assert(!wrong.ok && /error TS(2339|2551)/.test(wrong.out), `tsc accepted ${field}: ${wrong.out}`);
+  }
+});
