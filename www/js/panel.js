@@ -427,8 +427,9 @@ export class Panel extends ConfiguredPanel {
         // Only this job ends (the pool replaces its worker); the other jobs go on.
         this.failed.set(i, `${what} (${this.jobLabel(i)}; ${this.doingOf(i)}): ${m.message}${hint}.`);
         this.within.done(i);
-        this.showFailures();
+        // The alert is read each time it changes: once, with what the reader can do now.
         this.allFinished();
+        if (this.status !== 'failed') this.showFailures();
         this.progressDue = true;
         this.dirty = true;
         break;
