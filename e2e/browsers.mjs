@@ -154,8 +154,32 @@ export class Tab {
    * Lets the page's late log entries arrive before its problems are read: a round trip to the
    * page and back after one animation frame (the browser's events come in order).
    */
-  settle() {
-    return this.eval(() => new Promise((r) => requestAnimationFrame(() => r(null))));
+  async settle() {
+    await this.eval(() => new Promise((r) => requestAnimationFrame(() => r(null))));
+    await this.checkMathReports();
+  }
+
+  /**
+   * Firefox lays out a page while it is still arriving, and reports a MathML element whose
+   * last child the parser has not added yet as «Invalid markup: Incorrect number of children
+   * for <msub/> tag» (a page sent in pieces with pauses between them shows it every time; the
+   * static server under load did so now and then). Such a report stands only if an element of
+   * that tag has the wrong number of children in the page as loaded.
+   */
+  async checkMathReports() {
+    const REPORT = /Invalid markup: Incorrect number of children for <(\w+)\/> tag/;
+    const tags = [...new Set(this.problems.map((p) => REPORT.exec(p)?.[1]).filter((t) => t !== undefined))];
+    if (!tags.length) return;
+    /** @type {string[]} */
+    const wrong = await this.eval((list) => {
+      /** @type {Record<string, number>} */
+      const children = { msub: 2, msup: 2, mfrac: 2, mroot: 2, munder: 2, mover: 2, msubsup: 3, munderover: 3 };
+      return list.filter((t) => !(t in children) || [...document.getElementsByTagName(t)].some((e) => e.children.length !== children[t]));
+    }, tags);
+    this.problems = this.problems.filter((p) => {
+      const tag = REPORT.exec(p)?.[1];
+      return tag === undefined || wrong.includes(tag);
+    });
   }
 
   /* Built on the above, the same in every browser. */
@@ -351,8 +375,8 @@ function mainThreadTasks(trace) {
   return tasks;
 }
 
-/** @param {boolean} serviceWorkers */
-async function launchChromium(serviceWorkers) {
+/** @param {boolean} serviceWorkers @param {boolean} reducedMotion */
+async function launchChromium(serviceWorkers, reducedMotion) {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   return {
     name: 'chromium',
@@ -360,7 +384,12 @@ async function launchChromium(serviceWorkers) {
     async open(url, { viewport = { width: 1100, height: 900 }, deviceScaleFactor = 2 } = {}) {
       // Requests a service worker answers bypass context.route: the route check is complete
       // only without one, so only the offline tests allow them.
-      const context = await browser.newContext({ viewport, deviceScaleFactor, serviceWorkers: serviceWorkers ? 'allow' : 'block' });
+      const context = await browser.newContext({
+        viewport,
+        deviceScaleFactor,
+        serviceWorkers: serviceWorkers ? 'allow' : 'block',
+        ...(reducedMotion ? { reducedMotion: /** @type {const} */ ('reduce') } : {}),
+      });
       const page = await context.newPage();
       const tab = new Tab('chromium', chromiumDriver(context, page));
       page.on('console', (msg) => {
@@ -441,8 +470,8 @@ function firefoxDriver(context, page) {
   };
 }
 
-/** @param {boolean} serviceWorkers */
-async function launchFirefox(serviceWorkers) {
+/** @param {boolean} serviceWorkers @param {boolean} reducedMotion */
+async function launchFirefox(serviceWorkers, reducedMotion) {
   const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX,
@@ -452,6 +481,8 @@ async function launchFirefox(serviceWorkers) {
       'network.captive-portal-service.enabled': false,
       'network.connectivity-service.enabled': false,
       'dom.serviceWorkers.enabled': serviceWorkers,
+      // The system's «reduce motion» (BiDi cannot emulate the media feature).
+      ...(reducedMotion ? { 'ui.prefersReducedMotion': 1 } : {}),
     },
   });
   return {
@@ -485,11 +516,12 @@ async function launchFirefox(serviceWorkers) {
 
 /**
  * @param {string} name chromium | firefox
- * @param {{ serviceWorkers?: boolean }} [options]
+ * @param {{ serviceWorkers?: boolean, reducedMotion?: boolean }} [options] `reducedMotion`: the
+ *   reader asked the system for less motion (prefers-reduced-motion: reduce)
  * @returns {Promise<Browser>}
  */
-export function launch(name, { serviceWorkers = false } = {}) {
-  if (name === 'chromium') return launchChromium(serviceWorkers);
-  if (name === 'firefox') return launchFirefox(serviceWorkers);
+export function launch(name, { serviceWorkers = false, reducedMotion = false } = {}) {
+  if (name === 'chromium') return launchChromium(serviceWorkers, reducedMotion);
+  if (name === 'firefox') return launchFirefox(serviceWorkers, reducedMotion);
   throw new Error(`unknown browser ${name} (PGBOOK_BROWSERS takes chromium, firefox)`);
 }

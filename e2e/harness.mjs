@@ -104,7 +104,7 @@ export async function closeShared() {
  * `fresh`: this file needs a browser of its own (a clean profile: Firefox's contexts share
  * one, so saved runs would carry over from other files).
  * @param {(env: Env) => void} register
- * @param {{ serviceWorkers?: boolean, fresh?: boolean }} [options]
+ * @param {{ serviceWorkers?: boolean, reducedMotion?: boolean, fresh?: boolean }} [options]
  */
 export function forEachBrowser(register, options = {}) {
   for (const name of BROWSERS) {
@@ -117,7 +117,7 @@ export function forEachBrowser(register, options = {}) {
           env.browser = await launch(name, options);
         } else if (shared) {
           env.server = await (shared.server ??= startServer());
-          const key = `${name}/${options.serviceWorkers ? 'sw' : 'plain'}`;
+          const key = `${name}/${options.serviceWorkers ? 'sw' : 'plain'}${options.reducedMotion ? '/still' : ''}`;
           if (!shared.browsers.has(key)) shared.browsers.set(key, launch(name, options));
           env.browser = await /** @type {Promise<Browser>} */ (shared.browsers.get(key));
         }

@@ -236,8 +236,8 @@ forEachBrowser((env) => {
       assert((await focused()) === 'Пауза', `focus after Старт: ${await focused()}`);
       await tab.waitStatus('#trainer-ppo', ['finished'], 60_000);
       assert((await focused()) === 'Старт', `focus after the run ended: ${await focused()}`);
-      const live = await tab.eval(() => document.querySelector('#trainer-ppo [aria-live]')?.textContent ?? '');
-      assert(/готово/.test(live), `the live status does not announce the end: ${live}`);
+      const live = await tab.eval(() => document.querySelector('#trainer-ppo [role=status]')?.textContent ?? '');
+      assert(/^Обучение закончено/.test(live), `the live status does not announce the end: ${live}`);
     });
   });
 

@@ -6,6 +6,7 @@
 // order and a visible focus, the flags' target size.
 import { it } from 'node:test';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { forEachBrowser, assert, ROOT, ARTIFACTS, runEnded } from '../harness.mjs';
 import { LESSONS } from '../../www/book.mjs';
@@ -50,27 +51,33 @@ async function axe(tab) {
 const typed = (x) => x.toFixed(4).replace('.', ',').replace('-', '−');
 
 /**
- * What the keyboard reaches on a page: the element Tab lands on, in order, from the theme
- * switch to the last link of the lesson, with what a sighted keyboard reader sees of it.
- * @param {import('../harness.mjs').Tab} tab
+ * What the keyboard reaches in `scope` (the lesson, or one trainer panel): the element Tab
+ * lands on, in order, from the last control before it until focus leaves it, with what a
+ * sighted keyboard reader sees of it.
+ * @param {import('../harness.mjs').Tab} tab @param {string} [scope]
  */
-async function tabStops(tab) {
-  await tab.eval(() => {
-    // The last control before the lesson: the theme switch in the page's header.
-    const start = /** @type {HTMLElement} */ (document.getElementById('theme-switch'));
+async function tabStops(tab, scope = 'main') {
+  await tab.eval((sel) => {
+    const within = /** @type {HTMLElement} */ (document.querySelector(sel));
+    // The last control before the scope: the theme switch in the page's header for the lesson.
+    const before = [...document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex="0"]')].filter(
+      (e) => within.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_PRECEDING && !e.closest('[hidden], details:not([open]) > :not(summary)'),
+    );
+    const start = /** @type {HTMLElement} */ (sel === 'main' ? document.getElementById('theme-switch') : before[before.length - 1]);
     start.focus();
     start.dataset.tabAt = '';
-  });
-  /** @type {{ name: string, after: boolean, ring: boolean, covered: boolean, size: [number, number] }[]} */
+  }, scope);
+  /** @type {{ name: string, cls: string, after: boolean, ring: boolean, covered: boolean, size: [number, number] }[]} */
   const stops = [];
   for (let i = 0; i < 400; i++) {
     await tab.press('[data-tab-at]', 'Tab');
-    const stop = await tab.eval(() => {
+    const stop = await tab.eval((sel) => {
       const previous = /** @type {HTMLElement} */ (document.querySelector('[data-tab-at]'));
       delete previous.dataset.tabAt;
       const el = /** @type {HTMLElement} */ (document.activeElement);
-      if (!el || el === document.body || !document.querySelector('main')?.contains(el)) return null;
+      if (!el || el === document.body || !document.querySelector(sel)?.contains(el)) return null;
       el.dataset.tabAt = '';
+      el.dataset.tabSeen = '';
       const style = getComputedStyle(el);
       const box = el.getBoundingClientRect();
       // The middle of the part inside the window: what covers it is what the reader sees.
@@ -79,15 +86,43 @@ async function tabStops(tab) {
       const hit = document.elementFromPoint(x, y);
       return {
         name: `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.getAttribute('name') ? `[name=${el.getAttribute('name')}]` : ''} «${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}»`,
+        cls: el.className,
         after: !!(previous.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING),
         ring: el.matches(':focus-visible') && style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2,
         covered: !(hit && (hit === el || el.contains(hit))),
         size: /** @type {[number, number]} */ ([box.width, box.height]),
       };
-    });
+    }, scope);
     if (!stop) break;
     stops.push(stop);
   }
+  return stops;
+}
+
+/**
+ * Tab's stops in `scope` against every control a reader can operate there (a closed <details>
+ * shows only its summary): all reached, in reading order, each with a visible ring nothing covers.
+ * @param {import('../harness.mjs').Tab} tab @param {string} where @param {string} [scope]
+ */
+async function checkKeyboard(tab, where, scope = 'main') {
+  const stops = await tabStops(tab, scope);
+  const wanted = await tab.eval(
+    (sel) =>
+      [...document.querySelectorAll(`${sel} :is(a[href], button, input, select, textarea, summary, [tabindex="0"])`)].filter((el) => {
+        const e = /** @type {HTMLInputElement} */ (el);
+        if (e.disabled || e.closest('[hidden]')) return false;
+        const closed = e.closest('details:not([open])');
+        return !closed || e === closed.querySelector('summary');
+      }).length,
+    scope,
+  );
+  assert(stops.length === wanted, `${where}: Tab reaches ${stops.length} of ${wanted} controls (${stops.map((s) => s.name).join(', ')})`);
+  const backwards = stops.filter((s) => !s.after).map((s) => s.name);
+  assert(backwards.length === 0, `${where}: Tab goes back in the text to ${backwards.join(', ')}`);
+  const unringed = stops.filter((s) => !s.ring).map((s) => s.name);
+  assert(unringed.length === 0, `${where}: no visible focus on ${unringed.join(', ')}`);
+  const covered = stops.filter((s) => s.covered).map((s) => s.name);
+  assert(covered.length === 0, `${where}: the focused control is covered: ${covered.join(', ')}`);
   return stops;
 }
 
@@ -119,7 +154,7 @@ async function switchTheme(tab, theme) {
 }
 
 forEachBrowser((env) => {
-  it('axe: no WCAG 2.2 AA violation on any page as loaded, figures drawn', { timeout: 240_000 }, async (t) => {
+  it('axe: no WCAG 2.2 AA violation on any page as loaded, figures drawn', { timeout: 400_000 }, async (t) => {
     /** @type {string[]} */
     const failures = [];
     for (const path of PAGES) {
@@ -133,7 +168,7 @@ forEachBrowser((env) => {
     assert(failures.length === 0, failures.join('\n'));
   });
 
-  it('axe: lesson 9 with every exercise answered wrong, then right', { timeout: 120_000 }, async (t) => {
+  it('axe: lesson 9 with every exercise answered wrong, then right', { timeout: 300_000 }, async (t) => {
     await env.withTab('lesson-09.html', null, async (tab) => {
       await tab.waitReady();
       /** @type {Record<string, { correct_options: number[], options: number, expected: number[] }>} */
@@ -182,6 +217,60 @@ forEachBrowser((env) => {
     }
   });
 
+  it('axe: a two-configuration comparison — its bands, results table and words, another run in detail', { timeout: 300_000 }, async (t) => {
+    await env.withTab('lesson-06.html?run=ppo&seeds=11,37&cfg=smoke&cfg=smoke;clip_coef=off', null, async (tab) => {
+      await tab.waitReady();
+      await tab.waitFor(runEnded, '#trainer-ppo', 240_000);
+      const shown = await tab.eval(() => ({
+        rows: document.querySelectorAll('#ppo-comparison tbody tr').length,
+        words: document.querySelector('#trainer-ppo [data-comparison-text]')?.textContent ?? '',
+        chips: document.querySelectorAll('#trainer-ppo .config-chip').length,
+      }));
+      assert(shown.rows === 2 && shown.words.length > 20 && shown.chips === 2, `the comparison is not shown: ${JSON.stringify(shown)}`);
+      const compared = await axe(tab);
+      // Another configuration's run in detail, the settings of configuration B and the saved runs open.
+      await tab.select('#ppo-chosen', '3');
+      await tab.click('#trainer-ppo .config-chip[data-config="1"]');
+      await tab.eval(() => document.querySelectorAll('#trainer-ppo details').forEach((d) => ((/** @type {HTMLDetailsElement} */ (d)).open = true)));
+      const detail = await axe(tab);
+      t.diagnostic(`comparison of two configurations: ${compared.nodes} elements; run B·37 in detail, everything open: ${detail.nodes}`);
+      assert(compared.rules === 0 && detail.rules === 0, [...compared.lines, ...detail.lines].join('\n'));
+    });
+  });
+
+  it('axe: the GRPO lesson with every slider at both ends, its numbers open, a refused link value, and each theme', { timeout: 180_000 }, async (t) => {
+    await env.withTab('lesson-grpo.html', null, async (tab) => {
+      await tab.waitReady();
+      /** @type {string[]} */
+      const sliders = await tab.eval(() => [...document.querySelectorAll('figure.live input[type=range]')].map((i) => `#${i.id}`));
+      assert(sliders.length >= 3, `lesson-grpo.html has ${sliders.length} sliders`);
+      await tab.eval(() => document.querySelectorAll('details').forEach((d) => ((/** @type {HTMLDetailsElement} */ (d)).open = true)));
+      /** @type {string[]} */
+      const states = [];
+      for (const key of ['Home', 'End']) {
+        for (const s of sliders) await tab.press(s, key);
+        const found = await axe(tab);
+        states.push(`sliders ${key}, numbers open: ${found.nodes}`);
+        assert(found.rules === 0, `sliders at ${key}: ${found.lines.join('\n')}`);
+      }
+      for (const theme of ['dark', 'contrast']) {
+        await switchTheme(tab, theme);
+        const found = await axe(tab);
+        states.push(`${theme}: ${found.nodes}`);
+        assert(found.rules === 0, `${theme}: ${found.lines.join('\n')}`);
+      }
+      await tab.select('#theme-switch', 'auto'); // Firefox's tabs share their storage
+      t.diagnostic(`lesson-grpo.html: ${states.join('; ')}`);
+    });
+    await env.withTab('lesson-grpo.html?dg=abc&klshift=99', null, async (tab) => {
+      await tab.waitReady();
+      await tab.waitFor(() => document.querySelectorAll('.figure-error:not([hidden])').length >= 2, null);
+      const found = await axe(tab);
+      t.diagnostic(`lesson-grpo.html with two refused link values: ${found.nodes}`);
+      assert(found.rules === 0, found.lines.join('\n'));
+    });
+  });
+
   it('axe: lesson 4 with the flags switched, and the error messages of figures and trainers', { timeout: 120_000 }, async (t) => {
     await env.withTab('lesson-04.html', null, async (tab) => {
       await tab.waitReady();
@@ -211,31 +300,37 @@ forEachBrowser((env) => {
   });
 
   for (const path of ['lesson-04.html', 'lesson-05.html', 'lesson-09.html']) {
-    it(`keyboard: every control of ${path} in reading order, each with a visible focus ring`, { timeout: 120_000 }, async (t) => {
+    it(`keyboard: every control of ${path} in reading order, each with a visible focus ring`, { timeout: 300_000 }, async (t) => {
       await env.withTab(path, null, async (tab) => {
         await tab.waitReady();
-        const stops = await tabStops(tab);
-        // Everything a reader can operate in the lesson (a closed <details> shows only its summary).
-        const wanted = await tab.eval(
-          () =>
-            [...document.querySelectorAll('main :is(a[href], button, input, select, textarea, summary, [tabindex="0"])')].filter((el) => {
-              const e = /** @type {HTMLInputElement} */ (el);
-              if (e.disabled || e.closest('[hidden]')) return false;
-              const closed = e.closest('details:not([open])');
-              return !closed || e === closed.querySelector('summary');
-            }).length,
-        );
-        t.diagnostic(`${path}: ${stops.length} tab stops, ${wanted} controls`);
-        assert(stops.length === wanted, `${path}: Tab reaches ${stops.length} of ${wanted} controls`);
-        const backwards = stops.filter((s) => !s.after).map((s) => s.name);
-        assert(backwards.length === 0, `${path}: Tab goes back in the text to ${backwards.join(', ')}`);
-        const unringed = stops.filter((s) => !s.ring).map((s) => s.name);
-        assert(unringed.length === 0, `${path}: no visible focus on ${unringed.join(', ')}`);
-        const covered = stops.filter((s) => s.covered).map((s) => s.name);
-        assert(covered.length === 0, `${path}: the focused control is covered: ${covered.join(', ')}`);
+        const stops = await checkKeyboard(tab, path);
+        t.diagnostic(`${path}: ${stops.length} tab stops`);
       });
     });
   }
+
+  it("keyboard: lesson 6's panel after a short run, settings and saved runs open — every control in reading order, focus visible", { timeout: 400_000 }, async (t) => {
+    await env.withTab('lesson-06.html?run=ppo&profile=smoke&seeds=11', null, async (tab) => {
+      await tab.waitReady();
+      await tab.waitFor(runEnded, '#trainer-ppo', 180_000);
+      // The run is saved: its entry (Показать, Рядом, Удалить) is in the history list.
+      await tab.waitFor(() => document.querySelectorAll('#trainer-ppo .history-list li').length > 0, null);
+      const closed = await checkKeyboard(tab, 'lesson 6, panel as the run left it', '#trainer-ppo');
+      await tab.eval(() => document.querySelectorAll('#trainer-ppo details').forEach((d) => ((/** @type {HTMLDetailsElement} */ (d)).open = true)));
+      // A second configuration: the bar has two chips, «+ конфигурация» and its removal.
+      await tab.click('#trainer-ppo .config-add');
+      const open = await checkKeyboard(tab, 'lesson 6, panel with its settings and saved runs open, two configurations', '#trainer-ppo');
+      const names = open.map((s) => s.name).join(' | ');
+      const bar = ['config-chip', 'config-add', 'config-remove'].map((c) => open.filter((s) => s.cls.split(' ').includes(c)).length);
+      assert(bar.join() === '2,1,1', `the configuration bar: ${bar} chips, add and remove buttons reached`);
+      const fields = await tab.count('#trainer-ppo details.trainer-settings :is(input, select):not(:disabled)');
+      const reachedFields = await tab.eval(() => document.querySelectorAll('#trainer-ppo details.trainer-settings :is(input, select)[data-tab-seen]').length);
+      assert(fields > 10 && reachedFields === fields, `the settings form: ${reachedFields} of its ${fields} fields reached`);
+      assert(/«загрузить и посмотреть»/.test(names) && /«скачать»/.test(names), `policy-file controls not reached: ${names}`);
+      assert(/«Показать»/.test(names) && /«Рядом»/.test(names) && /«Удалить»/.test(names), `the saved run's buttons not reached: ${names}`);
+      t.diagnostic(`lesson 6's panel: ${closed.length} tab stops as left, ${open.length} with everything open`);
+    });
+  });
 
   it('sliders: arrows, Page Up/Down, Home/End, each announced in Russian («γ = 0,99»)', async () => {
     for (const [path, ids] of /** @type {[string, string[]][]} */ ([
@@ -458,6 +553,47 @@ forEachBrowser((env) => {
       });
     }
   });
-  // A browser of its own: Firefox's tabs share one profile, and what earlier files left in it
-  // (saved runs, a chosen theme, open tabs) is not the state «as loaded» means.
-}, { fresh: true });
+  it("Firefox: a formula laid out while its page is still arriving is no page error; a wrong formula is", async (t) => {
+    if (env.name !== 'firefox') return t.skip('only Firefox reports MathML markup');
+    // A page in two parts: the server sends the second only once the page has laid out the
+    // first, which ends inside a fraction (what a slow network or a busy server does).
+    const top = '<!doctype html><html lang="ru"><meta charset="utf-8"><title>формула</title><body><p>Дробь:</p>';
+    const server = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      if (req.url === '/laid-out') return res.end('');
+      if (req.url === '/wrong') return res.end(`${top}<math><msub><mi>x</mi></msub></math>`);
+      const rest = () => res.end('<mi>b</mi></mfrac></math><p>Конец.</p>');
+      server.once('laid-out', rest);
+      res.write(
+        `${top}<script>const w = setInterval(() => { if (!document.querySelector('mfrac')) return; clearInterval(w); ` +
+          `void document.body.offsetHeight; fetch('/laid-out'); }, 10);</script><math><mfrac><mi>a</mi>`,
+      );
+    });
+    server.on('request', (req) => req.url === '/laid-out' && server.emit('laid-out'));
+    await new Promise((r) => server.listen(0, '127.0.0.1', () => r(null)));
+    const url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`;
+    try {
+      const tab = await env.browser.open(`${url}/halves`);
+      try {
+        await tab.eval(() => new Promise((r) => requestAnimationFrame(() => r(null))));
+        const reported = tab.problems.filter((p) => p.includes('Invalid markup')).length;
+        await tab.checkMathReports();
+        t.diagnostic(`a page in two halves: Firefox reported ${reported} MathML error(s); after the check: ${tab.problems.length} problems`);
+        assert(reported > 0, 'Firefox did not report the half-arrived fraction (nothing to check)');
+        assert(tab.problems.length === 0, tab.problems.join('\n'));
+      } finally {
+        await tab.close();
+      }
+      const wrong = await env.browser.open(`${url}/wrong`);
+      try {
+        await wrong.settle();
+        assert(wrong.problems.some((p) => /children for <msub\/>/.test(p)), `a wrong <msub> is not reported: ${wrong.problems.join('; ')}`);
+      } finally {
+        await wrong.close();
+      }
+    } finally {
+      await new Promise((r) => server.close(() => r(null)));
+    }
+  });
+
+});

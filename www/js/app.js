@@ -6,6 +6,7 @@
 // core; formulas, navigation and the table of contents were rendered when the site was built
 // (scripts/build-site.mjs).
 import init, * as wasm from '../pkg/pgbook.js';
+import { announceFigures } from './announce.js';
 import { messageOf } from './dom.js';
 import { wireExercises } from './exercises.js';
 import { showFatal } from './fatal.js';
@@ -77,6 +78,7 @@ async function main() {
     }
   }
   wireFigures();
+  announceFigures();
   wireExercises();
   keyboardScrolling();
   setupTrainers(wasm);

@@ -58,6 +58,20 @@ export class CartPolePanel extends Panel {
     /** @param {HTMLCanvasElement} c @param {HTMLElement | string} caption */
     const figure = (c, caption) =>
       el('figure', { class: 'live-plain' }, c, typeof caption === 'string' ? el('figcaption', { text: caption }) : caption);
+    // Motion (WCAG 2.2.2, 2.3.3): the episode plays by itself unless the reader's system asks
+    // for less motion; then it shows its last frame still, and the button plays it once. The
+    // button also stops a playing episode.
+    this.lessMotion = matchMedia('(prefers-reduced-motion: reduce)');
+    this.autoplay = !this.lessMotion.matches;
+    this.playing = false;
+    this.once = false; // this play ends on the episode's last frame, even while training
+    this.playButton = /** @type {HTMLButtonElement} */ (
+      el('button', { type: 'button', class: 'pole-play', disabled: '', text: 'Проиграть эпизод', onclick: () => this.togglePlay() })
+    );
+    this.lessMotion.addEventListener('change', () => {
+      this.autoplay = !this.lessMotion.matches;
+      if (this.lessMotion.matches && this.playing && !this.once) this.stopPlaying();
+    });
     root.append(
       this.controlsRow(
         el('label', { for: `${p}-profile` }, 'профиль ', this.profile),
@@ -82,7 +96,7 @@ export class CartPolePanel extends Panel {
             this.runChoice,
           ),
         ),
-        figure(this.pole, 'Текущая жадная политика выбранного запуска на новом эпизоде.'),
+        figure(this.pole, el('figcaption', {}, 'Текущая жадная политика выбранного запуска на новом эпизоде. ', this.playButton)),
         ...(this.hasDiagnostics
           ? [
               figure(
@@ -146,9 +160,9 @@ export class CartPolePanel extends Panel {
   chosenChanged() {
     this.policyDownload.disabled = !this.policies.has(this.chosen);
     const e = this.episodes.get(this.chosen);
-    if (this.animation !== null) cancelAnimationFrame(this.animation);
-    this.animation = null;
+    this.stopFrames();
     this.frames = null;
+    this.showPlayButton();
     const policy = this.policies.get(this.chosen);
     if (e) this.animate(e.flat, e.update);
     else if (policy) this.watchPolicy(policy, 'сохранённая политика');
@@ -205,8 +219,6 @@ export class CartPolePanel extends Panel {
       `${what[0].toUpperCase()}${what.slice(1)}: ${r.trainer}, начальное значение ${r.seed}, после ${formatNumber(r.update)} обновлений ` +
         `(${formatNumber(r.env_steps)} шагов среды), слои ${r.sizes.join('×')}. Жадный эпизод со стартом № ${r.reset_seed}: возврат ${formatNumber(r.episode_return)}.`,
     );
-    if (this.animation !== null) cancelAnimationFrame(this.animation);
-    this.animation = null;
     this.animate(r.episode, r.update);
   }
 
@@ -219,9 +231,10 @@ export class CartPolePanel extends Panel {
   clear() {
     this.episodes.clear();
     this.table.replaceChildren();
-    if (this.animation !== null) cancelAnimationFrame(this.animation);
-    this.animation = null; // the next run's episodes start a loop of their own
+    this.stopFrames(); // the next run's episodes start a loop of their own
     this.frames = null;
+    this.playing = false;
+    this.showPlayButton();
   }
 
   /** @param {number} i @param {import('./protocol.js').StepExtra} extra */
@@ -276,14 +289,65 @@ export class CartPolePanel extends Panel {
   }
 
   /**
-   * Plays the greedy episode (a flat [x, ẋ, θ, θ̇, …] array) at CartPole's pace. It draws only
-   * when the frame changes, pauses while the canvas is off-screen or the tab hidden, replays
-   * while the run trains, and stops on the last frame once the run is over.
+   * Shows the greedy episode (a flat [x, ẋ, θ, θ̇, …] array): played at CartPole's pace (it
+   * draws only when the frame changes, pauses while the canvas is off-screen or the tab
+   * hidden, replays while the run trains, and stops on the last frame once the run is over),
+   * or its last frame still when the reader's system asks for less motion or the reader
+   * stopped the animation.
    * @param {number[]} flat @param {number} update
    */
   animate(flat, update) {
+    this.stopFrames();
     this.frames = { flat, update, t0: performance.now(), shown: -1 };
+    if (this.autoplay || this.playing) this.play(this.once);
+    else this.still();
+  }
+
+  /** Plays the episode from the frame shown (from the start once it has ended). @param {boolean} once */
+  play(once) {
+    const f = this.frames;
+    if (!f) return;
+    this.playing = true;
+    this.once = once;
+    if (f.shown === f.flat.length / 4 - 1) f.shown = -1;
     this.kickAnimation();
+    this.showPlayButton();
+  }
+
+  /** Ends the frame loop; the frame on screen stays. */
+  stopPlaying() {
+    this.playing = false;
+    this.once = false;
+    this.stopFrames();
+    this.showPlayButton();
+  }
+
+  stopFrames() {
+    if (this.animation !== null) cancelAnimationFrame(this.animation);
+    this.animation = null;
+  }
+
+  /** The episode's last frame, still. */
+  still() {
+    const f = this.frames;
+    this.stopPlaying();
+    if (f) this.drawFrame(f, f.flat.length / 4 - 1);
+  }
+
+  /** The button: a playing episode stops (and the next ones stay still); a still one plays. */
+  togglePlay() {
+    if (this.playing) {
+      this.autoplay = false;
+      this.stopPlaying();
+    } else {
+      if (!this.lessMotion.matches) this.autoplay = true;
+      this.play(this.lessMotion.matches);
+    }
+  }
+
+  showPlayButton() {
+    this.playButton.textContent = this.playing ? 'Остановить анимацию' : 'Проиграть эпизод';
+    this.playButton.disabled = !this.frames;
   }
 
   watchVisibility() {
@@ -298,30 +362,37 @@ export class CartPolePanel extends Panel {
 
   kickAnimation() {
     const f = this.frames;
-    if (this.animation !== null || !f || !this.poleVisible || document.hidden) return;
+    if (!this.playing || this.animation !== null || !f || !this.poleVisible || document.hidden) return;
     // Continue from the frame shown last, not from where the clock would be.
     f.t0 = performance.now() - Math.max(0, f.shown) * this.schema.time_step_s * 1000;
     this.animation = requestAnimationFrame(() => this.frame());
   }
 
+  /**
+   * Frame `k` of the episode on the canvas; false when it could not be drawn.
+   * @param {{ flat: number[], update: number, shown: number }} f @param {number} k
+   */
+  drawFrame(f, k) {
+    try {
+      this.drawPole(f.flat.slice(4 * k, 4 * k + 4), `после обновления ${f.update}: шаг ${k + 1} из ${f.flat.length / 4}`);
+    } catch (e) {
+      this.showError(`Не удалось нарисовать CartPole: ${messageOf(e)}`);
+      return false;
+    }
+    f.shown = k;
+    return true;
+  }
+
   frame() {
     this.animation = null;
     const f = this.frames;
-    if (!f || !this.poleVisible || document.hidden) return;
+    if (!f || !this.playing || !this.poleVisible || document.hidden) return;
     const n = f.flat.length / 4;
     const k = Math.max(0, Math.min(n - 1, Math.floor((performance.now() - f.t0) / (this.schema.time_step_s * 1000))));
-    if (k !== f.shown) {
-      const s = f.flat.slice(4 * k, 4 * k + 4);
-      try {
-        this.drawPole(s, `после обновления ${f.update}: шаг ${k + 1} из ${n}`);
-      } catch (e) {
-        this.showError(`Не удалось нарисовать CartPole: ${messageOf(e)}`);
-        return;
-      }
-      f.shown = k;
-    }
+    if (k !== f.shown && !this.drawFrame(f, k)) return;
     if (k === n - 1) {
-      if (!this.run) return; // the run is over: the last frame stays, nothing more to draw
+      // Played once, or the run is over: the last frame stays, nothing more to draw.
+      if (!this.run || this.once) return this.stopPlaying();
       f.t0 = performance.now() + 600; // replay after a short pause while training goes on
       f.shown = -1;
     }

@@ -128,7 +128,8 @@ function fillTokenReductions(figure, t) {
 export function figureError(figure, message, failed = true) {
   const box = figure.querySelector('.figure-error');
   if (!(box instanceof HTMLElement)) return;
-  box.textContent = message ?? '';
+  // An alert is read each time its text is set: a redraw that keeps the message keeps the node.
+  if (box.textContent !== (message ?? '')) box.textContent = message ?? '';
   box.hidden = !message;
   figure.classList.toggle('failed', !!message && failed);
 }

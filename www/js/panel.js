@@ -11,7 +11,8 @@ import { WorkerRun } from './pool.js';
 import { ConfiguredPanel, LETTERS, MAX_CONFIGS } from './panel-configs.js';
 import { RunHistory, boardOfSaved } from './run-history.js';
 import { ASK_ABOVE_S, PROGRESS_MS, Within, costOf, progressLine, stageText, stepText, timingOf } from './run-progress.js';
-import { formatNumber } from './format.js';
+import { formatNumber, seedCount } from './format.js';
+import { announce, liveRegion } from './announce.js';
 
 export { LETTERS, MAX_CONFIGS } from './panel-configs.js';
 
@@ -56,7 +57,11 @@ export class Panel extends ConfiguredPanel {
     this.pauseStart = 0;
     this.message = el('div', { class: 'figure-error', role: 'alert', hidden: '' });
     this.progress = /** @type {HTMLProgressElement} */ (el('progress', { max: '1', value: '0', 'aria-label': 'Ход обучения' }));
-    this.progressText = el('span', { class: 'progress-text', 'aria-live': 'polite', text: 'Обучение не запущено.' });
+    // The progress line changes at every redraw: it is no live region. A screen reader hears
+    // the run in `said`, one sentence when its state changes (started, paused, ended, failed).
+    this.progressText = el('span', { class: 'progress-text', text: 'Обучение не запущено.' });
+    this.said = liveRegion();
+    root.append(this.said);
     /** @param {string} text @param {() => void} onclick */
     const button = (text, onclick) => /** @type {HTMLButtonElement} */ (el('button', { type: 'button', text, onclick }));
     this.buttons = {
@@ -159,13 +164,15 @@ export class Panel extends ConfiguredPanel {
 
   /** @param {string} text */
   showError(text) {
-    this.message.textContent = text;
+    // An alert is read each time its text is set: a redraw that fails again keeps the node.
+    if (this.message.textContent !== text) this.message.textContent = text;
     this.message.hidden = !text;
   }
 
   /** @param {Status} status */
   setStatus(status) {
     const focused = document.activeElement;
+    const before = this.status;
     this.status = status;
     const active = status === 'running' || status === 'paused';
     this.buttons.start.disabled = active;
@@ -185,6 +192,32 @@ export class Panel extends ConfiguredPanel {
       const next = active ? this.buttons.pause : this.buttons.start;
       (next.disabled ? this.buttons.reset : next).focus();
     }
+    if (status !== before && !this.restoring) this.sayStatus(before);
+  }
+
+  /** One sentence for the status the run has just reached. @param {Status} before */
+  sayStatus(before) {
+    const { done, total } = this.board?.progress() ?? { done: 0, total: 0 };
+    // Before the first report nothing is counted yet.
+    const counted = total ? `: ${formatNumber(done)} из ${formatNumber(total)} ${this.unit}` : '';
+    const seeds = seedCount(this.settings?.seeds.length ?? 1);
+    /** @type {Record<Status, () => string>} */
+    const sentences = {
+      running: () =>
+        before === 'paused'
+          ? 'Обучение продолжается.'
+          : before === 'failed' && this.reran
+            ? 'Неудавшиеся запуски начались заново.'
+            : `Обучение запущено: ${this.checked.length > 1 ? `${this.checked.length} конфигурации, по ${seeds} на каждую` : `профиль ${this.settings?.profile}, ${seeds}`}.${this.estimate.textContent ? ` ${this.estimate.textContent}.` : ''}`,
+      paused: () => `Пауза${counted}.`,
+      stopped: () => `Обучение остановлено${counted}.`,
+      finished: () =>
+        `Обучение закончено за ${seconds((performance.now() - this.t0 - this.pausedMs) / 1000)}: ${this.resultsLine(this.settings?.seeds.length ?? 1)}.`,
+      // The alert says which jobs failed and why.
+      failed: () => 'Обучение прервано ошибкой.',
+      idle: () => 'Панель сброшена: обучение не запущено.',
+    };
+    announce(this.said, sentences[this.status]());
   }
 
   start() {
@@ -394,8 +427,9 @@ export class Panel extends ConfiguredPanel {
         // Only this job ends (the pool replaces its worker); the other jobs go on.
         this.failed.set(i, `${what} (${this.jobLabel(i)}; ${this.doingOf(i)}): ${m.message}${hint}.`);
         this.within.done(i);
-        this.showFailures();
+        // The alert is read each time it changes: once, with what the reader can do now.
         this.allFinished();
+        if (this.status !== 'failed') this.showFailures();
         this.progressDue = true;
         this.dirty = true;
         break;
@@ -628,6 +662,7 @@ export class Panel extends ConfiguredPanel {
     this.progress.value = total ? done / total : 0;
     this.restoredFrom = records.map((r) => new Date(r.saved_at).toLocaleString('ru-RU')).join(' и ');
     this.progressText.textContent = this.progressLine(done, total, 0);
+    announce(this.said, `Показан сохранённый запуск от ${this.restoredFrom}: ${this.resultsLine(seeds.length)}.`);
     this.share.href = this.shareUrl();
     this.dirty = true;
     this.tick();

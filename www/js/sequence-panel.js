@@ -51,7 +51,7 @@ export class SequencePanel extends Panel {
     };
     this.drawTurn = false;
     this.table = el('div', { class: 'table-wrap' });
-    this.greedy = el('div', { class: 'table-wrap', id: 'seq-greedy', 'aria-live': 'polite' });
+    this.greedy = el('div', { class: 'table-wrap', id: 'seq-greedy' });
     this.batch = el('div', { class: 'table-wrap', id: 'seq-first-batch' });
     this.summaryBox = el('div', { id: 'seq-summary' });
     /** @type {{ prompt: string, sequence: string, reward: number, advantage: number, mask: number[] }[] | null} */
