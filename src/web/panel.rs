@@ -17,6 +17,7 @@ use crate::train::settings::{Profile, Settings};
 use crate::train::Trainer;
 use crate::Result;
 use serde::Serialize;
+use serde_json::{json, Value};
 
 /// How far a run's x axes reach: its progress units (transitions, iterations) and steps.
 #[derive(Debug, Clone, Copy)]
