@@ -6,10 +6,10 @@
 //   PGBOOK_BROWSERS=firefox node e2e/run.mjs --browser-only   only the files that use a browser
 //   node e2e/run.mjs --skip 40-offline,88-prepared            all but those files
 //   node e2e/run.mjs 10-clipping 20-lessons                   only those files
-//   node e2e/run.mjs --concurrency 1                          one file at a time (default 2)
-// Two files run at a time: a page test mostly waits (for a page, a worker, a redraw) and one
-// file keeps about half a core busy, so two share the browser and the server without waiting
-// for each other; every file that needs a clean browser or its own server says so (`fresh`).
+//   node e2e/run.mjs --concurrency 2                          two files at a time (default 1)
+// A page test mostly waits (one file keeps about half a core busy), but on two cores two files
+// per browser, both browsers and a build beside them overloaded the machine (page loads over
+// 30 s, Firefox's driver losing frames): the test command runs one file at a time.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe } from 'node:test';
@@ -25,7 +25,7 @@ const flag = (/** @type {string} */ name) => {
 const browserOnly = args.includes('--browser-only');
 if (browserOnly) args.splice(args.indexOf('--browser-only'), 1);
 const skip = (flag('--skip') ?? '').split(',').filter(Boolean);
-const concurrency = Number(flag('--concurrency') ?? 2);
+const concurrency = Number(flag('--concurrency') ?? 1);
 if (!Number.isInteger(concurrency) || concurrency < 1) {
   console.error('e2e/run.mjs: --concurrency takes a whole number ≥ 1');
   process.exit(2);

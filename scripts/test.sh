@@ -48,9 +48,8 @@ if [ "$mode" = quick ]; then
 fi
 
 # The release wasm (LTO into one codegen unit: one core for most of a minute), the type check
-# and the site build run beside clippy and the native tests; the page tests then run beside the
-# wasm tests. Each profile has its own build directory lock, so the cargo builds do not wait for
-# each other.
+# and the site build run beside clippy and the native tests. Each profile has its own build
+# directory lock, so the cargo builds do not wait for each other.
 site_log=$(mktemp)
 step "release wasm for the page, the JavaScript type check and the site (site/): beside the next steps"
 (
@@ -73,18 +72,18 @@ if [ "$site_status" != 0 ]; then
   echo "the release wasm, the type check or the site failed (exit $site_status)" >&2
   exit "$site_status"
 fi
-step "page tests in headless Chromium and Firefox ESR, side by side (node:test), beside the wasm tests"
-# The files without a browser (the server, the build) run once, in Chromium's process.
+step "cargo clippy (wasm32: the web boundary and browser tests)"
+cargo clippy --target wasm32-unknown-unknown --lib --tests -- -D warnings
+step "wasm tests in headless Chromium"
+wasm-pack test --headless --chrome
+step "wasm tests in headless Firefox"
+wasm-pack test --headless --firefox
+step "page tests in headless Chromium and Firefox ESR, side by side (node:test)"
+# The files without a browser (the server, the build) run once, in Chromium's process. Nothing
+# else runs beside them: on two cores a build beside the two browsers made page loads time out.
 pages chromium & chromium=$!
 pages firefox --browser-only & firefox=$!
 status=0
-step "cargo clippy (wasm32: the web boundary and browser tests)"
-cargo clippy --target wasm32-unknown-unknown --lib --tests -- -D warnings || status=$?
-step "wasm tests in headless Chromium"
-wasm-pack test --headless --chrome || status=$?
-step "wasm tests in headless Firefox"
-wasm-pack test --headless --firefox || status=$?
-step "waiting for the page tests"
 wait "$chromium" || status=$?
 wait "$firefox" || status=$?
 step "done"

@@ -421,6 +421,8 @@ forEachBrowser((env) => {
           }
           const found = await axe(tab);
           t.diagnostic(`${path} in the ${theme} theme: ${found.rules} rules, ${found.nodes} elements`);
+          // What a reader sees in each theme: lesson 4's GAE figure, lesson 6's trainer panel.
+          await tab.screenshot(`theme-${theme}-${path.replace('.html', '')}`, path === 'lesson-04.html' ? '#figure-gae' : '#trainer-ppo');
           assert(found.rules === 0, `${theme}: ${found.lines.join('\n')}`);
           await tab.select('#theme-switch', 'auto'); // Firefox's tabs share their storage
         });
