@@ -474,7 +474,8 @@ async function gates() {
       code = /** @type {any} */ (e).status ?? -1;
     }
     const s = Number(process.hrtime.bigint() - t0) / 1e9;
-    const wanted = args.includes('--url') ? 0 : 2;
+    // A link is printed (exit 0) unless its base is refused.
+    const wanted = args.includes('--url') && !args.includes('--url-base') ? 0 : 2;
     gate('cli_refusal', code === wanted && s < CLI_REFUSAL_BUDGET_S, {
       args: args.join(' '),
       exit: code,
