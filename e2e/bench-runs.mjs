@@ -33,6 +33,24 @@ export const slideFigure = ([name, n]) => {
 };
 
 /**
+ * A prepared comparison's table in the lesson, once the saved run has filled it: one line per
+ * row, cells joined by « | ».
+ * @param {import('./harness.mjs').Tab} tab @param {string} block the block's selector
+ * @returns {Promise<string[]>}
+ */
+async function preparedTable(tab, block) {
+  const box = `${block} [data-prepared-result]`;
+  await tab.waitFor((sel) => document.querySelectorAll(`${sel} tbody tr`).length > 0, box, 30_000);
+  return tab.eval(
+    (sel) =>
+      [.../** @type {NodeListOf<HTMLTableRowElement>} */ (document.querySelectorAll(`${sel} tr`))].map((tr) =>
+        [...tr.cells].map((c) => c.textContent ?? '').join(' | '),
+      ),
+    box,
+  );
+}
+
+/**
  * Builds an earlier commit's book once, in a git worktree beside the temporary files with its
  * own target directory; returns the directory to serve (its `site/` if it builds one, else
  * `www/`, which was the book before the site was built).
@@ -122,15 +140,7 @@ export async function reinforce({ server, chromium, out, timedRun }) {
   const status = await tab.waitFor(runEnded, '#trainer-reinforce', 3_600_000);
   const wall_s = /** @type {number} */ (await tab.eval((t) => (performance.now() - Number(t)) / 1000, String(t0)));
   // The lesson's own table, filled from the saved run.
-  const box = '#prepared-reinforce [data-prepared-result]';
-  await tab.waitFor((sel) => document.querySelectorAll(`${sel} tbody tr`).length > 0, box, 30_000);
-  const table = await tab.eval(
-    (sel) =>
-      [.../** @type {NodeListOf<HTMLTableRowElement>} */ (document.querySelectorAll(`${sel} tr`))].map((tr) =>
-        [...tr.cells].map((c) => c.textContent ?? '').join(' | '),
-      ),
-    box,
-  );
+  const table = await preparedTable(tab, '#prepared-reinforce');
   const configs = await tab.eval(() =>
     [...document.querySelectorAll('#prepared-reinforce .prepared-configs li')].map((li) => li.textContent),
   );
@@ -190,14 +200,7 @@ export async function grpo({ server, chromium, out, timedRun }) {
     await tab.goto(server.url + 'lesson-grpo.html');
     await tab.waitReady();
     const box = `#${id} [data-prepared-result]`;
-    await tab.waitFor((sel) => document.querySelectorAll(`${sel} tbody tr`).length > 0, box, 30_000);
-    const table = await tab.eval(
-      (sel) =>
-        [.../** @type {NodeListOf<HTMLTableRowElement>} */ (document.querySelectorAll(`${sel} tr`))].map((tr) =>
-          [...tr.cells].map((c) => c.textContent ?? '').join(' | '),
-        ),
-      box,
-    );
+    const table = await preparedTable(tab, `#${id}`);
     const text = await tab.text(`${box} .comparison-text`);
     out('grpo_prepared', { id, status, wall_s, load_before, table, text, redraw: redrawFigures(r.redraw_ms) });
     await tab.close();
