@@ -184,8 +184,8 @@ pub fn exercises() -> Result<BTreeMap<usize, Exercise>> {
         &tr.next_values,
         &tr.terminated,
         &leak,
-        0.9,
-        1.0,
+        a.gamma,
+        a.lambda,
     )?;
     all.insert(
         20,
@@ -197,7 +197,7 @@ pub fn exercises() -> Result<BTreeMap<usize, Exercise>> {
                 ("next_values", tr.next_values.clone()),
                 ("terminated", bits(&tr.terminated)),
                 ("trace_cuts", bits(&leak)),
-                ("gamma_lambda", vec![0.9, 1.0]),
+                ("gamma_lambda", vec![a.gamma, a.lambda]),
             ],
         ),
     );
