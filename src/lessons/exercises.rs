@@ -564,7 +564,7 @@ mod tests {
                 );
             }
         }
-        for n in [12, 14, 15, 16, 19, 26, 27] {
+        for n in [12, 14, 15, 16, 19, 23, 24, 25, 26, 27] {
             assert!(hinted.contains(&n), "exercise {n} has no typical mistake");
         }
     }
