@@ -405,7 +405,7 @@ export class CartPolePanel extends Panel {
     const stable = `стабильно ≥ ${formatNumber(this.schema.solved_threshold)} начиная с шага`;
     this.table.replaceChildren(
       this.seedTable(
-        ['итоговая оценка', 'std', 'шагов среды', stable],
+        ['итоговая оценка', 'ст. откл.', 'шагов среды', stable],
         summaries,
         (x) => [
           formatNumber(x.final_evaluation_mean, 1),
