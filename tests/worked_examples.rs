@@ -196,3 +196,40 @@ fn token_example_mask_ratios_and_three_reductions() {
         assert!(close(v, f(&e["objective"][r.name()])), "{r}: {v}");
     }
 }
+
+/// The lessons also describe their examples in words («все четыре отношения лежат вне
+/// интервала», «награда … относится к другому эпизоду», «два токена запроса, два токена ответа»):
+/// the core's examples are the course's, whose outcomes the tests above pin, so those words
+/// stay true while the numbers are filled from the core.
+#[test]
+fn the_lessons_examples_are_the_courses() {
+    use pgbook::lessons;
+    let gae = lessons::gae::worked().unwrap();
+    let inp = &example("gae_two_masks")["inputs"];
+    assert_eq!(gae.trajectory.rewards, vec_f64(&inp["rewards"]));
+    assert_eq!(gae.trajectory.values, vec_f64(&inp["values"]));
+    assert_eq!(gae.trajectory.next_values, vec_f64(&inp["next_values"]));
+    assert_eq!(gae.analysis.gamma, f(&inp["gamma"]));
+    assert_eq!(gae.analysis.lambda, f(&inp["gae_lambda"]));
+    let ppo = lessons::clipping::ppo().unwrap();
+    let inp = &example("ppo_clipping_four_rows")["inputs"];
+    assert_eq!(ppo.ratio, vec_f64(&inp["ratio"]));
+    assert_eq!(ppo.advantage, vec_f64(&inp["advantage"]));
+    assert_eq!(ppo.clip_epsilon, f(&inp["clip_epsilon"]));
+    let rloo = lessons::baselines::rloo().unwrap();
+    assert_eq!(
+        rloo.rewards,
+        vec_f64(&example("rloo_group_of_four")["inputs"]["rewards"])
+    );
+    let inp = &example("token_mask_section4")["inputs"];
+    let tokens = lessons::tokens::tokens(f(&inp["clip_epsilon"])).unwrap();
+    let ids: Vec<Vec<f64>> = tokens
+        .input_ids
+        .iter()
+        .map(|row| row.iter().map(|&x| x as f64).collect())
+        .collect();
+    assert_eq!(ids, grid(&inp["input_ids"]));
+    let lengths: Vec<f64> = tokens.prompt_lengths.iter().map(|&n| n as f64).collect();
+    assert_eq!(lengths, vec_f64(&inp["prompt_lengths"]));
+    assert_eq!(tokens.advantages, vec_f64(&inp["advantages"]));
+}

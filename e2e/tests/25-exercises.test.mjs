@@ -60,6 +60,9 @@ forEachBrowser((env) => {
         assert(no?.startsWith('Неверно') && no.includes('поля 1'), `exercise ${n}, wrong first field: «${no}»`);
         const invalid = await tab.eval((f) => document.querySelector(`${f} input[name=v0]`)?.getAttribute('aria-invalid'), form);
         assert(invalid === 'true', `exercise ${n}: the wrong field is not marked`);
+        // A wrong answer leaves the solution closed: the reader tries again.
+        const opened = await tab.eval((f) => document.querySelector(`${f} + details.answer`)?.hasAttribute('open') ?? null, form);
+        assert(opened === false, `exercise ${n}: the solution after a wrong answer is ${opened === null ? 'missing' : 'open'}`);
         await fill(['abc']);
         await submit();
         const junk = await feedback();

@@ -45,6 +45,8 @@ const lists = [
   'grpo.kl_direction',
 ];
 const scalars = ['simulation.groups', 'simulation.seed', 'constants.cartpole_max_steps', 'trainers.solved_threshold'];
+/** Numbers checked only in the pages that use their example (by a path prefix they quote). */
+const local = { 'gae.': ['gae.rewards.1'] };
 
 /** @param {string} path */
 const at = (path) => path.split('.').reduce((/** @type {any} */ o, k) => o?.[k], values);
@@ -75,7 +77,67 @@ describe('numbers from the core', () => {
       const re = new RegExp(`(?<![\\d,.{])${typed(v)}(?![\\d]|\\{,\\}|,\\d)`);
       for (const file of files) if (re.test(typedText(file))) found.push(`${file}: ${path} = ${v}`);
     }
+    // A page that takes an example from the core never types that example's numbers either
+    // (lesson 10's answer once said «Награда 100» of the GAE example, a number too common to
+    // look for in every page).
+    for (const [prefix, paths] of Object.entries(local)) {
+      for (const file of files) {
+        const text = typedText(file);
+        if (!readFileSync(join(PAGES, file), 'utf8').includes(prefix)) continue;
+        for (const path of paths) {
+          const re = new RegExp(`(?<![\\d,.{])${typed(at(path))}(?![\\d]|\\{,\\}|,\\d)`);
+          if (re.test(text)) found.push(`${file}: ${path} = ${at(path)}`);
+        }
+      }
+    }
+    // Lesson 1's chosen action as a formula's index: π(2), e_2.
+    const action = new RegExp(`\\\\pi\\(\\s*${at('score.action')}\\s*\\)|e_\\{?\\s*${at('score.action')}(?!\\d)`);
+    for (const file of files) if (action.test(typedText(file))) found.push(`${file}: score.action = ${at('score.action')} in a formula`);
+    // Counts written as words: «на пяти начальных значениях» is a profile's seed count.
+    const words = /(?:^|[^а-яё])(?:одно|одном|одного|одним|два|двух|двум|двумя|три|трёх|трём|тремя|четыре|четырёх|четырём|пять|пяти|пятью|шесть|шести|семь|семи|восемь|восьми|десять|десяти)\s+начальн/i;
+    for (const file of files) {
+      const m = typedText(file).match(words);
+      if (m) found.push(`${file}: «${m[0].trim()}» — a seed count typed as a word`);
+    }
     assert(found.length === 0, `numbers typed instead of taken from the core:\n${found.join('\n')}`);
+  });
+
+  it("lesson 4's flag table has one column per record of the core's buffer", () => {
+    // The flags' `checked` come from the core record by record; the columns themselves are
+    // written out, so a buffer of another length must fail here, not leave a record unshown.
+    const html = readFileSync(join(PAGES, 'lesson-04.html'), 'utf8');
+    const n = values.constants.gae_buffer.records;
+    for (const flag of ['terminated', 'trace_cut']) {
+      const records = [...html.matchAll(new RegExp(`data-flag="${flag}"[^>]*data-record="(\\d+)"`, 'g'))].map((m) => Number(m[1]));
+      assert(records.join() === [...Array(n).keys()].join(), `${flag}: records ${records.join()} for a buffer of ${n}`);
+    }
+    const header = html.match(/<th scope="row">шаг t<\/th>((?:<td>\d+<\/td>)+)/);
+    assert(header && [...header[1].matchAll(/<td>(\d+)<\/td>/g)].map((m) => m[1]).join() === [...Array(n).keys()].join(), 'the «шаг t» row');
+  });
+
+  it("the sentences that depend on a profile's switches are chosen by the core", () => {
+    // Lessons 5 and 6 describe what the `full` profile does; a sentence that holds only for
+    // today's switches would turn false when a switch changes (audit I6.3).
+    const need = {
+      'lesson-05.html': ['trainers.ppo_full.config.anneal_clip'],
+      'lesson-06.html': [
+        'trainers.ppo_full.entropy_bonus',
+        'trainers.ppo_full.config.clip_vloss',
+        'trainers.ppo_full.config.anneal_clip',
+        'trainers.ppo_full.config.anneal_lr',
+      ],
+      'lesson-08.html': ['trainers.sequence_full.single_seed'],
+    };
+    /** @type {string[]} */
+    const missing = [];
+    for (const [file, paths] of Object.entries(need)) {
+      const html = readFileSync(join(PAGES, file), 'utf8');
+      for (const path of paths) {
+        assert(typeof at(path) === 'boolean', `${path} is not a switch in the core`);
+        if (!html.includes(`{{${path}?`)) missing.push(`${file}: no {{${path}?…:…}}`);
+      }
+    }
+    assert(missing.length === 0, missing.join('\n'));
   });
 
   it("the figures' sliders and the prepared comparisons' seeds are the core's", () => {

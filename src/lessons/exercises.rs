@@ -184,8 +184,8 @@ pub fn exercises() -> Result<BTreeMap<usize, Exercise>> {
         &tr.next_values,
         &tr.terminated,
         &leak,
-        0.9,
-        1.0,
+        a.gamma,
+        a.lambda,
     )?;
     all.insert(
         20,
@@ -197,7 +197,7 @@ pub fn exercises() -> Result<BTreeMap<usize, Exercise>> {
                 ("next_values", tr.next_values.clone()),
                 ("terminated", bits(&tr.terminated)),
                 ("trace_cuts", bits(&leak)),
-                ("gamma_lambda", vec![0.9, 1.0]),
+                ("gamma_lambda", vec![a.gamma, a.lambda]),
             ],
         ),
     );
@@ -564,7 +564,7 @@ mod tests {
                 );
             }
         }
-        for n in [12, 14, 15, 16, 19, 26, 27] {
+        for n in [12, 14, 15, 16, 19, 23, 24, 25, 26, 27] {
             assert!(hinted.contains(&n), "exercise {n} has no typical mistake");
         }
     }

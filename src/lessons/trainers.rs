@@ -28,6 +28,8 @@ pub struct PpoProfileFacts {
     pub entropy_bonus: bool,
     /// γλ: the weight per step with which GAE carries an error back (lesson 4).
     pub gamma_lambda: f64,
+    /// 1/(1 − γ) rounded to whole steps: the horizon lesson 4 quotes for the profile's γ.
+    pub horizon: f64,
 }
 
 /// One sequence-task profile as the lesson describes it.
@@ -35,6 +37,17 @@ pub struct PpoProfileFacts {
 pub struct SequenceProfileFacts {
     pub config: SequenceConfig,
     pub seeds: Vec<u64>,
+    /// Whether the profile trains one seed only (lesson 8 then says a spread is not visible).
+    pub single_seed: bool,
+}
+
+fn sequence(profile: SequenceProfile) -> SequenceProfileFacts {
+    let seeds = profile.seeds().to_vec();
+    SequenceProfileFacts {
+        config: SequenceConfig::for_profile(profile),
+        single_seed: seeds.len() == 1,
+        seeds,
+    }
 }
 
 /// The trainers' settings the lessons quote.
@@ -67,6 +80,7 @@ fn ppo(profile: PpoProfile) -> PpoProfileFacts {
         env_steps_all_seeds: env_steps_per_seed * seeds.len() as u64,
         entropy_bonus: config.ent_coef > 0.0,
         gamma_lambda: config.gamma * config.gae_lambda,
+        horizon: (1.0 / (1.0 - config.gamma)).round(),
         seeds,
         config,
     }
@@ -77,14 +91,8 @@ pub fn trainers() -> Trainers {
     Trainers {
         ppo_smoke: ppo(PpoProfile::Smoke),
         ppo_full: ppo(PpoProfile::Full),
-        sequence_full: SequenceProfileFacts {
-            config: SequenceConfig::for_profile(SequenceProfile::Full),
-            seeds: SequenceProfile::Full.seeds().to_vec(),
-        },
-        sequence_grpo: SequenceProfileFacts {
-            config: SequenceConfig::for_profile(SequenceProfile::Grpo),
-            seeds: SequenceProfile::Grpo.seeds().to_vec(),
-        },
+        sequence_full: sequence(SequenceProfile::Full),
+        sequence_grpo: sequence(SequenceProfile::Grpo),
         reinforce_full_seeds: ReinforceProfile::Full.seeds().to_vec(),
         reinforce_full: ReinforceConfig::for_profile(ReinforceProfile::Full),
         solved_threshold: SOLVED_THRESHOLD,
@@ -115,6 +123,12 @@ mod tests {
         ] {
             assert!(!json["ppo_full"]["config"][path].is_null(), "{path}");
         }
+        // The horizon is whole steps, so its noun agrees («100 шагов», not «100 шага»).
+        assert_eq!(t.ppo_full.horizon.fract(), 0.0);
+        assert_eq!(
+            t.sequence_full.single_seed,
+            t.sequence_full.seeds.len() == 1
+        );
         for path in ["group_size", "ppo_epochs", "iterations", "max_response_len"] {
             assert!(json["sequence_full"]["config"][path].is_number(), "{path}");
         }

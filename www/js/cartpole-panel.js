@@ -2,7 +2,7 @@
 // The CartPole trainers' panel (REINFORCE, A2C, PPO: wasm's trainer_list says which): seeds,
 // the learning curve with its median and IQR band, the greedy policy's episode as an
 // animation, PPO's diagnostics, the results table and policy files.
-import { formatNumber } from './format.js';
+import { count, formatNumber } from './format.js';
 import { fitCanvas } from './canvas.js';
 import { el, download, messageOf } from './dom.js';
 import { Panel, LETTERS } from './panel.js';
@@ -216,8 +216,8 @@ export class CartPolePanel extends Panel {
     }
     window.pgbookRuns.policy = r;
     this.showPolicy(
-      `${what[0].toUpperCase()}${what.slice(1)}: ${r.trainer}, начальное значение ${r.seed}, после ${formatNumber(r.update)} обновлений ` +
-        `(${formatNumber(r.env_steps)} шагов среды), слои ${r.sizes.join('×')}. Жадный эпизод со стартом № ${r.reset_seed}: возврат ${formatNumber(r.episode_return)}.`,
+      `${what[0].toUpperCase()}${what.slice(1)}: ${r.trainer}, начальное значение ${r.seed}, после ${count(r.update, ['обновления', 'обновлений', 'обновлений'])} ` +
+        `(${count(r.env_steps, ['шага', 'шагов', 'шагов'])} среды), слои ${r.sizes.join('×')}. Жадный эпизод со стартом № ${r.reset_seed}: возврат ${formatNumber(r.episode_return)}.`,
     );
     this.animate(r.episode, r.update);
   }
@@ -405,7 +405,7 @@ export class CartPolePanel extends Panel {
     const stable = `стабильно ≥ ${formatNumber(this.schema.solved_threshold)} начиная с шага`;
     this.table.replaceChildren(
       this.seedTable(
-        ['итоговая оценка', 'std', 'шагов среды', stable],
+        ['итоговая оценка', 'ст. откл.', 'шагов среды', stable],
         summaries,
         (x) => [
           formatNumber(x.final_evaluation_mean, 1),

@@ -5,7 +5,7 @@
 // the KL to the reference and the entropy — both figures drawn and described in words by wasm
 // from the runs; the results table with the lab's own columns, the greedy answers now and the
 // first batch of rollouts of the chosen run.
-import { formatNumber } from './format.js';
+import { count, formatNumber } from './format.js';
 import { el, textTable, download, messageOf } from './dom.js';
 import { Panel, LETTERS } from './panel.js';
 
@@ -147,7 +147,7 @@ export class SequencePanel extends Panel {
     if (summary) {
       const text =
         `Итог: средняя награда ${formatNumber(summary.final_mean_reward)}, доля верных ответов ${formatNumber(summary.final_success_rate)}, ` +
-        `жадно верно ${summary.greedy_correct} из ${summary.prompts} запросов за ${summary.iterations} итераций.`;
+        `жадно верно ${summary.greedy_correct} из ${count(summary.prompts, ['запроса', 'запросов', 'запросов'])} за ${count(summary.iterations, ['итерацию', 'итерации', 'итераций'])}.`;
       this.summaryBox.replaceChildren(el('p', { text }));
     }
   }

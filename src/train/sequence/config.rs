@@ -97,7 +97,7 @@ crate::settings! {
         advantage_estimator: AdvantageEstimator = [AdvantageEstimator::Rloo, AdvantageEstimator::Rloo, AdvantageEstimator::MeanStdSample, AdvantageEstimator::Mean, AdvantageEstimator::Rloo], Advantages,
             Kind::Choice(&["none", "mean", "rloo", "mean_std_population", "mean_std_sample"]),
             "оценка преимущества",
-            "Как награды группы превращаются в преимущества: без опорного уровня, минус среднее (Dr. GRPO), минус среднее остальных (RLOO), делённые на std группы (GRPO).";
+            "Как награды группы превращаются в преимущества: без опорного уровня, минус среднее (Dr. GRPO), минус среднее остальных (RLOO), делённые на ст. откл. группы (GRPO).";
         /// Whether the response mask keeps the `<eos>` label: without it the loss gives the policy
         /// no direct signal for stopping (lesson 8's mistake; softmax and shared weights still
         /// move p(<eos>) indirectly).
