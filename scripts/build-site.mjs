@@ -12,6 +12,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { BOOK_TITLE, LESSONS } from '../www/book.mjs';
 import { formatNumber } from '../www/js/format.js';
+import { ONE_FILE, OneFileError, writeOneFile } from './onefile.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'www');
@@ -280,7 +281,9 @@ export async function buildSite(out, src = SRC) {
   for (const { file, html } of built) writeFileSync(join(out, file), html);
   for (const a of ASSETS)
     cpSync(join(src, a), join(out, a), { recursive: true, filter: (p) => !p.endsWith('.d.ts') && !p.endsWith('.gitignore') });
-  return writeServiceWorker(out, src);
+  const stamped = writeServiceWorker(out, src);
+  await writeOneFile(out, built); // the whole book as one file, after sw.js: the served book's cache does not hold it
+  return stamped;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -289,8 +292,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const { version, files } = await buildSite(out, resolve(process.argv[3] ?? SRC));
     const bytes = files.reduce((n, f) => n + statSync(join(out, f)).size, 0);
     console.error(`[build] ${relative(process.cwd(), out) || '.'}/: ${files.length + 1} files, ${bytes} bytes, build ${version}`);
+    console.error(`[build] ${relative(process.cwd(), join(out, ONE_FILE))}: ${statSync(join(out, ONE_FILE)).size} bytes, the whole book in one file`);
   } catch (e) {
-    if (!(e instanceof BuildError)) throw e;
+    if (!(e instanceof BuildError || e instanceof OneFileError)) throw e;
     console.error(`[build] error: ${e.message}`);
     process.exit(1);
   }

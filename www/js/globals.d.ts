@@ -13,6 +13,9 @@ interface Window {
   pgbookPanels: any;
   /** Set by the page tests only. */
   pgbookWorkersCreated: number;
+  /** The one-file book's worker script and wasm modules as blob URLs (onefile.js). */
+  pgbookWorkerUrl?: string;
+  pgbookWasmUrls?: Record<string, string>;
   pgbookOldPage?: boolean;
   pgbookDownload?: Promise<{ name: string; text: string }> | null;
 }

@@ -1,0 +1,126 @@
+// @ts-check
+// The one-file book's start (site/pgbook.html, written by scripts/onefile.mjs), run before
+// app.js. The file carries every page as a <template>, each wasm module gzipped in base64 and
+// the trainers' worker as text; it loads nothing, so it works opened from disk (file://),
+// where browsers refuse module files, module workers and fetching wasm. This module shows the
+// page the fragment names (links.js: `#lesson-04/anchor?gamma=0.95`), unpacks the wasm into
+// blob URLs that the page and every worker instantiate (one copy in the file), and makes the
+// worker's script a blob URL. Another page, or another state of this one, is a fresh load of
+// the file, as a link between files of the served book would be: no listener, worker or
+// figure of the previous page survives.
+import { showFatal } from './fatal.js';
+import { parseFragment } from './links.js';
+
+// Scroll positions are ours: a reload for another page must not keep the last page's.
+history.scrollRestoration = 'manual';
+
+/** Whether a trainer runs or is paused on this page (its panel's data-status). */
+const training = () => document.querySelector('[data-status="running"], [data-status="paused"]') !== null;
+
+/** The page the fragment names, in <main>, at its anchor or where the reader left it. */
+function showPage() {
+  const { page, anchor } = parseFragment(location.hash);
+  const main = /** @type {HTMLElement} */ (document.querySelector('main'));
+  const own = document.getElementById(`page-${page}`);
+  const template = own instanceof HTMLTemplateElement ? own : /** @type {HTMLTemplateElement} */ (document.getElementById('page-index'));
+  main.replaceChildren(template.content.cloneNode(true));
+  document.title = template.dataset.title ?? document.title;
+  if (template !== own) {
+    const box = document.createElement('p');
+    box.className = 'figure-error link-error';
+    box.setAttribute('role', 'alert');
+    box.textContent = `В книге нет страницы «${page.slice(0, 40)}»: открыто оглавление.`;
+    main.prepend(box);
+  }
+  const saved = /** @type {{ pgbookScroll?: number } | null} */ (history.state)?.pgbookScroll;
+  if (anchor) document.getElementById(anchor)?.scrollIntoView();
+  else window.scrollTo(0, typeof saved === 'number' ? saved : 0);
+}
+
+/** Remembers the scroll position in this history entry, for Back to this page. */
+function keepScroll() {
+  let timer = 0;
+  addEventListener('scroll', () => {
+    clearTimeout(timer);
+    timer = window.setTimeout(() => history.replaceState({ ...history.state, pgbookScroll: window.scrollY }, ''), 300);
+  });
+}
+
+/**
+ * A new fragment: another anchor on this page scrolls there; another page or state loads the
+ * file anew (a run in progress is stopped by that, as by leaving a page of the served book, so
+ * the reader is asked first).
+ */
+function followFragment() {
+  let leaving = false;
+  // Registered before the trainers' own question (trainers.js): asked once, here.
+  addEventListener('beforeunload', (e) => {
+    if (leaving) e.stopImmediatePropagation();
+  });
+  addEventListener('hashchange', (e) => {
+    const was = parseFragment(new URL(e.oldURL).hash);
+    const now = parseFragment(location.hash);
+    if (now.page === was.page && now.query === was.query) {
+      if (now.anchor) document.getElementById(now.anchor)?.scrollIntoView();
+      return;
+    }
+    if (training() && !confirm('Обучение ещё идёт. Если открыть другую страницу, оно остановится. Открыть?')) {
+      history.replaceState(history.state, '', e.oldURL);
+      return;
+    }
+    leaving = true;
+    location.reload();
+  });
+}
+
+/** base64 to bytes without a string per byte. @param {string} text */
+function fromBase64(text) {
+  const binary = atob(text.trim());
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/**
+ * Every embedded wasm module (`<script type="application/gzip" data-wasm="pkg/NAME_bg.wasm">`)
+ * as a blob URL of type application/wasm, by its path in the served book.
+ * @returns {Promise<Record<string, string>>}
+ */
+async function unpackWasm() {
+  /** @type {Record<string, string>} */
+  const urls = {};
+  for (const script of document.querySelectorAll(/** @type {'script'} */ ('script[data-wasm]'))) {
+    const gz = new Blob([fromBase64(script.textContent ?? '')]).stream();
+    const wasm = await new Response(gz.pipeThrough(new DecompressionStream('gzip'))).blob();
+    urls[script.dataset.wasm ?? ''] = URL.createObjectURL(new Blob([wasm], { type: 'application/wasm' }));
+    script.remove();
+  }
+  return urls;
+}
+
+/**
+ * The trainers' worker (its bundle, `<script type="text/plain" id="pgbook-worker">`) as a
+ * blob URL, told where the wasm is.
+ * @param {Record<string, string>} urls
+ */
+function workerUrl(urls) {
+  const script = /** @type {HTMLScriptElement} */ (document.getElementById('pgbook-worker'));
+  const source = script.textContent ?? '';
+  script.remove();
+  const prelude = `globalThis.pgbookWasmUrls = ${JSON.stringify(urls)};\n`;
+  return URL.createObjectURL(new Blob([prelude, source], { type: 'text/javascript' }));
+}
+
+showPage();
+keepScroll();
+followFragment();
+try {
+  window.pgbookWasmUrls = await unpackWasm();
+  window.pgbookWorkerUrl = workerUrl(window.pgbookWasmUrls);
+} catch (e) {
+  showFatal(
+    `Этот браузер не смог распаковать модуль WebAssembly книги (${e instanceof Error ? e.message : e}). ` +
+      'Нужен браузер не старше 2023 года: Chrome, Edge или Firefox.',
+  );
+  throw e;
+}
