@@ -217,6 +217,19 @@ export class Tab {
   waitReady(timeout = 60_000) {
     return this.waitFor(pageReady, null, timeout);
   }
+  /**
+   * Reloads the page and waits until the new one is ready. The old page is marked first:
+   * `location.reload()` returns before the navigation starts, and a wait that ran on the old,
+   * ready page would let the next step read a page that is still loading.
+   */
+  async reload(timeout = 60_000) {
+    await this.eval(() => {
+      window.pgbookOldPage = true;
+      location.reload();
+    });
+    await this.waitFor(() => !window.pgbookOldPage, null, timeout);
+    await this.waitReady(timeout);
+  }
   /** @param {string} selector @param {string[]} wanted @returns {Promise<string>} */
   async waitStatus(selector, wanted, timeout = 60_000) {
     await this.waitFor(

@@ -39,8 +39,7 @@ forEachBrowser((env) => {
       await shortRun(tab);
       await tab.waitFor((n) => document.querySelectorAll('#ppo-history li').length === n + 1, before, 10_000);
       const reports = JSON.stringify(await tab.eval(() => window.pgbookRuns.ppo[0].reports));
-      await tab.eval(() => location.reload());
-      await tab.waitReady();
+      await tab.reload();
       // The list fills from IndexedDB after the page is ready.
       await tab
         .waitFor((n) => document.querySelectorAll('#ppo-history li').length === n + 1, before, 10_000)

@@ -104,8 +104,7 @@ forEachBrowser(
           { kind: 'ppo', version: 1 }, // damaged, next to nothing
           variant('2025-01-05', { version: 1, configs: [{ lines: '{"seed": 11, не JSON' }] }), // readable shape, broken lines
         ]);
-        await tab.eval(() => location.reload());
-        await tab.waitReady();
+        await tab.reload();
         await tab.waitFor(() => document.querySelectorAll('#ppo-history li').length === 6, null, 10_000).catch(async () => {
           assert(false, `the history lists ${JSON.stringify(await historyTexts(tab))}`);
         });

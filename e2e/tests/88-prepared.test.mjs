@@ -89,11 +89,7 @@ forEachBrowser((env) => {
       // The numbers are the panel's own results.
       const panel = await tab.eval(() => document.querySelector('#seq-comparison .comparison-text')?.textContent ?? '');
       assert(panel === before.text, `lesson «${before.text}» ≠ panel «${panel}»`);
-      await tab.eval(() => {
-        window.pgbookOldPage = true;
-        location.reload();
-      });
-      await tab.waitFor(() => !window.pgbookOldPage && document.documentElement.dataset.ready === '1', null, 20_000);
+      await tab.reload();
       await tab.waitFor(() => document.querySelectorAll('#prepared-reductions [data-prepared-result] tbody tr').length === 4, null, 10_000);
       assert((await filled()).text === before.text, 'the reload changed the numbers');
       await tab.settle();
@@ -169,12 +165,7 @@ forEachBrowser((env) => {
       for (const visit of ['after both runs', 'after a reload']) {
         if (visit === 'after both runs') await tab.goto(server.url + 'lesson-06.html');
         else {
-          // A mark on the old page, so that nothing below reads it instead of the reloaded one.
-          await tab.eval(() => {
-            window.pgbookOldPage = true;
-            location.reload();
-          });
-          await tab.waitFor(() => !window.pgbookOldPage && document.documentElement.dataset.ready === '1', null, 20_000);
+          await tab.reload();
         }
         await tab.waitReady();
         await tab.waitFor((sel) => document.querySelectorAll(`${sel} [data-prepared-result] tbody tr`).length > 0, box, 10_000);

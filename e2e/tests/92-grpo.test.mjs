@@ -156,8 +156,7 @@ forEachBrowser((env) => {
           }),
       );
       assert(restored === true, 'the record was not rewritten');
-      await tab.eval(() => location.reload());
-      await tab.waitReady();
+      await tab.reload();
       await tab.waitFor(() => document.querySelectorAll('#seq-history li button').length > 0, null, 10_000);
       await tab.eval(() => /** @type {HTMLButtonElement} */ ([...document.querySelectorAll('#seq-history li button')].find((b) => b.textContent === 'Показать')).click());
       await tab.waitStatus('#trainer-sequence', ['finished'], 10_000);
