@@ -39,7 +39,18 @@ const local = (url) => {
 };
 
 /**
- * @typedef {{ viewport?: { width: number, height: number }, deviceScaleFactor?: number }} TabOptions
+ * The requests a tab lets through: to 127.0.0.1 and files; with `file` (the one-file book),
+ * only that file (its fragment aside) — every other request, to 127.0.0.1 too, is refused.
+ * @param {string} url @param {string} [file]
+ */
+const allowed = (url, file) =>
+  file === undefined
+    ? local(url) || url.startsWith('file:')
+    : ['data:', 'blob:', 'about:'].includes(new URL(url).protocol) || url.split('#')[0] === file;
+
+/**
+ * `file`: the page is that file:// URL and may load nothing else (allowed()).
+ * @typedef {{ viewport?: { width: number, height: number }, deviceScaleFactor?: number, file?: string }} TabOptions
  * @typedef {{ name: string, text: string }} Download
  */
 
@@ -394,7 +405,7 @@ async function launchChromium(serviceWorkers, reducedMotion) {
   return {
     name: 'chromium',
     /** @param {string} url @param {TabOptions} [options] @returns {Promise<Tab>} */
-    async open(url, { viewport = { width: 1100, height: 900 }, deviceScaleFactor = 2 } = {}) {
+    async open(url, { viewport = { width: 1100, height: 900 }, deviceScaleFactor = 2, file } = {}) {
       // Requests a service worker answers bypass context.route: the route check is complete
       // only without one, so only the offline tests allow them.
       const context = await browser.newContext({
@@ -415,8 +426,8 @@ async function launchChromium(serviceWorkers, reducedMotion) {
         });
       });
       await context.route('**/*', (route) => {
-        if (local(route.request().url()) || route.request().url().startsWith('file:')) return route.continue();
-        tab.problems.push(`request outside 127.0.0.1: ${route.request().url()}`);
+        if (allowed(route.request().url(), file)) return route.continue();
+        tab.problems.push(`request outside ${file ?? '127.0.0.1'}: ${route.request().url()}`);
         return route.abort();
       });
       await page.goto(url);
@@ -501,7 +512,7 @@ async function launchFirefox(serviceWorkers, reducedMotion) {
   return {
     name: 'firefox',
     /** @param {string} url @param {TabOptions} [options] @returns {Promise<Tab>} */
-    async open(url, { viewport = { width: 1100, height: 900 }, deviceScaleFactor = 2 } = {}) {
+    async open(url, { viewport = { width: 1100, height: 900 }, deviceScaleFactor = 2, file } = {}) {
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
       const tab = new Tab('firefox', firefoxDriver(context, page));
@@ -512,8 +523,8 @@ async function launchFirefox(serviceWorkers, reducedMotion) {
       page.on('pageerror', (err) => tab.problems.push(`page error: ${err instanceof Error ? err.message : err}`));
       await page.setRequestInterception(true);
       page.on('request', (request) => {
-        if (local(request.url()) || request.url().startsWith('file:')) return void request.continue();
-        tab.problems.push(`request outside 127.0.0.1: ${request.url()}`);
+        if (allowed(request.url(), file)) return void request.continue();
+        tab.problems.push(`request outside ${file ?? '127.0.0.1'}: ${request.url()}`);
         void request.abort();
       });
       await page.goto(url);

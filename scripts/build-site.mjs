@@ -292,7 +292,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const { version, files } = await buildSite(out, resolve(process.argv[3] ?? SRC));
     const bytes = files.reduce((n, f) => n + statSync(join(out, f)).size, 0);
     console.error(`[build] ${relative(process.cwd(), out) || '.'}/: ${files.length + 1} files, ${bytes} bytes, build ${version}`);
-    console.error(`[build] ${relative(process.cwd(), join(out, ONE_FILE))}: ${statSync(join(out, ONE_FILE)).size} bytes, the whole book in one file`);
+    console.error(
+      `[build] ${relative(process.cwd(), join(out, ONE_FILE))}: ${statSync(join(out, ONE_FILE)).size} bytes, the whole book in one file`,
+    );
   } catch (e) {
     if (!(e instanceof BuildError || e instanceof OneFileError)) throw e;
     console.error(`[build] error: ${e.message}`);

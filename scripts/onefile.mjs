@@ -5,7 +5,7 @@
 // twice: every page's <main> as a <template> (its links turned into fragments, links.js), the
 // stylesheet and icon inline, the page's module scripts and the trainers' worker bundled by
 // esbuild, and every wasm package they import gzipped in base64 once, which page and workers
-// share (www/js/onefile.js unpacks it into blob URLs). It loads nothing, not even from its own
+// share (www/js/onefile.js compiles it once and hands the module to each worker). It loads nothing, not even from its own
 // folder: the build fails if anything in it would.
 import { build } from 'esbuild';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -103,8 +103,9 @@ function frame(html, out, files) {
 
 /**
  * The wasm-bindgen glue modules (a `NAME.js` beside its `NAME_bg.wasm`) the bundle imports,
- * each wrapped so that its `init()` without arguments instantiates the embedded module
- * (onefile.js's blob URL, `globalThis.pgbookWasmUrls`, by the .wasm's path in the site).
+ * each wrapped so that its `init()` without arguments instantiates the embedded module, which
+ * onefile.js compiled (`globalThis.pgbookWasmModules`, by the .wasm's path in the site; in a
+ * worker, a promise of them: the page's first message).
  * @param {string} out @param {Set<string>} wasm the .wasm files met, relative to `out`
  * @returns {import('esbuild').Plugin}
  */
@@ -125,7 +126,7 @@ function embeddedWasm(out, wasm) {
         const real = JSON.stringify(args.path);
         return {
           resolveDir: dirname(args.path),
-          contents: `import init from ${real};\nexport * from ${real};\nexport default (arg) => init(arg ?? { module_or_path: globalThis.pgbookWasmUrls[${JSON.stringify(key)}] });\n`,
+          contents: `import init from ${real};\nexport * from ${real};\nexport default async (arg) => init(arg ?? { module_or_path: (await globalThis.pgbookWasmModules)[${JSON.stringify(key)}] });\n`,
         };
       });
     },
@@ -146,7 +147,11 @@ function workerScripts(out, workers) {
         const text = readFileSync(args.path, 'utf8');
         if (text.includes('new Worker('))
           for (const m of text.matchAll(/new URL\('(\.{1,2}\/[^']+\.js)', import\.meta\.url\)/g))
-            workers.add(relative(out, join(dirname(args.path), m[1])).split('\\').join('/'));
+            workers.add(
+              relative(out, join(dirname(args.path), m[1]))
+                .split('\\')
+                .join('/'),
+            );
         return undefined;
       });
     },
@@ -154,10 +159,13 @@ function workerScripts(out, workers) {
 }
 
 /**
- * One ES module bundle of `entries` (paths relative to `out`), run in order.
+ * One bundle of `entries` (paths relative to `out`), run in order: an ES module, or (`classic`)
+ * a classic script — Chromium runs no module worker from a blob URL on file:// — whose top
+ * level may still await.
  * @param {string} out @param {string[]} entries @param {import('esbuild').Plugin[]} plugins
+ * @param {boolean} [classic]
  */
-async function bundle(out, entries, plugins) {
+async function bundle(out, entries, plugins, classic = false) {
   const result = await build({
     stdin: { contents: entries.map((e) => `import ${JSON.stringify(`./${e}`)};`).join('\n'), resolveDir: out, loader: 'js' },
     bundle: true,
@@ -169,9 +177,17 @@ async function bundle(out, entries, plugins) {
     minifyWhitespace: true,
     minifySyntax: true,
     logLevel: 'silent',
+    metafile: true,
+    // A classic script has no import.meta; only wasm-bindgen's default path (never taken here) reads it.
+    define: classic ? { 'import.meta.url': 'self.location.href' } : {},
     plugins,
   });
-  return result.outputFiles[0].text;
+  const text = result.outputFiles?.[0]?.text ?? '';
+  if (!classic) return text;
+  const [output] = Object.values(result.metafile?.outputs ?? {});
+  if (!output || output.exports.length || output.imports.length)
+    throw new OneFileError(`${entries.join(', ')} bundled with an import or export left: it cannot run as a classic script`);
+  return `(async()=>{\n${text}})();\n`;
 }
 
 /**
@@ -215,14 +231,18 @@ export async function writeOneFile(out, built) {
   /** @type {Set<string>} */
   const workers = new Set();
   const page = await bundle(out, [START, ...entries], [embeddedWasm(out, wasm), workerScripts(out, workers)]);
-  if (workers.size !== 1) throw new OneFileError(`the page starts ${workers.size} worker scripts (${[...workers].join(', ')}); the one-file book carries one`);
+  if (workers.size !== 1)
+    throw new OneFileError(`the page starts ${workers.size} worker scripts (${[...workers].join(', ')}); the one-file book carries one`);
   const [workerFile] = workers;
-  const worker = await bundle(out, [workerFile], [embeddedWasm(out, wasm)]);
+  const worker = await bundle(out, [workerFile], [embeddedWasm(out, wasm)], true);
   const shell = `${before}${after}\n${templates(built)}\n`;
   assertSelfContained(shell);
   const payload = [...wasm]
     .sort()
-    .map((w) => `<script type="application/gzip" data-wasm="${w}">${gzipSync(readFileSync(join(out, w)), { level: 9 }).toString('base64')}</script>`);
+    .map(
+      (w) =>
+        `<script type="application/gzip" data-wasm="${w}">${gzipSync(readFileSync(join(out, w)), { level: 9 }).toString('base64')}</script>`,
+    );
   const html = [
     shell,
     ...payload,

@@ -13,9 +13,9 @@ interface Window {
   pgbookPanels: any;
   /** Set by the page tests only. */
   pgbookWorkersCreated: number;
-  /** The one-file book's worker script and wasm modules as blob URLs (onefile.js). */
-  pgbookWorkerUrl?: string;
-  pgbookWasmUrls?: Record<string, string>;
+  /** The one-file book's compiled wasm modules and what starts its trainers' worker (onefile.js). */
+  pgbookWasmModules?: Record<string, WebAssembly.Module>;
+  pgbookNewWorker?: () => Worker;
   pgbookOldPage?: boolean;
   pgbookDownload?: Promise<{ name: string; text: string }> | null;
 }

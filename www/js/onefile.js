@@ -3,9 +3,9 @@
 // app.js. The file carries every page as a <template>, each wasm module gzipped in base64 and
 // the trainers' worker as text; it loads nothing, so it works opened from disk (file://),
 // where browsers refuse module files, module workers and fetching wasm. This module shows the
-// page the fragment names (links.js: `#lesson-04/anchor?gamma=0.95`), unpacks the wasm into
-// blob URLs that the page and every worker instantiate (one copy in the file), and makes the
-// worker's script a blob URL. Another page, or another state of this one, is a fresh load of
+// page the fragment names (links.js: `#lesson-04/anchor?gamma=0.95`), compiles the wasm once
+// and hands the compiled module to every worker it starts (one copy in the file; a worker on
+// file:// may not fetch even the page's blob URLs). Another page, or another state of this one, is a fresh load of
 // the file, as a link between files of the served book would be: no listener, worker or
 // figure of the previous page survives.
 import { showFatal } from './fatal.js';
@@ -83,40 +83,54 @@ function fromBase64(text) {
 
 /**
  * Every embedded wasm module (`<script type="application/gzip" data-wasm="pkg/NAME_bg.wasm">`)
- * as a blob URL of type application/wasm, by its path in the served book.
- * @returns {Promise<Record<string, string>>}
+ * compiled, by its path in the served book.
+ * @returns {Promise<Record<string, WebAssembly.Module>>}
  */
-async function unpackWasm() {
-  /** @type {Record<string, string>} */
-  const urls = {};
+async function compileWasm() {
+  /** @type {Record<string, WebAssembly.Module>} */
+  const modules = {};
   for (const script of document.querySelectorAll(/** @type {'script'} */ ('script[data-wasm]'))) {
     const gz = new Blob([fromBase64(script.textContent ?? '')]).stream();
-    const wasm = await new Response(gz.pipeThrough(new DecompressionStream('gzip'))).blob();
-    urls[script.dataset.wasm ?? ''] = URL.createObjectURL(new Blob([wasm], { type: 'application/wasm' }));
+    const wasm = new Response(gz.pipeThrough(new DecompressionStream('gzip')), { headers: { 'Content-Type': 'application/wasm' } });
+    modules[script.dataset.wasm ?? ''] = await WebAssembly.compileStreaming(wasm);
     script.remove();
   }
-  return urls;
+  return modules;
 }
 
 /**
- * The trainers' worker (its bundle, `<script type="text/plain" id="pgbook-worker">`) as a
- * blob URL, told where the wasm is.
- * @param {Record<string, string>} urls
+ * What starts a trainers' worker (pool.js): a classic worker from the bundle the file carries
+ * (`<script type="text/plain" id="pgbook-worker">`), whose first message is the compiled
+ * wasm. Its prelude takes that message before the worker's own handler sees any.
+ * @param {Record<string, WebAssembly.Module>} modules
  */
-function workerUrl(urls) {
+function workerFactory(modules) {
   const script = /** @type {HTMLScriptElement} */ (document.getElementById('pgbook-worker'));
-  const source = script.textContent ?? '';
+  const prelude = `globalThis.pgbookWasmModules = new Promise((resolve) => {
+  const take = (e) => {
+    if (e.data?.type !== 'pgbook-wasm') return;
+    e.stopImmediatePropagation();
+    removeEventListener('message', take);
+    resolve(e.data.modules);
+  };
+  addEventListener('message', take);
+});
+`;
+  const url = URL.createObjectURL(new Blob([prelude, script.textContent ?? ''], { type: 'text/javascript' }));
   script.remove();
-  const prelude = `globalThis.pgbookWasmUrls = ${JSON.stringify(urls)};\n`;
-  return URL.createObjectURL(new Blob([prelude, source], { type: 'text/javascript' }));
+  return () => {
+    const worker = new Worker(url);
+    worker.postMessage({ type: 'pgbook-wasm', modules });
+    return worker;
+  };
 }
 
 showPage();
 keepScroll();
 followFragment();
 try {
-  window.pgbookWasmUrls = await unpackWasm();
-  window.pgbookWorkerUrl = workerUrl(window.pgbookWasmUrls);
+  window.pgbookWasmModules = await compileWasm();
+  window.pgbookNewWorker = workerFactory(window.pgbookWasmModules);
 } catch (e) {
   showFatal(
     `Этот браузер не смог распаковать модуль WebAssembly книги (${e instanceof Error ? e.message : e}). ` +
