@@ -2,7 +2,8 @@
 // The two browsers behind one interface, Tab: Debian's Chromium through playwright-core (over
 // CDP) and Debian's Firefox ESR through puppeteer-core (over WebDriver BiDi), neither of which
 // downloads anything. A tab records every console error, page error and request to anything
-// but 127.0.0.1 as a problem (harness.mjs's withTab fails the test on any).
+// but 127.0.0.1 (a tab opened on the one-file book: anything but that file) as a problem
+// (harness.mjs's withTab fails the test on any).
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';

@@ -148,8 +148,8 @@ function frame({ title, heading, body, after }) {
 </head>
 <body>
 <header class="site"><a class="brand" href="index.html">pgbook <small>· градиенты политики</small></a><label class="theme">Оформление <select id="theme-switch"><option value="auto">как в системе</option><option value="light">светлое</option><option value="dark">тёмное</option><option value="contrast">высокий контраст</option></select></label></header>
-<div class="file-warning" id="file-warning" role="alert" hidden>Книга открыта прямо с диска (file://), а так браузер не запускает её модули: рисунки и тренажёры не работают. Запустите в папке книги <code>python3 -m http.server 8000 --bind 127.0.0.1</code> (или <code>scripts/serve.sh</code> в исходниках) и откройте <a href="http://127.0.0.1:8000/">http://127.0.0.1:8000/</a>.</div>
-<script>if (location.protocol === 'file:') document.getElementById('file-warning').hidden = false;</script>
+<div class="file-warning" id="file-warning" role="alert" hidden>Книга открыта прямо с диска (file://), а так браузер не запускает модули этой страницы: рисунки и тренажёры не работают. Откройте из этой же папки <a id="file-warning-onefile" href="${ONE_FILE}">${ONE_FILE}</a> — вся книга в одном файле, она работает и с диска. Или запустите в папке книги <code>python3 -m http.server 8000 --bind 127.0.0.1</code> (или <code>scripts/serve.sh</code> в исходниках) и откройте <a href="http://127.0.0.1:8000/">http://127.0.0.1:8000/</a>.</div>
+<script>if (location.protocol === 'file:') { document.getElementById('file-warning').hidden = false; document.getElementById('file-warning-onefile').href += '#' + (location.pathname.split('/').pop() || 'index.html').replace(/\\.html$/, '') + location.search; }</script>
 <main>
 <h1>${escapeHtml(heading)}</h1>
 ${body.trimEnd()}
