@@ -5,8 +5,8 @@
 // twice: every page's <main> as a <template> (its links turned into fragments, links.js), the
 // stylesheet and icon inline, the page's module scripts and the trainers' worker bundled by
 // esbuild, and every wasm package they import gzipped in base64 once, which page and workers
-// share (www/js/onefile.js compiles it once and hands the module to each worker). It loads nothing, not even from its own
-// folder: the build fails if anything in it would.
+// share (www/js/onefile.js compiles it once and hands the module to each worker). It loads
+// nothing, not even from its own folder: the build fails if anything in it would.
 import { build } from 'esbuild';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -103,9 +103,9 @@ function frame(html, out, files) {
 
 /**
  * The wasm-bindgen glue modules (a `NAME.js` beside its `NAME_bg.wasm`) the bundle imports,
- * each wrapped so that its `init()` without arguments instantiates the embedded module, which
- * onefile.js compiled (`globalThis.pgbookWasmModules`, by the .wasm's path in the site; in a
- * worker, a promise of them: the page's first message).
+ * each wrapped so that its `init()` without arguments instantiates the embedded module that
+ * onefile.js compiles (`globalThis.pgbookWasmModules`, by the .wasm's path in the site: on the
+ * page a promise of each; in a worker a promise of them all, the page's first message).
  * @param {string} out @param {Set<string>} wasm the .wasm files met, relative to `out`
  * @returns {import('esbuild').Plugin}
  */
@@ -126,7 +126,7 @@ function embeddedWasm(out, wasm) {
         const real = JSON.stringify(args.path);
         return {
           resolveDir: dirname(args.path),
-          contents: `import init from ${real};\nexport * from ${real};\nexport default async (arg) => init(arg ?? { module_or_path: (await globalThis.pgbookWasmModules)[${JSON.stringify(key)}] });\n`,
+          contents: `import init from ${real};\nexport * from ${real};\nexport default async (arg) => init(arg ?? { module_or_path: await (await globalThis.pgbookWasmModules)[${JSON.stringify(key)}] });\n`,
         };
       });
     },
@@ -227,14 +227,17 @@ export async function writeOneFile(out, built) {
   const files = new Set(built.map((p) => p.file));
   const { before, after, entries } = frame(index.html, out, files);
   /** @type {Set<string>} */
-  const wasm = new Set();
+  const pageWasm = new Set();
+  /** @type {Set<string>} */
+  const workerWasm = new Set();
   /** @type {Set<string>} */
   const workers = new Set();
-  const page = await bundle(out, [START, ...entries], [embeddedWasm(out, wasm), workerScripts(out, workers)]);
+  const page = await bundle(out, [START, ...entries], [embeddedWasm(out, pageWasm), workerScripts(out, workers)]);
   if (workers.size !== 1)
     throw new OneFileError(`the page starts ${workers.size} worker scripts (${[...workers].join(', ')}); the one-file book carries one`);
   const [workerFile] = workers;
-  const worker = await bundle(out, [workerFile], [embeddedWasm(out, wasm)], true);
+  const worker = await bundle(out, [workerFile], [embeddedWasm(out, workerWasm)], true);
+  const wasm = new Set([...pageWasm, ...workerWasm]);
   const shell = `${before}${after}\n${templates(built)}\n`;
   assertSelfContained(shell);
   const payload = [...wasm]
@@ -246,7 +249,7 @@ export async function writeOneFile(out, built) {
   const html = [
     shell,
     ...payload,
-    `<script type="text/plain" id="pgbook-worker">${scriptText(worker, workerFile)}</script>`,
+    `<script type="text/plain" id="pgbook-worker" data-wasm="${[...workerWasm].sort().join(' ')}">${scriptText(worker, workerFile)}</script>`,
     `<script type="module">${scriptText(page, 'the page bundle')}</script>`,
     '</body>\n</html>\n',
   ].join('\n');

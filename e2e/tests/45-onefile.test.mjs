@@ -8,12 +8,14 @@
 // comparison equals it too; a policy downloads and loads back; refused storage is said in
 // Russian while the run goes on. One tab per test; the runs are the smoke profiles on one seed.
 import { it, before, after } from 'node:test';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { ARTIFACTS, SITE, assert, assertSameLines, cliLines, cliText, forEachBrowser } from '../harness.mjs';
 import { BOOK_TITLE, LESSONS } from '../../www/book.mjs';
+import { OneFileError, assertSelfContained, fragmentLinks } from '../../scripts/onefile.mjs';
 
 /** @typedef {import('../harness.mjs').Tab} Tab */
 
@@ -76,6 +78,39 @@ async function redrawFirstFigure(tab) {
   assert(before.inked > 0.01 && after.hash !== before.hash, `${slider.id}: the figure was not redrawn`);
   return { ...slider, value };
 }
+
+it('site/pgbook.html: at most 2.5 MB, every page once, the built wasm inside; the build refuses a file that would load anything', () => {
+  const path = join(SITE, 'pgbook.html');
+  const bytes = statSync(path).size;
+  assert(bytes <= 2_500_000, `pgbook.html has ${bytes} bytes`);
+  const html = readFileSync(path, 'utf8');
+  const pages = [...html.matchAll(/<template id="page-([^"]+)"/g)].map((m) => m[1]);
+  const files = ['index', ...LESSONS.map((l) => l.file.replace('.html', ''))];
+  assert(JSON.stringify(pages) === JSON.stringify(files), `templates ${pages.join(', ')}`);
+  for (const [i, l] of LESSONS.entries()) {
+    const h1 = `<h1>Урок ${i + 1}. ${l.title}</h1>`;
+    assert(html.split(h1).length === 2, `${l.file}: its heading ${html.split(h1).length - 1} times in the file`);
+  }
+  const wasm = [...html.matchAll(/<script type="application\/gzip" data-wasm="([^"]+)">([^<]*)<\/script>/g)];
+  assert(wasm.length > 0, 'no wasm in the file');
+  for (const [, file, base64] of wasm)
+    assert(gunzipSync(Buffer.from(base64, 'base64')).equals(readFileSync(join(SITE, file))), `${file}: not the built module`);
+  const links = new Set(['index.html', 'lesson-06.html']);
+  assert(
+    fragmentLinks('<a href="lesson-06.html?run=ppo&amp;seeds=11#trainer-ppo">x</a> <a href="#notation">y</a>', 'index', links) ===
+      '<a href="#lesson-06/trainer-ppo?run=ppo&amp;seeds=11">x</a> <a href="#index/notation">y</a>',
+    'the links between pages as fragments',
+  );
+  for (const bad of ['<link rel="stylesheet" href="css/book.css">', '<img src="figure.png">', '<a href="lesson-01.html">', '<style>x{background:url(paper.png)}</style>']) {
+    let refused = false;
+    try {
+      assertSelfContained(`<p>${bad}</p>`);
+    } catch (e) {
+      refused = e instanceof OneFileError;
+    }
+    assert(refused, `the build let through ${bad}`);
+  }
+});
 
 forEachBrowser((env) => {
   it('one file alone, nothing else loaded: every page through the pager, a figure redrawn on each, state in the fragment, Back, an exercise right and wrong', { timeout: 240_000 }, async (t) => {

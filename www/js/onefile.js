@@ -3,12 +3,11 @@
 // app.js. The file carries every page as a <template>, each wasm module gzipped in base64 and
 // the trainers' worker as text; it loads nothing, so it works opened from disk (file://),
 // where browsers refuse module files, module workers and fetching wasm. This module shows the
-// page the fragment names (links.js: `#lesson-04/anchor?gamma=0.95`), compiles the wasm once
-// and hands the compiled module to every worker it starts (one copy in the file; a worker on
-// file:// may not fetch even the page's blob URLs). Another page, or another state of this one, is a fresh load of
-// the file, as a link between files of the served book would be: no listener, worker or
-// figure of the previous page survives.
-import { showFatal } from './fatal.js';
+// page the fragment names (links.js: `#lesson-04/anchor?gamma=0.95`), compiles each wasm module
+// once, when first asked for, and hands the compiled module to every worker it starts (one copy
+// in the file; a worker on file:// may not fetch even the page's blob URLs). Another page, or
+// another state of this one, is a fresh load of the file, as a link between files of the
+// served book would be: no listener, worker or figure of the previous page survives.
 import { parseFragment } from './links.js';
 
 // Scroll positions are ours: a reload for another page must not keep the last page's.
@@ -83,44 +82,61 @@ function fromBase64(text) {
 
 /**
  * Every embedded wasm module (`<script type="application/gzip" data-wasm="pkg/NAME_bg.wasm">`)
- * compiled, by its path in the served book.
- * @returns {Promise<Record<string, WebAssembly.Module>>}
+ * by its path in the served book, compiled when first asked for (a page of figures may need
+ * only a small one).
+ * @returns {Record<string, Promise<WebAssembly.Module>>}
  */
-async function compileWasm() {
-  /** @type {Record<string, WebAssembly.Module>} */
+function embeddedWasm() {
+  /** @type {Record<string, Promise<WebAssembly.Module>>} */
   const modules = {};
-  for (const script of document.querySelectorAll(/** @type {'script'} */ ('script[data-wasm]'))) {
-    const gz = new Blob([fromBase64(script.textContent ?? '')]).stream();
-    const wasm = new Response(gz.pipeThrough(new DecompressionStream('gzip')), { headers: { 'Content-Type': 'application/wasm' } });
-    modules[script.dataset.wasm ?? ''] = await WebAssembly.compileStreaming(wasm);
+  for (const script of document.querySelectorAll(/** @type {'script'} */ ('script[type="application/gzip"][data-wasm]'))) {
+    const text = script.textContent ?? '';
     script.remove();
+    /** @type {Promise<WebAssembly.Module> | null} */
+    let compiled = null;
+    const compile = async () => {
+      if (typeof DecompressionStream === 'undefined')
+        throw new Error('этот браузер не умеет распаковывать её (нужен браузер не старше 2023 года: Chrome, Edge, Firefox)');
+      const gz = new Blob([fromBase64(text)]).stream().pipeThrough(new DecompressionStream('gzip'));
+      return WebAssembly.compileStreaming(new Response(gz, { headers: { 'Content-Type': 'application/wasm' } }));
+    };
+    Object.defineProperty(modules, script.dataset.wasm ?? '', { enumerable: true, get: () => (compiled ??= compile()) });
   }
   return modules;
 }
 
 /**
  * What starts a trainers' worker (pool.js): a classic worker from the bundle the file carries
- * (`<script type="text/plain" id="pgbook-worker">`), whose first message is the compiled
- * wasm. Its prelude takes that message before the worker's own handler sees any.
- * @param {Record<string, WebAssembly.Module>} modules
+ * (`<script type="text/plain" id="pgbook-worker" data-wasm="…">`), whose first message is the
+ * compiled wasm it imports (or why there is none). Its prelude takes that message before the
+ * worker's own handler sees any.
+ * @param {Record<string, Promise<WebAssembly.Module>>} modules
  */
 function workerFactory(modules) {
   const script = /** @type {HTMLScriptElement} */ (document.getElementById('pgbook-worker'));
-  const prelude = `globalThis.pgbookWasmModules = new Promise((resolve) => {
+  const keys = (script.dataset.wasm ?? '').split(' ').filter(Boolean);
+  const prelude = `globalThis.pgbookWasmModules = new Promise((resolve, reject) => {
   const take = (e) => {
     if (e.data?.type !== 'pgbook-wasm') return;
     e.stopImmediatePropagation();
     removeEventListener('message', take);
-    resolve(e.data.modules);
+    if (e.data.modules) resolve(e.data.modules);
+    else reject(new Error(e.data.error));
   };
   addEventListener('message', take);
 });
 `;
   const url = URL.createObjectURL(new Blob([prelude, script.textContent ?? ''], { type: 'text/javascript' }));
   script.remove();
+  /** @type {Promise<Record<string, WebAssembly.Module>> | null} */
+  let compiled = null;
   return () => {
     const worker = new Worker(url);
-    worker.postMessage({ type: 'pgbook-wasm', modules });
+    compiled ??= Promise.all(keys.map(async (k) => [k, await modules[k]])).then(Object.fromEntries);
+    compiled.then(
+      (m) => worker.postMessage({ type: 'pgbook-wasm', modules: m }),
+      (e) => worker.postMessage({ type: 'pgbook-wasm', error: e instanceof Error ? e.message : String(e) }),
+    );
     return worker;
   };
 }
@@ -128,13 +144,5 @@ function workerFactory(modules) {
 showPage();
 keepScroll();
 followFragment();
-try {
-  window.pgbookWasmModules = await compileWasm();
-  window.pgbookNewWorker = workerFactory(window.pgbookWasmModules);
-} catch (e) {
-  showFatal(
-    `Этот браузер не смог распаковать модуль WebAssembly книги (${e instanceof Error ? e.message : e}). ` +
-      'Нужен браузер не старше 2023 года: Chrome, Edge или Firefox.',
-  );
-  throw e;
-}
+window.pgbookWasmModules = embeddedWasm();
+window.pgbookNewWorker = workerFactory(window.pgbookWasmModules);
