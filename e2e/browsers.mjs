@@ -251,6 +251,51 @@ export class Tab {
     );
     return this.status(selector);
   }
+  /**
+   * The book's saved runs as IndexedDB holds them, every kind. They cross as JSON text: the
+   * drivers serialise nested objects differently.
+   * @returns {Promise<any[]>}
+   */
+  async savedRuns() {
+    const text = await this.eval(
+      () =>
+        new Promise((resolve, reject) => {
+          const open = indexedDB.open('pgbook', 1);
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const get = open.result.transaction('runs').objectStore('runs').getAll();
+            get.onsuccess = () => {
+              open.result.close();
+              resolve(JSON.stringify(get.result));
+            };
+            get.onerror = () => reject(get.error);
+          };
+        }),
+    );
+    return JSON.parse(String(text));
+  }
+  /** Replaces every saved run with `records` (as an older build or a damaged disk left them). @param {any[]} records */
+  replaceSavedRuns(records) {
+    return this.eval(
+      (records) =>
+        new Promise((resolve, reject) => {
+          const open = indexedDB.open('pgbook', 1);
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const tx = open.result.transaction('runs', 'readwrite');
+            const runs = tx.objectStore('runs');
+            runs.clear();
+            for (const r of JSON.parse(records)) runs.add(r);
+            tx.oncomplete = () => {
+              open.result.close();
+              resolve(null);
+            };
+            tx.onerror = () => reject(tx.error);
+          };
+        }),
+      JSON.stringify(records),
+    );
+  }
   /** A trainer panel's data-status. @param {string} selector */
   status(selector) {
     return this.eval((s) => /** @type {HTMLElement} */ (document.querySelector(s)).dataset.status ?? '', selector);

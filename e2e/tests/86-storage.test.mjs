@@ -17,46 +17,8 @@ const setPpo = (tab, setting, value) =>
     [setting, value],
   );
 
-/** The records stored for PPO, as IndexedDB holds them. @param {import('../harness.mjs').Tab} tab @returns {Promise<string>} */
-const stored = (tab) =>
-  tab.eval(
-    () =>
-      new Promise((resolve, reject) => {
-        const open = indexedDB.open('pgbook', 1);
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const get = open.result.transaction('runs').objectStore('runs').getAll();
-          get.onsuccess = () => {
-            open.result.close();
-            // As JSON text: the drivers' own serialisation of nested objects differs by browser.
-            resolve(JSON.stringify(get.result.filter((/** @type {any} */ r) => r.kind === 'ppo')));
-          };
-          get.onerror = () => reject(get.error);
-        };
-      }),
-  );
-
-/** Replaces the stored runs with `records`. @param {import('../harness.mjs').Tab} tab @param {any[]} records */
-const store = (tab, records) =>
-  tab.eval(
-    (records) =>
-      new Promise((resolve, reject) => {
-        const open = indexedDB.open('pgbook', 1);
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const tx = open.result.transaction('runs', 'readwrite');
-          const runs = tx.objectStore('runs');
-          runs.clear();
-          for (const r of JSON.parse(records)) runs.add(r);
-          tx.oncomplete = () => {
-            open.result.close();
-            resolve(null);
-          };
-          tx.onerror = () => reject(tx.error);
-        };
-      }),
-    JSON.stringify(records),
-  );
+/** The records stored for PPO. @param {import('../harness.mjs').Tab} tab */
+const stored = async (tab) => (await tab.savedRuns()).filter((r) => r.kind === 'ppo');
 
 /** @param {import('../harness.mjs').Tab} tab @returns {Promise<string[]>} */
 const historyTexts = (tab) => tab.eval(() => [...document.querySelectorAll('#ppo-history li')].map((li) => li.textContent ?? ''));
@@ -85,7 +47,7 @@ forEachBrowser(
         await tab.clickButton('#trainer-ppo', 'Старт');
         await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 60_000);
         await tab.waitFor(() => document.querySelectorAll('#ppo-history li').length >= 1, null, 10_000);
-        const [good] = JSON.parse(await stored(tab));
+        const [good] = await stored(tab);
         assert(good?.version === 2, `a saved run carries its format version (${good?.version})`);
         const reports = JSON.stringify(await tab.eval(() => window.pgbookRuns.ppo[0].reports));
         const older = { ...good };
@@ -96,7 +58,7 @@ forEachBrowser(
         const partial = variant('2025-01-02', {});
         delete partial.configs;
         delete partial.labels;
-        await store(tab, [
+        await tab.replaceSavedRuns([
           variant('2025-01-01', {}), // an older build's run of today's shape: migrated
           partial, // an older build's other shape (the issue's TypeError)
           variant('2025-01-03', { version: 99 }), // a newer book's
@@ -133,7 +95,7 @@ forEachBrowser(
           await tab.waitFor((n) => document.querySelectorAll('#ppo-history li').length === n, 5 - k, 10_000);
         }
         assert((await historyTexts(tab)).every((t) => t.includes('Показать')), 'an unreadable record is still listed');
-        assert(JSON.parse(await stored(tab)).length === 2, 'the deleted records are gone from storage');
+        assert((await stored(tab)).length === 2, 'the deleted records are gone from storage');
       });
     });
   },

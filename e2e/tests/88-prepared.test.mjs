@@ -164,9 +164,7 @@ forEachBrowser((env) => {
         tab.eval((sel) => [.../** @type {NodeListOf<HTMLTableRowElement>} */ (document.querySelectorAll(`${sel} [data-prepared-result] tbody tr`))].map((tr) => [...tr.cells].map((c) => c.textContent ?? '')), box);
       for (const visit of ['after both runs', 'after a reload']) {
         if (visit === 'after both runs') await tab.goto(server.url + 'lesson-06.html');
-        else {
-          await tab.reload();
-        }
+        else await tab.reload();
         await tab.waitReady();
         await tab.waitFor((sel) => document.querySelectorAll(`${sel} [data-prepared-result] tbody tr`).length > 0, box, 10_000);
         const rows = await table();

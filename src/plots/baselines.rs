@@ -73,12 +73,7 @@ pub fn draw<DB: DrawingBackend>(
             color.stroke_width(theme.px(2.0)),
         ))?;
     }
-    chart.draw_series(DashedLineSeries::new(
-        [(g, 0.0), (g, std_top)],
-        theme.px(4.0),
-        theme.px(3.0),
-        theme.colors.grey.stroke_width(theme.px(1.0)),
-    ))?;
+    chart.draw_series(theme.guide((g, 0.0), (g, std_top)))?;
     for (color, value) in [theme.colors.blue, theme.colors.red, theme.colors.green]
         .into_iter()
         .zip(d.monte_carlo_std)

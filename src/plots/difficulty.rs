@@ -50,12 +50,7 @@ pub fn draw<DB: DrawingBackend>(
         .x_label_formatter(&|x| decimal(*x, 1))
         .y_label_formatter(&|y| decimal(*y, 1))
         .draw()?;
-    chart.draw_series(DashedLineSeries::new(
-        [(0.0, 1.0), (1.0, 1.0)],
-        theme.px(4.0),
-        theme.px(3.0),
-        theme.colors.grey.stroke_width(theme.px(1.0)),
-    ))?;
+    chart.draw_series(theme.guide((0.0, 1.0), (1.0, 1.0)))?;
     let mut entries = Vec::new();
     for (i, (label, curve)) in data.lines.iter().enumerate() {
         let palette = colors(&theme);
@@ -69,9 +64,11 @@ pub fn draw<DB: DrawingBackend>(
         ))?;
         entries.push((style, label.as_str()));
     }
-    match strip {
-        Some(strip) => theme.strip_legend(&strip, &entries)?,
-        None => theme.legend(&chart, SeriesLabelPosition::UpperRight, &entries)?,
-    }
+    theme.place_legend(
+        strip.as_ref(),
+        &chart,
+        SeriesLabelPosition::UpperRight,
+        &entries,
+    )?;
     Ok(())
 }

@@ -52,12 +52,7 @@ pub fn draw<DB: DrawingBackend>(
     )))?;
     if let Some(f) = d.flat_from {
         let f = f as f64;
-        chart.draw_series(DashedLineSeries::new(
-            [(f, lo - pad), (f, hi + pad)],
-            theme.px(4.0),
-            theme.px(3.0),
-            theme.colors.grey.stroke_width(theme.px(1.0)),
-        ))?;
+        chart.draw_series(theme.guide((f, lo - pad), (f, hi + pad)))?;
     }
     let colors = [theme.colors.blue, theme.colors.red, theme.colors.green];
     for (a, color) in colors.iter().enumerate() {

@@ -59,12 +59,7 @@ pub fn draw<DB: DrawingBackend>(
             .x_label_formatter(&|x| decimal(*x, 1))
             .y_label_formatter(&|y| decimal(*y, 2))
             .draw()?;
-        chart.draw_series(DashedLineSeries::new(
-            [(data.shift, 0.0), (data.shift, y_hi)],
-            theme.px(4.0),
-            theme.px(3.0),
-            theme.colors.grey.stroke_width(theme.px(1.0)),
-        ))?;
+        chart.draw_series(theme.guide((data.shift, 0.0), (data.shift, y_hi)))?;
         let mut entries = Vec::new();
         for (k, line) in series.iter().enumerate() {
             // k1 and k3 have the same mean: k3 thinner on top.

@@ -97,10 +97,12 @@ pub fn draw_titled<DB: DrawingBackend>(
             "потолок 500 (лимит времени)",
         ),
     ];
-    match strip {
-        Some(strip) => theme.strip_legend(&strip, &entries)?,
-        None => theme.legend(&chart, SeriesLabelPosition::LowerRight, &entries)?,
-    }
+    theme.place_legend(
+        strip.as_ref(),
+        &chart,
+        SeriesLabelPosition::LowerRight,
+        &entries,
+    )?;
     Ok(())
 }
 
@@ -193,9 +195,11 @@ pub fn draw_compared<DB: DrawingBackend>(
         theme.colors.ink.stroke_width(thin),
         "потолок 500 (лимит времени)",
     ));
-    match strip {
-        Some(strip) => theme.strip_legend(&strip, &entries)?,
-        None => theme.legend(&chart, SeriesLabelPosition::LowerRight, &entries)?,
-    }
+    theme.place_legend(
+        strip.as_ref(),
+        &chart,
+        SeriesLabelPosition::LowerRight,
+        &entries,
+    )?;
     Ok(())
 }

@@ -72,9 +72,11 @@ pub fn draw<DB: DrawingBackend>(
         (theme.colors.blue.mix(0.8).filled(), short.as_str()),
         (theme.colors.red.mix(0.8).filled(), long.as_str()),
     ];
-    match strip {
-        Some(strip) => theme.strip_legend(&strip, &entries)?,
-        None => theme.legend(&chart, SeriesLabelPosition::UpperRight, &entries)?,
-    }
+    theme.place_legend(
+        strip.as_ref(),
+        &chart,
+        SeriesLabelPosition::UpperRight,
+        &entries,
+    )?;
     Ok(())
 }

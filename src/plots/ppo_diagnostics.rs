@@ -127,9 +127,11 @@ pub fn draw<DB: DrawingBackend>(
         .chain(std::iter::once(&KL))
         .map(|(label, color, _)| (color(&theme.colors).stroke_width(width), *label))
         .collect();
-    match strip {
-        Some(strip) => theme.strip_legend(&strip, &entries)?,
-        None => theme.legend(&chart, SeriesLabelPosition::UpperRight, &entries)?,
-    }
+    theme.place_legend(
+        strip.as_ref(),
+        &chart,
+        SeriesLabelPosition::UpperRight,
+        &entries,
+    )?;
     Ok(())
 }

@@ -122,12 +122,7 @@ pub fn draw<DB: DrawingBackend>(
         d.std_curve.iter().copied(),
         theme.colors.blue.stroke_width(theme.px(2.0)),
     ))?;
-    chart.draw_series(DashedLineSeries::new(
-        [(d.offset, 0.0), (d.offset, s_hi)],
-        theme.px(4.0),
-        theme.px(3.0),
-        theme.colors.grey.stroke_width(theme.px(1.0)),
-    ))?;
+    chart.draw_series(theme.guide((d.offset, 0.0), (d.offset, s_hi)))?;
     chart.draw_series(std::iter::once(Circle::new(
         (d.offset, d.resample_std),
         theme.ipx(5.0),

@@ -64,10 +64,12 @@ pub fn draw<DB: DrawingBackend>(
         let points = reports.iter().map(|r| r.iteration as f64).zip(values);
         chart.draw_series(LineSeries::new(points, color.stroke_width(width)))?;
     }
-    match strip {
-        Some(strip) => theme.strip_legend(&strip, &entries)?,
-        None => theme.legend(&chart, SeriesLabelPosition::LowerRight, &entries)?,
-    }
+    theme.place_legend(
+        strip.as_ref(),
+        &chart,
+        SeriesLabelPosition::LowerRight,
+        &entries,
+    )?;
     Ok(())
 }
 
@@ -143,9 +145,11 @@ pub fn draw_compared<DB: DrawingBackend>(
         theme.colors.grey.stroke_width(width),
         "пунктир: доля правильных ответов",
     ));
-    match strip {
-        Some(strip) => theme.strip_legend(&strip, &entries)?,
-        None => theme.legend(&chart, SeriesLabelPosition::LowerRight, &entries)?,
-    }
+    theme.place_legend(
+        strip.as_ref(),
+        &chart,
+        SeriesLabelPosition::LowerRight,
+        &entries,
+    )?;
     Ok(())
 }

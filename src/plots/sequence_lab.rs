@@ -100,10 +100,12 @@ pub fn draw_success<DB: DrawingBackend>(
             color.stroke_width(width),
         ))?;
     }
-    match strip {
-        Some(strip) => theme.strip_legend(&strip, &entries)?,
-        None => theme.legend(&chart, SeriesLabelPosition::LowerRight, &entries)?,
-    }
+    theme.place_legend(
+        strip.as_ref(),
+        &chart,
+        SeriesLabelPosition::LowerRight,
+        &entries,
+    )?;
     Ok(())
 }
 

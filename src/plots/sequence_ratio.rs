@@ -58,12 +58,7 @@ pub fn draw<DB: DrawingBackend>(
     )))?;
     if let Some(n) = d.leaves_at {
         let n = n as f64;
-        chart.draw_series(DashedLineSeries::new(
-            [(n, lo), (n, hi)],
-            theme.px(4.0),
-            theme.px(3.0),
-            theme.colors.grey.stroke_width(theme.px(1.0)),
-        ))?;
+        chart.draw_series(theme.guide((n, lo), (n, hi)))?;
     }
     chart.draw_series(LineSeries::new(
         d.curve.iter().copied(),

@@ -7,6 +7,7 @@ use plotters::coord::{CoordTranslate, Shift};
 use plotters::drawing::DrawingAreaErrorKind;
 use plotters::element::{PathElement, Rectangle, Text};
 use plotters::prelude::{DrawingArea, DrawingBackend};
+use plotters::series::DashedLineSeries;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{Color, FontDesc, FontFamily, RGBColor, ShapeStyle};
 
@@ -295,6 +296,36 @@ impl Theme {
         let strip = (self.px(16.0 * entries as f64 + 6.0)).min(h / 2);
         let (chart, below) = area.split_vertically(h - strip);
         (chart, Some(below))
+    }
+
+    /// The legend of a chart drawn by [`Theme::legend_strip`]'s split: in the strip under the
+    /// chart when there is one (a phone), otherwise boxed in `position` inside the chart.
+    pub fn place_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+        &self,
+        strip: Option<&DrawingArea<DB, Shift>>,
+        chart: &ChartContext<'a, DB, CT>,
+        position: SeriesLabelPosition,
+        entries: &[(ShapeStyle, &str)],
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        match strip {
+            Some(strip) => self.strip_legend(strip, entries),
+            None => self.legend(chart, position, entries),
+        }
+    }
+
+    /// A thin grey dashed line from `from` to `to`: a level or a marker the data is read
+    /// against, drawn the same in every figure.
+    pub fn guide(
+        &self,
+        from: (f64, f64),
+        to: (f64, f64),
+    ) -> DashedLineSeries<std::array::IntoIter<(f64, f64), 2>, u32> {
+        DashedLineSeries::new(
+            [from, to],
+            self.px(4.0),
+            self.px(3.0),
+            self.colors.grey.stroke_width(self.px(1.0)),
+        )
     }
 
     /// A legend in its own strip: one line per entry, the series' style as its sample (a

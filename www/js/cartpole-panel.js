@@ -4,7 +4,7 @@
 // animation, PPO's diagnostics, the results table and policy files.
 import { formatNumber } from './format.js';
 import { fitCanvas } from './canvas.js';
-import { el, textTable, download, messageOf } from './dom.js';
+import { el, download, messageOf } from './dom.js';
 import { Panel, LETTERS } from './panel.js';
 
 /** @typedef {typeof import('../pkg/pgbook.js')} Wasm */
@@ -402,20 +402,19 @@ export class CartPolePanel extends Panel {
   renderTable() {
     /** @type {{ config: number, seed: number, final_evaluation_mean: number, final_evaluation_std: number, env_steps: number, solved_from_env_steps: number | null }[]} */
     const summaries = this.board?.summaries() ?? [];
-    const compared = this.checked.length > 1;
-    const rows = summaries.map((x) => [
-      ...(compared ? [LETTERS[x.config]] : []),
-      String(x.seed),
-      formatNumber(x.final_evaluation_mean, 1),
-      formatNumber(x.final_evaluation_std, 1),
-      formatNumber(x.env_steps),
-      x.solved_from_env_steps == null ? '—' : formatNumber(x.solved_from_env_steps),
-    ]);
     const stable = `стабильно ≥ ${formatNumber(this.schema.solved_threshold)} начиная с шага`;
     this.table.replaceChildren(
-      textTable([...(compared ? ['конфигурация'] : []), 'начальное значение', 'итоговая оценка', 'std', 'шагов среды', stable], rows, {
-        id: `${this.kind}-summary`,
-      }),
+      this.seedTable(
+        ['итоговая оценка', 'std', 'шагов среды', stable],
+        summaries,
+        (x) => [
+          formatNumber(x.final_evaluation_mean, 1),
+          formatNumber(x.final_evaluation_std, 1),
+          formatNumber(x.env_steps),
+          x.solved_from_env_steps == null ? '—' : formatNumber(x.solved_from_env_steps),
+        ],
+        `${this.kind}-summary`,
+      ),
     );
   }
 

@@ -4,7 +4,7 @@
 // bar, while the reader types) carries them. The run's life cycle is panel.js's.
 import { SettingsForm } from './settings-form.js';
 import { configText, pageLink, setPageParams } from './links.js';
-import { el, profileSelect } from './dom.js';
+import { el, profileSelect, textTable } from './dom.js';
 import { comparisonTable, describeComparison, scoreNamesOf } from './comparison.js';
 
 export const MAX_CONFIGS = 4; // the comparison figure keeps four colours apart
@@ -239,6 +239,21 @@ export class ConfiguredPanel {
   /** @param {ConfigResult[]} results */
   comparisonText(results) {
     return describeComparison(results, this.scoreNames());
+  }
+
+  /**
+   * The results table, a row per finished seed: its configuration's letter first when
+   * configurations are compared, then the seed, then the trainer's own `cells`.
+   * @template {{ config: number, seed: number }} S
+   * @param {string[]} columns the trainer's own columns' headings
+   * @param {S[]} summaries
+   * @param {(s: S) => string[]} cells
+   * @param {string} id
+   */
+  seedTable(columns, summaries, cells, id) {
+    const compared = this.checked.length > 1;
+    const rows = summaries.map((s) => [...(compared ? [LETTERS[s.config]] : []), String(s.seed), ...cells(s)]);
+    return textTable([...(compared ? ['конфигурация'] : []), 'начальное значение', ...columns], rows, { id });
   }
 
   /** @param {number} job */

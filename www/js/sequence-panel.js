@@ -156,27 +156,17 @@ export class SequencePanel extends Panel {
   renderTable() {
     /** @type {{ config: number, seed: number, final_success_rate: number, final_mean_reward: number, greedy_correct: number, prompts: number, solved_iteration: number | null }[]} */
     const summaries = this.board?.summaries() ?? [];
-    const compared = this.checked.length > 1;
-    const rows = summaries.map((x) => [
-      ...(compared ? [LETTERS[x.config]] : []),
-      String(x.seed),
-      formatNumber(x.final_success_rate),
-      formatNumber(x.final_mean_reward),
-      `${x.greedy_correct} из ${x.prompts}`,
-      x.solved_iteration == null ? '—' : formatNumber(x.solved_iteration),
-    ]);
     this.table.replaceChildren(
-      textTable(
-        [
-          ...(compared ? ['конфигурация'] : []),
-          'начальное значение',
-          'итоговая доля верных ответов',
-          'средняя награда',
-          'жадно верно',
-          'решено с итерации',
+      this.seedTable(
+        ['итоговая доля верных ответов', 'средняя награда', 'жадно верно', 'решено с итерации'],
+        summaries,
+        (x) => [
+          formatNumber(x.final_success_rate),
+          formatNumber(x.final_mean_reward),
+          `${x.greedy_correct} из ${x.prompts}`,
+          x.solved_iteration == null ? '—' : formatNumber(x.solved_iteration),
         ],
-        rows,
-        { id: 'seq-summary-table' },
+        'seq-summary-table',
       ),
     );
   }
