@@ -52,7 +52,8 @@ export function fragmentLinks(html, page, files) {
 }
 
 /**
- * Every built page as a template: its <main>'s content, its title.
+ * Every built page as a template: its <main>'s content (but what only the served book says,
+ * `<p data-served>`: where to get the one file), its title.
  * @param {{ file: string, html: string }[]} built
  */
 function templates(built) {
@@ -60,7 +61,7 @@ function templates(built) {
   return built
     .map(({ file, html }) => {
       const title = one(html, /<title>([\s\S]*?)<\/title>/, `${file}'s title`)[1];
-      const main = one(html, /<main>([\s\S]*)<\/main>/, `${file}'s <main>`)[1];
+      const main = one(html, /<main>([\s\S]*)<\/main>/, `${file}'s <main>`)[1].replace(/<p data-served>[\s\S]*?<\/p>\n?/g, '');
       return `<template id="page-${stem(file)}" data-title="${title}">${fragmentLinks(main, stem(file), files)}</template>`;
     })
     .join('\n');

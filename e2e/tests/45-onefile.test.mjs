@@ -91,6 +91,8 @@ it('site/pgbook.html: at most 2.5 MB, every page once, the built wasm inside; th
     const h1 = `<h1>Урок ${i + 1}. ${l.title}</h1>`;
     assert(html.split(h1).length === 2, `${l.file}: its heading ${html.split(h1).length - 1} times in the file`);
   }
+  // The served book offers the file; the file does not offer itself.
+  assert(readFileSync(join(SITE, 'index.html'), 'utf8').includes('<a href="pgbook.html" download>') && !html.includes('data-served'), 'the offer of the file');
   const wasm = [...html.matchAll(/<script type="application\/gzip" data-wasm="([^"]+)">([^<]*)<\/script>/g)];
   assert(wasm.length > 0, 'no wasm in the file');
   for (const [, file, base64] of wasm)
