@@ -72,19 +72,35 @@ if [ "$site_status" != 0 ]; then
   echo "the release wasm, the type check or the site failed (exit $site_status)" >&2
   exit "$site_status"
 fi
-step "cargo clippy (wasm32: the web boundary and browser tests)"
-cargo clippy --target wasm32-unknown-unknown --lib --tests -- -D warnings
-step "wasm tests in headless Chromium"
-wasm-pack test --headless --chrome
-step "wasm tests in headless Firefox"
-wasm-pack test --headless --firefox
-step "page tests in headless Chromium and Firefox ESR, side by side (node:test)"
-# The files without a browser (the server, the build) run once, in Chromium's process. Nothing
-# else runs beside them: on two cores a build beside the two browsers made page loads time out.
+# The page tests mostly wait (one browser's files keep about half a core busy): the wasm
+# side's compiling — clippy for wasm32 and the wasm test build — runs beside them at the lowest
+# priority, so that the pages keep the cores when they want them, and the wasm tests in the two
+# browsers run after, from that build (wasm-pack then compiles nothing).
+wasm_log=$(mktemp)
+step "page tests in headless Chromium and Firefox ESR, side by side (node:test); beside them, at nice 19: cargo clippy (wasm32) and the wasm test build"
+(
+  nice -n 19 cargo clippy --target wasm32-unknown-unknown --lib --tests -- -D warnings &&
+    nice -n 19 cargo test --target wasm32-unknown-unknown --no-run
+) >"$wasm_log" 2>&1 &
+wasm_build=$!
+# The files without a browser (the server, the build) run once, in Chromium's process.
 pages chromium & chromium=$!
 pages firefox --browser-only & firefox=$!
 status=0
 wait "$chromium" || status=$?
 wait "$firefox" || status=$?
+step "waiting for cargo clippy (wasm32) and the wasm test build"
+wasm_status=0
+wait "$wasm_build" || wasm_status=$?
+sed 's/^/[wasm] /' "$wasm_log"
+rm -f "$wasm_log"
+if [ "$wasm_status" != 0 ]; then
+  echo "cargo clippy (wasm32) or the wasm test build failed (exit $wasm_status)" >&2
+  exit "$wasm_status"
+fi
+step "wasm tests in headless Chromium"
+wasm-pack test --headless --chrome
+step "wasm tests in headless Firefox"
+wasm-pack test --headless --firefox
 step "done"
 exit "$status"
