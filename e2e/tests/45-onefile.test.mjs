@@ -6,14 +6,15 @@
 // exercise is checked right and wrong; every trainer runs from the link `pgbook train … --url
 // --url-base file:///…/pgbook.html` prints and equals the CLI line for line; a two-configuration
 // comparison equals it too; a policy downloads and loads back; refused storage is said in
-// Russian while the run goes on. One tab per test; the runs are the smoke profiles on one seed.
+// Russian while a run paused early, resumed and reset goes on. One tab per test; the runs are
+// the smoke profiles on one seed.
 import { it, before, after } from 'node:test';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { ARTIFACTS, SITE, assert, assertSameLines, cliLines, cliText, forEachBrowser } from '../harness.mjs';
+import { ARTIFACTS, SITE, assert, assertSameLines, cliLines, cliText, countWorkers, forEachBrowser, waitWorkersSaid } from '../harness.mjs';
 import { BOOK_TITLE, LESSONS } from '../../www/book.mjs';
 import { OneFileError, assertSelfContained, fragmentLinks } from '../../scripts/onefile.mjs';
 
@@ -178,7 +179,7 @@ forEachBrowser((env) => {
     });
   });
 
-  it('every trainer from the link the CLI prints equals the CLI; a two-configuration comparison; a policy file out and back; refused storage said', { timeout: 300_000 }, async (t) => {
+  it('every trainer from the link the CLI prints equals the CLI; a two-configuration comparison; a policy file out and back; a run paused early, resumed and reset while storage is refused', { timeout: 300_000 }, async (t) => {
     await withFile(env, '#index', async (tab) => {
       /** @type {{ name: string, page: string }[]} */
       const trainers = await tab.eval(() => window.pgbookWasm.trainer_list());
@@ -219,8 +220,11 @@ forEachBrowser((env) => {
         const lines = await tab.eval((k) => /** @type {any} */ (window.pgbookPanels.ppo).board.json_lines_of(k), c);
         assertSameLines(lines, ['train', 'ppo', '--profile', 'smoke', ...set, '--seed', '11', '--threads', '1', '--json'], `configuration ${c}`);
       }
-      // Storage refused (as some browsers do for a page from disk): the history says why, the run goes on.
+      // Storage refused (as some browsers do for a page from disk): the history says why, the
+      // run goes on. The run is paused before its workers are ready (the file's workers get
+      // their wasm in a first message), resumed, finished, and reset.
       await go(tab, '#lesson-04');
+      await countWorkers(tab);
       await tab.eval(() => {
         indexedDB.open = () => {
           throw new DOMException('The operation is insecure.', 'SecurityError');
@@ -228,11 +232,20 @@ forEachBrowser((env) => {
       });
       await tab.select('#a2c-profile', 'smoke');
       await tab.fill('#a2c-seeds', '11');
-      await tab.clickButton('#trainer-a2c', 'Старт');
+      await tab.eval(() => {
+        const buttons = [...document.querySelectorAll('#trainer-a2c button')];
+        for (const t of ['Старт', 'Пауза']) /** @type {HTMLButtonElement} */ (buttons.find((b) => b.textContent === t)).click();
+      });
+      await waitWorkersSaid(tab, 'started');
+      const paused = await tab.eval(() => window.pgbookRuns.a2c?.[0]?.reports.length ?? 0);
+      assert((await tab.status('#trainer-a2c')) === 'paused' && paused === 0, `an early pause: ${await tab.status('#trainer-a2c')}, ${paused} updates`);
+      await tab.clickButton('#trainer-a2c', 'Продолжить');
       await tab.runToEnd('#trainer-a2c', 120_000);
       await tab.waitFor(() => !(/** @type {HTMLElement} */ (document.querySelector('#trainer-a2c .history-note')).hidden), null, 10_000);
       const note = (await tab.text('#trainer-a2c .history-note')) ?? '';
       assert(/книга открыта из файла/.test(note) && /работают как обычно/.test(note), `note «${note}»`);
+      await tab.clickButton('#trainer-a2c', 'Сброс');
+      assert((await tab.status('#trainer-a2c')) === 'idle', `after Reset: ${await tab.status('#trainer-a2c')}`);
       t.diagnostic(`${env.name}: ${notes.join(', ')}; comparison and policy as the CLI's`);
     });
   });
