@@ -2,7 +2,8 @@
 // The two browsers behind one interface, Tab: Debian's Chromium through playwright-core (over
 // CDP) and Debian's Firefox ESR through puppeteer-core (over WebDriver BiDi), neither of which
 // downloads anything. A tab records every console error, page error and request to anything
-// but 127.0.0.1 as a problem (harness.mjs's withTab fails the test on any).
+// but 127.0.0.1 (a tab opened on the one-file book: anything but that file) as a problem
+// (harness.mjs's withTab fails the test on any).
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -39,7 +40,18 @@ const local = (url) => {
 };
 
 /**
- * @typedef {{ viewport?: { width: number, height: number }, deviceScaleFactor?: number }} TabOptions
+ * The requests a tab lets through: to 127.0.0.1 and files; with `file` (the one-file book),
+ * only that file (its fragment aside) — every other request, to 127.0.0.1 too, is refused.
+ * @param {string} url @param {string} [file]
+ */
+const allowed = (url, file) =>
+  file === undefined
+    ? local(url) || url.startsWith('file:')
+    : ['data:', 'blob:', 'about:'].includes(new URL(url).protocol) || url.split('#')[0] === file;
+
+/**
+ * `file`: the page is that file:// URL and may load nothing else (allowed()).
+ * @typedef {{ viewport?: { width: number, height: number }, deviceScaleFactor?: number, file?: string }} TabOptions
  * @typedef {{ name: string, text: string }} Download
  */
 
@@ -439,7 +451,7 @@ async function launchChromium(serviceWorkers, reducedMotion) {
   return {
     name: 'chromium',
     /** @param {string} url @param {TabOptions} [options] @returns {Promise<Tab>} */
-    async open(url, { viewport = { width: 1100, height: 900 }, deviceScaleFactor = 2 } = {}) {
+    async open(url, { viewport = { width: 1100, height: 900 }, deviceScaleFactor = 2, file } = {}) {
       // Requests a service worker answers bypass context.route: the route check is complete
       // only without one, so only the offline tests allow them.
       const context = await browser.newContext({
@@ -460,8 +472,8 @@ async function launchChromium(serviceWorkers, reducedMotion) {
         });
       });
       await context.route('**/*', (route) => {
-        if (local(route.request().url()) || route.request().url().startsWith('file:')) return route.continue();
-        tab.problems.push(`request outside 127.0.0.1: ${route.request().url()}`);
+        if (allowed(route.request().url(), file)) return route.continue();
+        tab.problems.push(`request outside ${file ?? '127.0.0.1'}: ${route.request().url()}`);
         return route.abort();
       });
       await page.goto(url);
@@ -546,7 +558,7 @@ async function launchFirefox(serviceWorkers, reducedMotion) {
   return {
     name: 'firefox',
     /** @param {string} url @param {TabOptions} [options] @returns {Promise<Tab>} */
-    async open(url, { viewport = { width: 1100, height: 900 }, deviceScaleFactor = 2 } = {}) {
+    async open(url, { viewport = { width: 1100, height: 900 }, deviceScaleFactor = 2, file } = {}) {
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
       const tab = new Tab('firefox', firefoxDriver(context, page));
@@ -557,8 +569,8 @@ async function launchFirefox(serviceWorkers, reducedMotion) {
       page.on('pageerror', (err) => tab.problems.push(`page error: ${err instanceof Error ? err.message : err}`));
       await page.setRequestInterception(true);
       page.on('request', (request) => {
-        if (local(request.url()) || request.url().startsWith('file:')) return void request.continue();
-        tab.problems.push(`request outside 127.0.0.1: ${request.url()}`);
+        if (allowed(request.url(), file)) return void request.continue();
+        tab.problems.push(`request outside ${file ?? '127.0.0.1'}: ${request.url()}`);
         void request.abort();
       });
       await page.goto(url);

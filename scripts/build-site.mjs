@@ -12,6 +12,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { BOOK_TITLE, LESSONS } from '../www/book.mjs';
 import { formatNumber } from '../www/js/format.js';
+import { ONE_FILE, OneFileError, writeOneFile } from './onefile.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'www');
@@ -147,8 +148,8 @@ function frame({ title, heading, body, after }) {
 </head>
 <body>
 <header class="site"><a class="brand" href="index.html">pgbook <small>· градиенты политики</small></a><label class="theme">Оформление <select id="theme-switch"><option value="auto">как в системе</option><option value="light">светлое</option><option value="dark">тёмное</option><option value="contrast">высокий контраст</option></select></label></header>
-<div class="file-warning" id="file-warning" role="alert" hidden>Книга открыта прямо с диска (file://), а так браузер не запускает её модули: рисунки и тренажёры не работают. Запустите в папке книги <code>python3 -m http.server 8000 --bind 127.0.0.1</code> (или <code>scripts/serve.sh</code> в исходниках) и откройте <a href="http://127.0.0.1:8000/">http://127.0.0.1:8000/</a>.</div>
-<script>if (location.protocol === 'file:') document.getElementById('file-warning').hidden = false;</script>
+<div class="file-warning" id="file-warning" role="alert" hidden>Книга открыта прямо с диска (file://), а так браузер не запускает модули этой страницы: рисунки и тренажёры не работают. Откройте из этой же папки <a id="file-warning-onefile" href="${ONE_FILE}">${ONE_FILE}</a> — вся книга в одном файле, она работает и с диска. Или запустите в папке книги <code>python3 -m http.server 8000 --bind 127.0.0.1</code> (или <code>scripts/serve.sh</code> в исходниках) и откройте <a href="http://127.0.0.1:8000/">http://127.0.0.1:8000/</a>.</div>
+<script>if (location.protocol === 'file:') { document.getElementById('file-warning').hidden = false; document.getElementById('file-warning-onefile').href += '#' + (location.pathname.split('/').pop() || 'index.html').replace(/\\.html$/, '') + location.search; }</script>
 <main>
 <h1>${escapeHtml(heading)}</h1>
 ${body.trimEnd()}
@@ -280,7 +281,9 @@ export async function buildSite(out, src = SRC) {
   for (const { file, html } of built) writeFileSync(join(out, file), html);
   for (const a of ASSETS)
     cpSync(join(src, a), join(out, a), { recursive: true, filter: (p) => !p.endsWith('.d.ts') && !p.endsWith('.gitignore') });
-  return writeServiceWorker(out, src);
+  const stamped = writeServiceWorker(out, src);
+  await writeOneFile(out, built); // the whole book as one file, after sw.js: the served book's cache does not hold it
+  return stamped;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -289,8 +292,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const { version, files } = await buildSite(out, resolve(process.argv[3] ?? SRC));
     const bytes = files.reduce((n, f) => n + statSync(join(out, f)).size, 0);
     console.error(`[build] ${relative(process.cwd(), out) || '.'}/: ${files.length + 1} files, ${bytes} bytes, build ${version}`);
+    console.error(
+      `[build] ${relative(process.cwd(), join(out, ONE_FILE))}: ${statSync(join(out, ONE_FILE)).size} bytes, the whole book in one file`,
+    );
   } catch (e) {
-    if (!(e instanceof BuildError)) throw e;
+    if (!(e instanceof BuildError || e instanceof OneFileError)) throw e;
     console.error(`[build] error: ${e.message}`);
     process.exit(1);
   }

@@ -58,7 +58,8 @@ if ! command -v wasm-pack >/dev/null; then
   cargo install wasm-pack --locked
 fi
 
-# 6. npm packages: KaTeX (the site build), playwright-core and puppeteer-core (drive Debian's
-#    Chromium and Firefox ESR, download nothing), TypeScript, prettier, ESLint.
+# 6. npm packages: KaTeX and esbuild (the site build; esbuild bundles the one-file book),
+#    playwright-core and puppeteer-core (drive Debian's Chromium and Firefox ESR, download
+#    nothing), TypeScript, prettier, ESLint.
 scripts/vendor.sh
 say "ready"

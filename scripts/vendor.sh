@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs the npm packages (skipped when node_modules matches the lockfile): KaTeX for the site
-# build, the page-test drivers and the JavaScript checkers. Nothing on the page comes from npm
-# at run time: formulas are rendered to MathML when the site is built.
+# Installs the npm packages (skipped when node_modules matches the lockfile): KaTeX and esbuild
+# for the site build (esbuild bundles the one-file book, site/pgbook.html), the page-test
+# drivers and the JavaScript checkers. Nothing on the page comes from npm at run time: formulas
+# are rendered to MathML when the site is built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

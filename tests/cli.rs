@@ -457,6 +457,28 @@ fn url_prints_the_books_link_to_the_same_run() {
         &["train", "ppo", "--url", "--url-base", "ftp://x"],
         "url-base",
     );
+    // The book in one file takes the run in its fragment; the served folder does not run
+    // from disk.
+    let (code, out, err) = run(&[
+        "train",
+        "a2c",
+        "--profile",
+        "smoke",
+        "--seed",
+        "11",
+        "--url",
+        "--url-base",
+        "file:///media/usb/pgbook.html",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out.trim(),
+        "file:///media/usb/pgbook.html#lesson-04/trainer-a2c?run=a2c&profile=smoke&seeds=11"
+    );
+    refused(
+        &["train", "ppo", "--url", "--url-base", "file:///media/usb/"],
+        "pgbook.html",
+    );
 }
 
 #[test]

@@ -89,6 +89,9 @@ forEachBrowser((env) => {
       assert(await tab.visible('#file-warning'), 'no message on a page opened from disk');
       const text = (await tab.text('#file-warning')) ?? '';
       assert(/python3 -m http\.server/.test(text) && /scripts\/serve\.sh/.test(text) && /http:\/\/127\.0\.0\.1:8000\//.test(text), text);
+      // The same lesson in the book in one file, beside it: it runs from disk.
+      const onefile = await tab.eval(() => /** @type {HTMLAnchorElement} */ (document.getElementById('file-warning-onefile')).href);
+      assert(onefile.endsWith('/pgbook.html#lesson-05'), onefile);
       // What the browser itself logs about refusing modules from file:// is expected.
       tab.expectProblems(/CORS|file:|module|origin|ERR_FAILED/i);
       assert(tab.problems.length === 0, tab.problems.join('\n'));

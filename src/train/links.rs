@@ -1,5 +1,8 @@
 //! Links into the book: where each trainer's panel is, and the URL that starts a given run
-//! there (`pgbook train … --url`; the page reads the same parameters back).
+//! there (`pgbook train … --url`; the page reads the same parameters back). The served book
+//! takes them in a page's query (`…/lesson-06.html?run=ppo…#trainer-ppo`); the book in one
+//! file (`pgbook.html`, opened from disk too) in its fragment
+//! (`…/pgbook.html#lesson-06/trainer-ppo?run=ppo…`, www/js/links.js).
 
 use super::Trainer;
 use crate::error::{Error, Result, Rule};
@@ -19,7 +22,9 @@ pub struct Page {
 pub const DEFAULT_BASE: &str = "http://127.0.0.1:8000/";
 
 /// The link that opens `T`'s panel at `base` and starts `profile` with `set` (overrides as
-/// text, as `--set` takes them) on `seeds`.
+/// text, as `--set` takes them) on `seeds`. A `base` that names an `.html` file is the book in
+/// one file (`file:///…/pgbook.html`, or served); any other is the served book's folder, over
+/// http(s): the folder's pages do not run from disk.
 pub fn run_link<T: Trainer>(
     base: &str,
     profile: &str,
@@ -34,11 +39,13 @@ pub fn run_link<T: Trainer>(
         };
         return Err(Error::range("seeds", rule, seeds.len()));
     }
-    if !(base.starts_with("http://") || base.starts_with("https://")) {
+    let web = base.starts_with("http://") || base.starts_with("https://");
+    let one_file = base.ends_with(".html") && !base.contains(['?', '#']);
+    if !(web || (base.starts_with("file:///") && one_file)) {
         return Err(Error::parse(
             "url-base",
             base,
-            "expected an http:// or https:// address",
+            "expected an http:// or https:// address, or the one-file book's file:///…/pgbook.html",
         ));
     }
     let mut query = vec![
@@ -52,13 +59,13 @@ pub fn run_link<T: Trainer>(
         .iter()
         .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
         .collect();
+    let (query, anchor) = (query.join("&"), format!("trainer-{}", T::NAME));
+    if one_file {
+        let page = page.file.trim_end_matches(".html");
+        return Ok(format!("{base}#{page}/{anchor}?{query}"));
+    }
     let slash = if base.ends_with('/') { "" } else { "/" };
-    Ok(format!(
-        "{base}{slash}{}?{}#trainer-{}",
-        page.file,
-        query.join("&"),
-        T::NAME
-    ))
+    Ok(format!("{base}{slash}{}?{query}#{anchor}", page.file))
 }
 
 /// Percent-encoding of a query part: letters, digits and `-._~,` stay as they are.
@@ -105,5 +112,30 @@ mod tests {
             "{link}"
         );
         assert!(run_link::<PpoTrainer>("127.0.0.1:8000", "smoke", &[], &[5]).is_err());
+    }
+
+    #[test]
+    fn a_run_link_into_the_one_file_book_carries_the_run_in_its_fragment() {
+        let set = [("gamma".to_string(), "0.98".to_string())];
+        let base = "file:///media/usb/pgbook.html";
+        let link = run_link::<PpoTrainer>(base, "smoke", &set, &[11]).unwrap();
+        assert_eq!(
+            link,
+            "file:///media/usb/pgbook.html#lesson-06/trainer-ppo?run=ppo&profile=smoke&gamma=0.98&seeds=11"
+        );
+        let served = "https://book.example/pg/pgbook.html";
+        let link = run_link::<SequenceTrainer>(served, "smoke", &[], &[5]).unwrap();
+        assert!(
+            link.ends_with(
+                "pgbook.html#lesson-08/trainer-sequence?run=sequence&profile=smoke&seed=5"
+            ),
+            "{link}"
+        );
+        // The served book's folder does not run from disk; a base with its own fragment is
+        // not a base.
+        for bad in ["file:///media/usb/", "file:///media/usb/pgbook.html#x"] {
+            let e = run_link::<PpoTrainer>(bad, "smoke", &[], &[11]).unwrap_err();
+            assert!(e.to_string().contains("pgbook.html"), "{e}");
+        }
     }
 }

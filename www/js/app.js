@@ -11,6 +11,7 @@ import { messageOf } from './dom.js';
 import { wireExercises } from './exercises.js';
 import { showFatal } from './fatal.js';
 import { useNumerals } from './format.js';
+import { ONE_FILE } from './links.js';
 import { fillWorked } from './numbers.js';
 import { registerOffline } from './offline.js';
 import { wireFigures } from './sliders.js';
@@ -52,9 +53,10 @@ function keyboardScrolling() {
 
 async function main() {
   // Opened from disk: module workers and wasm cannot load; the page frame already shows how
-  // to start a server instead.
-  if (location.protocol === 'file:') return;
-  registerOffline();
+  // to start a server instead. The one-file book (pgbook.html) carries them all, and needs no
+  // service worker to be read offline.
+  if (location.protocol === 'file:' && !ONE_FILE) return;
+  if (!ONE_FILE) registerOffline();
   try {
     await init();
   } catch (e) {
@@ -83,6 +85,7 @@ async function main() {
   keyboardScrolling();
   setupTrainers(wasm);
   document.documentElement.dataset.ready = '1';
+  performance.mark('pgbook-ready'); // every figure drawn: e2e/bench.mjs onefile reads it
 }
 
 main();

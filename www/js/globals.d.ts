@@ -13,6 +13,9 @@ interface Window {
   pgbookPanels: any;
   /** Set by the page tests only. */
   pgbookWorkersCreated: number;
+  /** The one-file book's compiled wasm modules and what starts its trainers' worker (onefile.js). */
+  pgbookWasmModules?: Record<string, Promise<WebAssembly.Module>>;
+  pgbookNewWorker?: () => Worker;
   pgbookOldPage?: boolean;
   pgbookDownload?: Promise<{ name: string; text: string }> | null;
 }

@@ -101,7 +101,9 @@ function storageError(e) {
   const name = e instanceof DOMException ? e.name : '';
   if (name === 'QuotaExceededError') return new Error('в хранилище браузера не хватает места');
   const detail = e instanceof Error ? e.message : String(e);
-  return new Error(`хранилище браузера недоступно (${detail || name || 'без объяснения'})`);
+  // The book in one file, opened from disk: some browsers give such a page no storage at all.
+  const why = location.protocol === 'file:' ? '; книга открыта из файла, а странице с диска браузер может не давать хранилища' : '';
+  return new Error(`хранилище браузера недоступно (${detail || name || 'без объяснения'}${why})`);
 }
 
 /** @returns {Promise<IDBDatabase>} */

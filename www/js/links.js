@@ -21,3 +21,58 @@ export function parseConfig(text) {
 export function configText(c) {
   return [c.profile, ...c.set.map(([k, v]) => `${k}=${v}`)].join(';');
 }
+
+/*
+ * Where a page keeps its state. The served book: each page its own file, its state in the
+ * query (`lesson-04.html?gamma=0.95#figure`). The one-file book (pgbook.html, scripts/onefile.mjs;
+ * its <html> says data-book="onefile") is one document whose fragment names the page, an
+ * anchor on it and the state: `pgbook.html#lesson-04/figure?gamma=0.95` — a file opened from
+ * disk keeps its fragment everywhere, and a link to a state still works.
+ */
+
+/** Whether this document is the one-file book. */
+export const ONE_FILE = typeof document !== 'undefined' && document.documentElement.dataset.book === 'onefile';
+
+/**
+ * A one-file fragment's parts: the page (a file's name without `.html`; `index` when empty),
+ * the anchor on it and the state.
+ * @param {string} hash `#lesson-04/figure?gamma=0.95` or without the `#`
+ * @returns {{ page: string, anchor: string, query: string }}
+ */
+export function parseFragment(hash) {
+  const text = hash.startsWith('#') ? hash.slice(1) : hash;
+  const q = text.indexOf('?');
+  const path = q < 0 ? text : text.slice(0, q);
+  const slash = path.indexOf('/');
+  return {
+    page: (slash < 0 ? path : path.slice(0, slash)) || 'index',
+    anchor: slash < 0 ? '' : decodeURIComponent(path.slice(slash + 1)),
+    query: q < 0 ? '' : text.slice(q + 1),
+  };
+}
+
+/** This page's state (the served page's query; the one-file book's fragment after `?`). */
+export function pageParams() {
+  return new URLSearchParams(ONE_FILE ? parseFragment(location.hash).query : location.search);
+}
+
+/**
+ * A link to page `file` (`lesson-06.html`; null: this page) with state `q` and an anchor.
+ * @param {string | null} file @param {URLSearchParams} q @param {string} [anchor]
+ */
+export function pageLink(file, q, anchor = '') {
+  const query = [...q.keys()].length ? `?${q}` : '';
+  if (!ONE_FILE) return `${file ?? location.pathname}${query}${anchor ? `#${anchor}` : ''}`;
+  const page = file === null ? parseFragment(location.hash).page : file.replace(/\.html$/, '');
+  return `#${page}${anchor ? `/${encodeURIComponent(anchor)}` : ''}${query}`;
+}
+
+/**
+ * Keeps `q` as this page's state in the address, without a new history entry (and, in the
+ * one-file book, without showing the page anew: replaceState fires no hashchange).
+ * @param {URLSearchParams} q
+ */
+export function setPageParams(q) {
+  const anchor = ONE_FILE ? parseFragment(location.hash).anchor : location.hash.slice(1).split('?')[0];
+  history.replaceState(history.state, '', pageLink(null, q, anchor));
+}

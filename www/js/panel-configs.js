@@ -3,7 +3,7 @@
 // to four configurations, Старт runs them all on the same seeds, and the link (or the address
 // bar, while the reader types) carries them. The run's life cycle is panel.js's.
 import { SettingsForm } from './settings-form.js';
-import { configText } from './links.js';
+import { configText, pageLink, setPageParams } from './links.js';
 import { el, profileSelect, textTable } from './dom.js';
 import { comparisonTable, describeComparison, scoreNamesOf } from './comparison.js';
 
@@ -300,7 +300,7 @@ export class ConfiguredPanel {
     const q = new URLSearchParams({ form: this.kind });
     this.configParams(q, this.configs);
     this.formParams(q);
-    history.replaceState(history.state, '', `${location.pathname}?${q}${location.hash.split('?')[0]}`);
+    setPageParams(q);
   }
 
   /** @param {HTMLElement[]} controls */
@@ -330,7 +330,7 @@ export class ConfiguredPanel {
       this.checked.map((c) => ({ profile: c.profile, set: c.set })),
     );
     this.seedParams(q);
-    return `${location.pathname}?${q}#trainer-${this.kind}`;
+    return pageLink(null, q, `trainer-${this.kind}`);
   }
 
   /* What the run's life cycle (panel.js) does. */

@@ -9,7 +9,8 @@
 /** @param {Worker} worker @param {ToWorker} message */
 const tell = (worker, message) => worker.postMessage(message);
 
-const WORKER_URL = new URL('./worker.js', import.meta.url);
+/** A trainers' worker: the module worker.js beside this module, or the one-file book's (onefile.js). */
+const newWorker = () => window.pgbookNewWorker?.() ?? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 
 // One run = one job per seed, on a pool of at most navigator.hardwareConcurrency workers (the
 // rest queue and start as workers free up). Reports arrive as messages; nothing blocks the page.
@@ -35,7 +36,7 @@ export class WorkerRun {
   /** @returns {Slot} */
   spawn() {
     /** @type {Slot} */
-    const slot = { worker: new Worker(WORKER_URL, { type: 'module' }), job: -1 };
+    const slot = { worker: newWorker(), job: -1 };
     const w = slot.worker;
     let ready = false;
     w.onmessage = (/** @type {MessageEvent<WorkerMessage>} */ e) => {

@@ -6,7 +6,7 @@
 // that comparison (kept in the browser's history) — never with numbers typed into the lesson.
 import { listRuns } from './history.js';
 import { comparisonTable, describeComparison, scoreNamesOf } from './comparison.js';
-import { configText, parseConfig } from './links.js';
+import { configText, pageLink, parseConfig } from './links.js';
 import { seedCount } from './format.js';
 import { describeProfiles, describeSet } from './settings-form.js';
 
@@ -89,7 +89,7 @@ export function setupPrepared(wasm, panels) {
       action.className = 'prepared-run';
       const size = `${g.configs.length > 1 ? `${g.configs.length} конфигурации × ` : ''}${seedCount(seeds.split(',').length)}`;
       action.textContent = joined ? `Запустить ${trainerName(kind)} (${size})` : `Запустить это сравнение (${size})`;
-      if (action instanceof HTMLAnchorElement) action.href = `${g.schema.page.file}?${q}#trainer-${kind}`;
+      if (action instanceof HTMLAnchorElement) action.href = pageLink(g.schema.page.file, q, `trainer-${kind}`);
       else {
         action.setAttribute('type', 'button');
         action.addEventListener('click', () => panel.loadComparison(g.configs, seeds));

@@ -3,13 +3,14 @@
 // shared link (checked as given, refused with a message) and kept in the URL.
 import { FIGURES, figureError, quote, redraw, refusal } from './figures.js';
 import { formatNumber } from './format.js';
+import { pageParams, setPageParams } from './links.js';
 
 // Slider settings live in the URL (debounced: browsers throttle rapid history updates).
 let urlTimer = 0;
 function saveToUrl() {
   clearTimeout(urlTimer);
   urlTimer = window.setTimeout(() => {
-    const q = new URLSearchParams(location.search);
+    const q = pageParams();
     document
       .querySelectorAll(/** @type {'input'} */ ('input[data-param][data-url]'))
       .forEach((input) => q.set(input.dataset.url ?? '', input.type === 'checkbox' ? (input.checked ? '1' : '0') : input.value));
@@ -22,7 +23,7 @@ function saveToUrl() {
       lists.set(input.dataset.url ?? '', list);
     });
     lists.forEach((records, key) => q.set(key, records.join('-')));
-    history.replaceState(null, '', `${location.pathname}?${q}${location.hash}`);
+    setPageParams(q);
   }, 250);
 }
 
@@ -59,7 +60,7 @@ function wireFlags(figure, q) {
 }
 
 export function wireFigures() {
-  const q = new URLSearchParams(location.search);
+  const q = pageParams();
   document.querySelectorAll(/** @type {'figure'} */ ('figure.live[data-figure]')).forEach((figure) => {
     if (!FIGURES[figure.dataset.figure ?? '']) {
       figureError(figure, `Неизвестный рисунок «${figure.dataset.figure}».`);

@@ -4,7 +4,7 @@
 // Worker of a small pool; every fact a panel shows comes from the trainer's schema in wasm, and
 // settings are checked by wasm before any worker starts.
 import { setupPrepared } from './prepared.js';
-import { parseConfig } from './links.js';
+import { ONE_FILE, pageLink, pageParams, parseConfig } from './links.js';
 import { el, messageOf } from './dom.js';
 import { MAX_CONFIGS } from './panel.js';
 import { CartPolePanel } from './cartpole-panel.js';
@@ -29,7 +29,8 @@ function notice(text) {
  * `#run=ppo&…`), the latter winning.
  */
 function linkParams() {
-  const q = new URLSearchParams(location.search);
+  const q = pageParams();
+  if (ONE_FILE) return q; // the fragment is the page's address and state (links.js)
   const hash = location.hash.slice(1);
   const tail = hash.includes('?') ? hash.slice(hash.indexOf('?') + 1) : hash.includes('=') ? hash : '';
   for (const [k, v] of new URLSearchParams(tail)) q.set(k, v);
@@ -76,7 +77,7 @@ export function setupTrainers(wasm) {
       /* not a trainer */
     }
     if (other) {
-      location.replace(`${other.page.file}?${q}#trainer-${name}`);
+      location.replace(pageLink(other.page.file, q, `trainer-${name}`));
     } else {
       const known = trainers.map((t) => `${t.name} (урок ${Number(t.page.replace(/\D/g, ''))})`).join(', ');
       notice(`Ссылка не распознана: неизвестный запуск «${name.slice(0, 24)}». Есть ${known}.`);

@@ -90,7 +90,8 @@ pub const OPTIONS: &str = "\
   --json                JSON lines: one per step, one summary per seed
   --svg-dir DIR         also write the run's figures as SVG
   --url                 print the book's link that starts this run (and train nothing)
-  --url-base URL        the book's address for --url (default http://127.0.0.1:8000/)
+  --url-base URL        the book's address for --url (default http://127.0.0.1:8000/;
+                        file:///…/pgbook.html: the book in one file, state in the fragment)
   --KEY VALUE           any setting by name, dashes for underscores (--group-size 4)";
 
 /// Everything the command line asked for, read and checked before anything runs.
