@@ -25,6 +25,11 @@
 //  - versus (`node e2e/bench.mjs versus [COMMIT]` only): the full five-seed PPO profile of this
 //    book and of COMMIT's (default ec1f6b9, before issue 15; built once in a git worktree under
 //    the temporary directory), alternately in one Chromium session, three rounds each.
+//  - load (`node e2e/bench.mjs load [RUNS] [--site DIR]` only): e2e/bench-load.mjs's load
+//    figures of every page at 1× and 4× CPU slowdown (first paint, first figure, Total Blocking
+//    Time, the longest main-thread task, bytes), then Lighthouse's mobile scores of every page;
+//    `lighthouse [--site DIR]`: only Lighthouse. `--site DIR` serves another build (an earlier
+//    commit's site, for a before/after table); `--pages a.html,b.html` only those pages.
 //  - gates (`node e2e/bench.mjs gates`, run by scripts/bench.sh): the time budgets the page
 //    tests used to assert, each a `gate` line with its figure, its budget and ok; the process
 //    exits with 1 when one is over budget. First contentful paint of every page (median of 3
@@ -35,7 +40,7 @@
 //    50 ms of CPU time (Chromium's trace; wall-clock tasks reported); the CLI refuses every
 //    out-of-bounds size and bad option of tests/cli.rs within 5 s.
 // Usage: scripts/build-wasm.sh && node scripts/build-site.mjs && cargo build --release &&
-//        node e2e/bench.mjs [page|gates|compare|reinforce|grpo|versus [COMMIT]]
+//        node e2e/bench.mjs [page|gates|compare|reinforce|grpo|load|lighthouse|versus [COMMIT]]
 //        (`page`: only the page weights and first paints)
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -44,6 +49,7 @@ import { join } from 'node:path';
 import { ROOT, countWorkers, startServer, launch, percentile, runEnded } from './harness.mjs';
 import { LESSONS } from '../www/book.mjs';
 import { grpo, reinforce, slideFigure, versus } from './bench-runs.mjs';
+import { lighthouseBench, loadBench } from './bench-load.mjs';
 
 /** Runs in the page: the CLI's `bench ppo` in a fresh Web Worker. @param {string} precision */
 const benchInWorker = (precision) =>
@@ -83,8 +89,11 @@ const onlyCompare = process.argv[2] === 'compare';
 const onlyReinforce = process.argv[2] === 'reinforce';
 const onlyGrpo = process.argv[2] === 'grpo';
 const versusCommit = process.argv[2] === 'versus' ? (process.argv[3] ?? 'ec1f6b9') : null;
+const onlyLoad = process.argv[2] === 'load';
+const onlyLighthouse = process.argv[2] === 'lighthouse';
+const siteArg = process.argv.indexOf('--site');
 
-const server = await startServer();
+const server = await startServer(siteArg > 0 ? { root: process.argv[siteArg + 1] } : {});
 const chromium = await launch('chromium');
 /** @type {import('./bench-runs.mjs').BenchContext} */
 const context = { server, chromium, out, timedRun };
@@ -512,7 +521,13 @@ async function pagesAndTraining() {
 
 try {
   if (versusCommit) await versus(context, versusCommit);
-  else if (onlyGates) await gates();
+  else if (onlyLoad || onlyLighthouse) {
+    const runs = Number(process.argv[3]) > 0 ? Number(process.argv[3]) : 3;
+    const pagesArg = process.argv.indexOf('--pages');
+    const pages = pagesArg > 0 ? process.argv[pagesArg + 1].split(',') : undefined;
+    if (onlyLoad) await loadBench({ url: server.url, out, runs, pages });
+    await lighthouseBench({ url: server.url, out, pages });
+  } else if (onlyGates) await gates();
   else if (onlyCompare) await comparison();
   else if (onlyReinforce) await reinforce(context);
   else if (onlyGrpo) await grpo(context);
