@@ -104,6 +104,7 @@ async function oneLoad(browser, url, speed) {
       byType[type] = (byType[type] ?? 0) + e.encodedDataLength;
     });
     await browser.startTracing(page, { categories: ['toplevel'] });
+    /** @type {Buffer} */
     let traced = Buffer.alloc(0);
     try {
       await page.goto(url);
@@ -141,6 +142,7 @@ export async function loadBench({ url, out, runs = 3, pages = PAGES }) {
   try {
     for (const speed of SPEEDS) {
       for (const file of pages) {
+        /** @type {Awaited<ReturnType<typeof oneLoad>>[]} */
         const loads = [];
         for (let i = 0; i < runs; i++) loads.push(await oneLoad(browser, url + file, speed));
         const med = (/** @type {(r: typeof loads[number]) => number | null} */ f) => {

@@ -29,7 +29,8 @@
 //    figures of every page at 1× and 4× CPU slowdown (first paint, first figure, Total Blocking
 //    Time, the longest main-thread task, bytes), then Lighthouse's mobile scores of every page;
 //    `lighthouse [--site DIR]`: only Lighthouse. `--site DIR` serves another build (an earlier
-//    commit's site, for a before/after table); `--pages a.html,b.html` only those pages.
+//    commit's site, for a before/after table); `--pages a.html,b.html` only those pages;
+//    `--no-lighthouse` leaves Lighthouse out.
 //  - gates (`node e2e/bench.mjs gates`, run by scripts/bench.sh): the time budgets the page
 //    tests used to assert, each a `gate` line with its figure, its budget and ok; the process
 //    exits with 1 when one is over budget. First contentful paint of every page (median of 3
@@ -526,7 +527,7 @@ try {
     const pagesArg = process.argv.indexOf('--pages');
     const pages = pagesArg > 0 ? process.argv[pagesArg + 1].split(',') : undefined;
     if (onlyLoad) await loadBench({ url: server.url, out, runs, pages });
-    await lighthouseBench({ url: server.url, out, pages });
+    if (!process.argv.includes('--no-lighthouse')) await lighthouseBench({ url: server.url, out, pages });
   } else if (onlyGates) await gates();
   else if (onlyCompare) await comparison();
   else if (onlyReinforce) await reinforce(context);
