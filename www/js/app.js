@@ -29,21 +29,34 @@ try {
 
 // ---------- scrolled boxes: a wide formula or table scrolls, and the keyboard can scroll it ----------
 const SCROLLERS = '.math-display, .math, .table-wrap, details.figure-numbers table, pre.source, table.record-flags';
-/** Makes every box that scrolls now focusable (so arrows scroll it) and no other. */
-function markScrollers() {
-  // Every box is measured before any is changed: a change between two reads would make the
-  // next read lay out the whole page again (hundreds of formulas on lesson 10).
-  const boxes = [...document.querySelectorAll(/** @type {'div'} */ (SCROLLERS))].map((box) => ({
-    box,
-    scrolls: ['auto', 'scroll'].includes(getComputedStyle(box).overflowX) && box.scrollWidth > box.clientWidth + 1,
-  }));
-  for (const { box, scrolls } of boxes) {
+let marking = 0; // the latest markScrollers pass: an older one still measuring gives way
+/**
+ * Makes every box that scrolls now focusable (so arrows scroll it) and no other. Every box is
+ * measured before any is changed (a change between two reads would make the next read lay out
+ * the page again), in slices of a few milliseconds with a task between them: lesson 10 has
+ * hundreds of formulas.
+ */
+async function markScrollers() {
+  const pass = ++marking;
+  const all = [...document.querySelectorAll(/** @type {'div'} */ (SCROLLERS))];
+  /** @type {[HTMLElement, boolean][]} */
+  const measured = [];
+  while (measured.length < all.length) {
+    const t0 = performance.now();
+    while (measured.length < all.length && performance.now() - t0 < 8) {
+      const box = all[measured.length];
+      measured.push([box, ['auto', 'scroll'].includes(getComputedStyle(box).overflowX) && box.scrollWidth > box.clientWidth + 1]);
+    }
+    if (measured.length < all.length) await nextTask();
+    if (pass !== marking) return;
+  }
+  for (const [box, scrolls] of measured) {
     if (scrolls && !box.hasAttribute('tabindex')) box.tabIndex = 0;
     else if (!scrolls && box.tabIndex === 0) box.removeAttribute('tabindex');
   }
 }
+/** Marks the scrolling boxes now and whenever the layout may have changed; resolves once marked. */
 function keyboardScrolling() {
-  markScrollers();
   let timer = 0;
   const later = () => {
     clearTimeout(timer);
@@ -52,6 +65,7 @@ function keyboardScrolling() {
   addEventListener('resize', later);
   // A figure's «Числа рисунка» or a lesson's source box may only scroll once opened.
   document.addEventListener('toggle', later, true);
+  return markScrollers();
 }
 
 async function main() {
@@ -79,7 +93,7 @@ async function main() {
   announceFigures();
   wireExercises();
   await nextTask();
-  keyboardScrolling();
+  const marked = keyboardScrolling();
   await nextTask();
   // The trainers' panels (and a link that names a trainer, which may lead to another page).
   if (needsTrainers() || /[?&#](run|form)=/.test(location.search + location.hash)) {
@@ -96,7 +110,7 @@ async function main() {
       showFatal(`Не удалось загрузить модуль WebAssembly: ${messageOf(e)}`);
     }
   }
-  await drawn;
+  await Promise.all([drawn, marked]);
   document.documentElement.dataset.ready = '1'; // every figure drawn, every panel set up
 }
 
