@@ -28,6 +28,12 @@
 //  - onefile (`node e2e/bench.mjs onefile` only): site/pgbook.html's size and its wasm, and
 //    every page's first paint and figures drawn from the file opened from disk and served, in
 //    both browsers (e2e/bench-onefile.mjs);
+//  - load (`node e2e/bench.mjs load [RUNS] [--site DIR]` only): e2e/bench-load.mjs's load
+//    figures of every page at 1× and 4× CPU slowdown (first paint, first figure, Total Blocking
+//    Time, the longest main-thread task, bytes), then Lighthouse's mobile scores of every page;
+//    `lighthouse [--site DIR]`: only Lighthouse. `--site DIR` serves another build (an earlier
+//    commit's site, for a before/after table); `--pages a.html,b.html` only those pages;
+//    `--no-lighthouse` leaves Lighthouse out.
 //  - gates (`node e2e/bench.mjs gates`, run by scripts/bench.sh): the time budgets the page
 //    tests used to assert, each a `gate` line with its figure, its budget and ok; the process
 //    exits with 1 when one is over budget. First contentful paint of every page (median of 3
@@ -39,7 +45,7 @@
 //    runs: no task with over 50 ms of CPU time (Chromium's trace; wall-clock tasks reported);
 //    the CLI refuses every out-of-bounds size and bad option of tests/cli.rs within 5 s.
 // Usage: scripts/build-wasm.sh && node scripts/build-site.mjs && cargo build --release &&
-//        node e2e/bench.mjs [page|gates|compare|reinforce|grpo|onefile|versus [COMMIT]]
+//        node e2e/bench.mjs [page|gates|compare|reinforce|grpo|onefile|load|lighthouse|versus [COMMIT]]
 //        (`page`: only the page weights and first paints)
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -49,6 +55,7 @@ import { ROOT, countWorkers, startServer, launch, percentile, runEnded } from '.
 import { LESSONS } from '../www/book.mjs';
 import { grpo, reinforce, slideFigure, versus } from './bench-runs.mjs';
 import { oneFile, oneFileGates } from './bench-onefile.mjs';
+import { lighthouseBench, loadBench } from './bench-load.mjs';
 
 /** Runs in the page: the CLI's `bench ppo` in a fresh Web Worker. @param {string} precision */
 const benchInWorker = (precision) =>
@@ -89,8 +96,11 @@ const onlyReinforce = process.argv[2] === 'reinforce';
 const onlyGrpo = process.argv[2] === 'grpo';
 const onlyOneFile = process.argv[2] === 'onefile';
 const versusCommit = process.argv[2] === 'versus' ? (process.argv[3] ?? 'ec1f6b9') : null;
+const onlyLoad = process.argv[2] === 'load';
+const onlyLighthouse = process.argv[2] === 'lighthouse';
+const siteArg = process.argv.indexOf('--site');
 
-const server = await startServer();
+const server = await startServer(siteArg > 0 ? { root: process.argv[siteArg + 1] } : {});
 const chromium = await launch('chromium');
 /** @type {import('./bench-runs.mjs').BenchContext} */
 const context = { server, chromium, out, timedRun };
@@ -520,7 +530,13 @@ async function pagesAndTraining() {
 
 try {
   if (versusCommit) await versus(context, versusCommit);
-  else if (onlyGates) await gates();
+  else if (onlyLoad || onlyLighthouse) {
+    const runs = Number(process.argv[3]) > 0 ? Number(process.argv[3]) : 3;
+    const pagesArg = process.argv.indexOf('--pages');
+    const pages = pagesArg > 0 ? process.argv[pagesArg + 1].split(',') : undefined;
+    if (onlyLoad) await loadBench({ url: server.url, out, runs, pages });
+    if (!process.argv.includes('--no-lighthouse')) await lighthouseBench({ url: server.url, out, pages });
+  } else if (onlyGates) await gates();
   else if (onlyCompare) await comparison();
   else if (onlyReinforce) await reinforce(context);
   else if (onlyGrpo) await grpo(context);

@@ -25,7 +25,7 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
 ];
-const CHROMIUM = process.env.PGBOOK_CHROMIUM || '/usr/bin/chromium';
+export const CHROMIUM = process.env.PGBOOK_CHROMIUM || '/usr/bin/chromium';
 const FIREFOX = process.env.PGBOOK_FIREFOX || (existsSync('/usr/bin/firefox-esr') ? '/usr/bin/firefox-esr' : '/usr/bin/firefox');
 
 /** @param {unknown} cond @param {string} message @returns {asserts cond} */
@@ -419,7 +419,7 @@ function chromiumDriver(context, page) {
  * one tab is open at a time), nested tasks folded into the task that runs them.
  * @param {any} trace @returns {MainThreadTask[]}
  */
-function mainThreadTasks(trace) {
+export function mainThreadTasks(trace) {
   /** @type {any[]} */
   const events = Array.isArray(trace) ? trace : trace.traceEvents;
   const mains = new Set(

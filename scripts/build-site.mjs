@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { BOOK_TITLE, LESSONS } from '../www/book.mjs';
 import { formatNumber } from '../www/js/format.js';
 import { ONE_FILE, OneFileError, writeOneFile } from './onefile.mjs';
+import { formatValue, numberTableHtml } from '../www/js/numbers.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'www');
@@ -122,12 +123,83 @@ export function fillNumbers(html, core, where) {
   );
 }
 
+/** An attribute of an element's attribute text, decoded (null: absent). @param {string} attrs @param {string} name */
+const attribute = (attrs, name) => {
+  const m = attrs.match(new RegExp(`\\s${name}="([^"]*)"`));
+  return m ? decodeHtml(m[1]) : null;
+};
+
+/**
+ * Writes every worked example into the page: `<span data-worked="PATH" [data-digits="N"]></span>` (any empty element)
+ * gets the core's value at PATH as the lesson text writes it (numbers.js's formatValue),
+ * `<div data-worked-table="PATH" [data-digits] [data-row-labels="a|b"] [data-col-labels]></div>`
+ * its table. None depends on the reader, so the page computes none of them: it carries them
+ * (printing and a page without wasm show them too). An unknown path fails the build.
+ * @param {string} html
+ * @param {{ values: unknown }} core
+ * @param {string} where
+ */
+export function fillWorked(html, core, where) {
+  let filled = 0;
+  const out = html.replace(/<([a-z]+)(\s(?:[^>]*?\s)?data-worked(-table)?="([^"]+)"[^>]*)><\/\1>/g, (whole, tag, attrs, table, path) => {
+    const v = lookup(core.values, path);
+    const digits = Number(attribute(attrs, 'data-digits') ?? 3);
+    if (v === undefined || (table && !Array.isArray(v)))
+      throw new BuildError(`${where}: the core has no ${table ? 'table' : 'value'} at data-worked${table ?? ''}="${path}"`);
+    filled++;
+    if (!table) return `<${tag}${attrs}>${escapeHtml(formatValue(v, digits))}</${tag}>`;
+    const rows = /** @type {unknown[]} */ (v);
+    const labels = (/** @type {string} */ name) => attribute(attrs, name)?.split('|');
+    const body = numberTableHtml(
+      /** @type {unknown[][]} */ (Array.isArray(rows[0]) ? rows : [rows]),
+      digits,
+      labels('data-row-labels'),
+      labels('data-col-labels'),
+    );
+    return `<${tag}${attrs}>${body}</${tag}>`;
+  });
+  const marked = (html.match(/\sdata-worked(-table)?="/g) ?? []).length;
+  if (marked !== filled) throw new BuildError(`${where}: data-worked only on an empty element (${marked - filled} other)`);
+  return out;
+}
+
 /**
  * Sets <html data-theme> before the first paint: the reader's remembered choice (app.js's
  * theme switch), else high contrast or dark when the system asks for it, else light. Storage
  * may be refused (private windows, blocked cookies): then the system's choice holds.
  */
 const THEME_SCRIPT = `(function(){var t;try{t=localStorage.getItem('pgbook-theme')}catch(e){}if(['light','dark','contrast'].indexOf(t)<0)t=matchMedia('(prefers-contrast: more)').matches?'contrast':matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light';document.documentElement.dataset.theme=t})();`;
+
+/**
+ * The glue of the wasm module a page loads (js/core.js's needsTrainers: a trainer panel or a
+ * prepared comparison needs the whole core, other pages the figures-only one), fetched beside
+ * the page's scripts. Not the .wasm itself: a preload of it (1.3 MB) would compete with the
+ * page's text for the network (Lighthouse's LCP on slow 4G went from 2.2 to 8.7 s with it).
+ * @param {string} body
+ */
+const preloads = (body) =>
+  `<link rel="modulepreload" href="pkg/${/\sid="trainer-|\sdata-prepared="/.test(body) ? 'pgbook' : 'pgbook_figures'}.js">`;
+
+/** The longest a page's description gets (search engines show about this much). */
+const DESCRIPTION_CHARS = 200;
+/**
+ * A page's <meta name="description">: its lead paragraph as plain text (whole sentences, or cut
+ * at a word), after the page's heading; without a lead, the heading and the book.
+ * @param {string} heading @param {string} body
+ */
+export function description(heading, body) {
+  const lead = body.match(/<p class="lead">([\s\S]*?)<\/p>/)?.[1];
+  if (!lead) return `${heading}. Интерактивный учебник «${BOOK_TITLE}».`;
+  const text = decodeHtml(lead.replace(/<[^>]*>/g, ''))
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (text.length <= DESCRIPTION_CHARS) return text;
+  const cut = text.slice(0, DESCRIPTION_CHARS);
+  // A sentence ends at a period after a word of three letters or more («Dr. GRPO» goes on).
+  const ends = [...cut.matchAll(/[\p{L}\d)»]{3}\.(?= )/gu)].map((m) => m.index + m[0].length);
+  const sentence = ends.length ? ends[ends.length - 1] : 0;
+  return sentence > DESCRIPTION_CHARS / 2 ? cut.slice(0, sentence) : `${cut.slice(0, cut.lastIndexOf(' '))}…`;
+}
 
 /**
  * The frame every page shares.
@@ -140,11 +212,12 @@ function frame({ title, heading, body, after }) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<meta name="description" content="${escapeHtml(heading === BOOK_TITLE ? `Интерактивный учебник «${BOOK_TITLE}»: рисунки и тренажёры считаются в браузере.` : `${heading}. Урок интерактивного учебника «${BOOK_TITLE}».`)}">
+<meta name="description" content="${escapeHtml(description(heading, body))}">
 <script>${THEME_SCRIPT}</script>
 <link rel="icon" href="favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="css/book.css">
 <script type="module" src="js/app.js"></script>
+${preloads(body)}
 </head>
 <body>
 <header class="site"><a class="brand" href="index.html">pgbook <small>· градиенты политики</small></a><label class="theme">Оформление <select id="theme-switch"><option value="auto">как в системе</option><option value="light">светлое</option><option value="dark">тёмное</option><option value="contrast">высокий контраст</option></select></label></header>
@@ -219,7 +292,7 @@ export async function pages(src = SRC) {
     const path = join(src, 'pages', file);
     if (!existsSync(path)) throw new BuildError(`www/book.mjs lists ${file}, but www/pages/${file} does not exist`);
     const where = `www/pages/${file}`;
-    return embedSources(renderMath(fillNumbers(readFileSync(path, 'utf8'), core, where), where));
+    return embedSources(renderMath(fillWorked(fillNumbers(readFileSync(path, 'utf8'), core, where), core, where), where));
   };
   return [
     { file: 'index.html', html: frame({ title: BOOK_TITLE, heading: BOOK_TITLE, body: body('index.html'), after: toc() }) },

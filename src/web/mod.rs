@@ -1,18 +1,31 @@
 //! The wasm-bindgen boundary (wasm32 only): coarse entry points — one call per redraw, each
-//! composing a lesson's analysis with its plot — and nothing else. Errors become JS exceptions
+//! composing a lesson's analysis with its plot — and nothing else; the trainers' entry points
+//! only with the `trainers` feature (on by default). Errors become JS exceptions
 //! with the crate's message; the page shows them next to the figure. Panics are reported to the page by the hook installed at start.
 
+// The trainers' side (schemas, run boards, panels, policy files, the workers' TrainerRun and
+// bench) only with the `trainers` feature: the page of a lesson that only draws figures loads a
+// module built without it (scripts/build-wasm.sh's pgbook_figures).
+#[cfg(feature = "trainers")]
 mod board;
 mod canvas;
+#[cfg(feature = "trainers")]
 mod panel;
 mod panic;
+#[cfg(feature = "trainers")]
 mod replay;
+#[cfg(feature = "trainers")]
 mod schema;
+#[cfg(feature = "trainers")]
 mod worker;
 
+#[cfg(feature = "trainers")]
 pub use board::*;
+#[cfg(feature = "trainers")]
 pub use replay::*;
+#[cfg(feature = "trainers")]
 pub use schema::*;
+#[cfg(feature = "trainers")]
 pub use worker::*;
 
 use crate::lessons::{self, Figure};
@@ -25,6 +38,7 @@ pub fn start() {
     panic::install_hook();
 }
 
+#[cfg(feature = "trainers")]
 type JsResult<T> = Result<T, JsError>;
 
 /// The core's error as a JS exception with the Russian message (the page shows it as is);
@@ -34,6 +48,7 @@ fn js_error(e: crate::Error) -> JsError {
 }
 
 /// [`js_error`] for trainer `trainer`: its settings are named by its own Russian labels.
+#[cfg(feature = "trainers")]
 fn js_error_of(trainer: &str) -> impl Fn(crate::Error) -> JsError + '_ {
     move |e| JsError::new(&e.russian(&|name| crate::train::registry::label(trainer, name)))
 }

@@ -1,22 +1,21 @@
 // @ts-check
 // Page wiring: loads the wasm core and starts each part of the page — figures and their
-// controls (figures.js, sliders.js), the lesson text's numbers (numbers.js), exercises,
-// themes and printing (theme.js), the trainers — and makes wide boxes keyboard-scrollable. No
-// number shown on the page is computed here: figures and worked values come from the Rust
-// core; formulas, navigation and the table of contents were rendered when the site was built
-// (scripts/build-site.mjs).
-import init, * as wasm from '../pkg/pgbook.js';
+// controls (figures.js, sliders.js), exercises, themes and printing (theme.js), the trainers —
+// and makes wide boxes keyboard-scrollable. No number shown on the page is computed here:
+// figures come from the Rust core; the worked examples, formulas, navigation and the table of
+// contents were written into the page when the site was built (scripts/build-site.mjs). Each
+// part starts in a task of its own and the figures are drawn one per task, so that no task of
+// the load keeps the page from answering for long (< 50 ms, on a phone too).
 import { announceFigures } from './announce.js';
+import { loadCore, loadFull, needsTrainers } from './core.js';
 import { messageOf } from './dom.js';
 import { wireExercises } from './exercises.js';
 import { showFatal } from './fatal.js';
 import { useNumerals } from './format.js';
 import { ONE_FILE } from './links.js';
-import { fillWorked } from './numbers.js';
 import { registerOffline } from './offline.js';
 import { wireFigures } from './sliders.js';
 import { usePalette, wirePrint, wireThemeSwitch } from './theme.js';
-import { setupTrainers } from './trainers.js';
 
 // Main-thread tasks over 50 ms (the e2e tests check that training never causes one).
 window.pgbookLongTasks = [];
@@ -31,16 +30,34 @@ try {
 
 // ---------- scrolled boxes: a wide formula or table scrolls, and the keyboard can scroll it ----------
 const SCROLLERS = '.math-display, .math, .table-wrap, details.figure-numbers table, pre.source, table.record-flags';
-/** Makes every box that scrolls now focusable (so arrows scroll it) and no other. */
-function markScrollers() {
-  document.querySelectorAll(/** @type {'div'} */ (SCROLLERS)).forEach((box) => {
-    const scrolls = ['auto', 'scroll'].includes(getComputedStyle(box).overflowX) && box.scrollWidth > box.clientWidth + 1;
+let marking = 0; // the latest markScrollers pass: an older one still measuring gives way
+/**
+ * Makes every box that scrolls now focusable (so arrows scroll it) and no other. Every box is
+ * measured before any is changed (a change between two reads would make the next read lay out
+ * the page again), in slices of a few milliseconds with a task between them: lesson 10 has
+ * hundreds of formulas.
+ */
+async function markScrollers() {
+  const pass = ++marking;
+  const all = [...document.querySelectorAll(/** @type {'div'} */ (SCROLLERS))];
+  /** @type {[HTMLElement, boolean][]} */
+  const measured = [];
+  while (measured.length < all.length) {
+    const t0 = performance.now();
+    while (measured.length < all.length && performance.now() - t0 < 8) {
+      const box = all[measured.length];
+      measured.push([box, ['auto', 'scroll'].includes(getComputedStyle(box).overflowX) && box.scrollWidth > box.clientWidth + 1]);
+    }
+    if (measured.length < all.length) await nextTask();
+    if (pass !== marking) return;
+  }
+  for (const [box, scrolls] of measured) {
     if (scrolls && !box.hasAttribute('tabindex')) box.tabIndex = 0;
     else if (!scrolls && box.tabIndex === 0) box.removeAttribute('tabindex');
-  });
+  }
 }
+/** Marks the scrolling boxes now and whenever the layout may have changed; resolves once marked. */
 function keyboardScrolling() {
-  markScrollers();
   let timer = 0;
   const later = () => {
     clearTimeout(timer);
@@ -49,6 +66,7 @@ function keyboardScrolling() {
   addEventListener('resize', later);
   // A figure's «Числа рисунка» or a lesson's source box may only scroll once opened.
   document.addEventListener('toggle', later, true);
+  return markScrollers();
 }
 
 async function main() {
@@ -57,8 +75,9 @@ async function main() {
   // service worker to be read offline.
   if (location.protocol === 'file:' && !ONE_FILE) return;
   if (!ONE_FILE) registerOffline();
+  let wasm;
   try {
-    await init();
+    wasm = await loadCore();
   } catch (e) {
     showFatal(`Не удалось загрузить модуль WebAssembly: ${messageOf(e)}`);
     return;
@@ -72,20 +91,33 @@ async function main() {
   }
   wireThemeSwitch();
   wirePrint();
-  if (document.querySelector('[data-worked], [data-worked-table]')) {
-    try {
-      fillWorked(wasm.worked_examples());
-    } catch (e) {
-      showFatal(`Не удалось вычислить числа примеров: ${messageOf(e)}`);
-    }
-  }
-  wireFigures();
+  const drawn = wireFigures();
   announceFigures();
   wireExercises();
-  keyboardScrolling();
-  setupTrainers(wasm);
-  document.documentElement.dataset.ready = '1';
-  performance.mark('pgbook-ready'); // every figure drawn: e2e/bench.mjs onefile reads it
+  await nextTask();
+  const marked = keyboardScrolling();
+  await nextTask();
+  // The trainers' panels (and a link that names a trainer, which may lead to another page).
+  if (needsTrainers() || /[?&#](run|form)=/.test(location.search + location.hash)) {
+    try {
+      const [full, { setupTrainers }, { measureSpeed }] = await Promise.all([
+        loadFull(),
+        import('./trainers.js'),
+        import('./run-progress.js'),
+      ]);
+      setupTrainers(full);
+      // The panels' estimates wait for this machine's speed, which a worker measures.
+      if (document.querySelector('[id^="trainer-"]')) await measureSpeed();
+    } catch (e) {
+      showFatal(`Не удалось загрузить модуль WebAssembly: ${messageOf(e)}`);
+    }
+  }
+  await Promise.all([drawn, marked]);
+  document.documentElement.dataset.ready = '1'; // every figure drawn, every panel set up
+  performance.mark('pgbook-ready'); // e2e/bench.mjs onefile reads it
 }
+
+/** Lets the browser paint and answer the reader before the next part of the page starts. */
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 main();

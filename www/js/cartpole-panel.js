@@ -123,7 +123,8 @@ export class CartPolePanel extends Panel {
     this.drawTurn = false;
     this.watchVisibility();
     this.watchForm(this.profile, this.seeds);
-    this.drawEmpty();
+    // The empty axes in a task of their own, so that a page's load never waits on one long task.
+    setTimeout(() => this.status === 'idle' && this.drawEmpty(), 0);
   }
 
   profileSeeds() {

@@ -1,6 +1,6 @@
 // @ts-check
 // Lesson 10's exercises: the core checks every answer and explains it in Russian.
-import * as wasm from '../pkg/pgbook.js';
+import { core } from './core.js';
 import { messageOf } from './dom.js';
 import { hasPanicked } from './fatal.js';
 
@@ -29,7 +29,7 @@ export function wireExercises() {
       /** @type {Verdict} */
       let verdict;
       try {
-        verdict = wasm.check_exercise(Number(form.dataset.exercise), answers);
+        verdict = core.check_exercise(Number(form.dataset.exercise), answers);
       } catch (e) {
         feedback.textContent = `Не удалось проверить ответ: ${messageOf(e)}`;
         feedback.className = 'feedback wrong';

@@ -1,7 +1,7 @@
 // @ts-check
 // Live figures: which wasm call redraws each figure, the numbers it fills in, its text
 // alternative and «Числа рисунка», and its message box. One coarse wasm call per redraw.
-import * as wasm from '../pkg/pgbook.js';
+import { core } from './core.js';
 import { fitCanvas } from './canvas.js';
 import { messageOf } from './dom.js';
 import { hasPanicked } from './fatal.js';
@@ -21,49 +21,49 @@ window.pgbookTimings = timings;
  */
 export const FIGURES = {
   returns: {
-    draw: (canvasId, p) => wasm.draw_returns(canvasId, p.r0, p.r1, p.r2, p.gamma, p.t),
+    draw: (canvasId, p) => core.draw_returns(canvasId, p.r0, p.r1, p.r2, p.gamma, p.t),
     after: (figure, r) => fillNumbers(figure, r),
   },
   bstar: {
-    draw: (canvasId, p) => wasm.draw_bstar(canvasId, p.p0, p.q0, p.q1),
+    draw: (canvasId, p) => core.draw_bstar(canvasId, p.p0, p.q0, p.q1),
     after: (figure, b) => fillNumbers(figure, b),
   },
   drift: {
-    draw: (canvasId, p) => wasm.draw_drift(canvasId, p.eps, p.steps),
+    draw: (canvasId, p) => core.draw_drift(canvasId, p.eps, p.steps),
     after: (figure, d) => fillNumbers(figure, d),
   },
   score: {
-    draw: (canvasId, p) => wasm.draw_score(canvasId, p.z0, p.z1, p.z2, p.action, p.c, p.n),
+    draw: (canvasId, p) => core.draw_score(canvasId, p.z0, p.z1, p.z2, p.action, p.c, p.n),
     after: (figure, s) => fillNumbers(figure, s),
   },
   clipping: {
-    draw: (canvasId, p) => wasm.draw_clipping(canvasId, p.eps),
+    draw: (canvasId, p) => core.draw_clipping(canvasId, p.eps),
     after: (figure, rows) => fillClippingTable(figure, rows),
   },
   gae: {
-    draw: (canvasId, p) => wasm.draw_gae_with(canvasId, p.gamma, p.lambda, p.terminated, p.trace_cut, p.forgot_cut === 1),
+    draw: (canvasId, p) => core.draw_gae_with(canvasId, p.gamma, p.lambda, p.terminated, p.trace_cut, p.forgot_cut === 1),
   },
   baselines: {
-    draw: (canvasId, p) => wasm.draw_baselines(canvasId, p.group_size, p.zscore === 1),
+    draw: (canvasId, p) => core.draw_baselines(canvasId, p.group_size, p.zscore === 1),
   },
   seqratio: {
-    draw: (canvasId, p) => wasm.draw_sequence_ratio(canvasId, p.length, p.delta, p.eps),
+    draw: (canvasId, p) => core.draw_sequence_ratio(canvasId, p.length, p.delta, p.eps),
     after: (figure, s) => fillNumbers(figure, s),
   },
   difficulty: {
-    draw: (canvasId, p) => wasm.draw_difficulty(canvasId, p.group_size),
+    draw: (canvasId, p) => core.draw_difficulty(canvasId, p.group_size),
     after: (figure, d) => fillNumbers(figure, d),
   },
   length_weights: {
-    draw: (canvasId, p) => wasm.draw_length_weights(canvasId, p.short, p.long, p.max),
+    draw: (canvasId, p) => core.draw_length_weights(canvasId, p.short, p.long, p.max),
     after: (figure, w) => fillNumbers(figure, w),
   },
   kl_estimators: {
-    draw: (canvasId, p) => wasm.draw_kl_estimators(canvasId, p.shift),
+    draw: (canvasId, p) => core.draw_kl_estimators(canvasId, p.shift),
     after: (figure, k) => fillNumbers(figure, k),
   },
   tokens: {
-    draw: (canvasId, p) => wasm.draw_tokens_with(canvasId, p.eps, p.prompt, p.eos === 1, p.shift === 1),
+    draw: (canvasId, p) => core.draw_tokens_with(canvasId, p.eps, p.prompt, p.eos === 1, p.shift === 1),
     after: (figure, t) => fillTokenReductions(figure, t),
   },
 };

@@ -1,5 +1,7 @@
 // What the page puts on `window` for the Rust panic hook and the page tests.
-type PgbookWasm = typeof import('../pkg/pgbook.js');
+// The module the page loaded (js/core.js): the figures-only one or the whole core, which has
+// every function of the former.
+type PgbookWasm = typeof import('../pkg/pgbook_figures.js');
 
 interface Window {
   /** Figure name → redraw durations in ms. */

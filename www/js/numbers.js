@@ -1,45 +1,36 @@
 // @ts-check
-// Numbers in the lesson text: the worked examples' values (every one from wasm), tables of
-// numbers, and the spans that follow a figure's controls.
+// Numbers in the lesson text: tables of numbers, the spans that follow a figure's controls,
+// and the formatting with which the build writes the worked examples' values (every one from
+// the core, none depending on the reader) into the page.
 import { formatNumber } from './format.js';
 
-/** @param {unknown} v @param {number} digits @returns {string} */
-function formatValue(v, digits) {
+/** A value as the lesson text writes it (lists in parentheses, semicolons). @param {unknown} v @param {number} digits @returns {string} */
+export function formatValue(v, digits) {
   return Array.isArray(v) ? `(${v.map((x) => formatValue(x, digits)).join('; ')})` : formatNumber(v, digits);
 }
 /** The value at a dotted path (`score.probs`) of the worked examples. @param {unknown} obj @param {string} path */
-function lookup(obj, path) {
+export function lookup(obj, path) {
   return path.split('.').reduce((/** @type {any} */ o, k) => (o == null ? undefined : o[k]), obj);
 }
 
-// ---------- worked examples: every number in the lesson text comes from wasm ----------
-/** @param {unknown} worked */
-export function fillWorked(worked) {
-  document.querySelectorAll(/** @type {'span'} */ ('[data-worked]')).forEach((el) => {
-    const v = lookup(worked, el.dataset.worked ?? '');
-    if (v === undefined) {
-      el.textContent = '?';
-      el.title = `нет значения ${el.dataset.worked}`;
-      console.warn(`worked example has no value at ${el.dataset.worked}`);
-      return;
-    }
-    el.textContent = formatValue(v, Number(el.dataset.digits ?? 3));
-  });
-  document.querySelectorAll(/** @type {'div'} */ ('[data-worked-table]')).forEach((el) => {
-    const v = lookup(worked, el.dataset.workedTable ?? '');
-    if (!Array.isArray(v)) {
-      el.textContent = `нет таблицы ${el.dataset.workedTable}`;
-      return;
-    }
-    el.replaceChildren(
-      numberTable(
-        Array.isArray(v[0]) ? v : [v],
-        Number(el.dataset.digits ?? 3),
-        el.dataset.rowLabels?.split('|'),
-        el.dataset.colLabels?.split('|'),
-      ),
-    );
-  });
+// ---------- worked examples: filled in when the site is built (scripts/build-site.mjs) ----------
+/** @param {string} s */
+const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/**
+ * numberTable's table as HTML, for the build to write into the page (the same structure).
+ * @param {unknown[][]} rows @param {number} digits @param {string[]} [rowLabels] @param {string[]} [colLabels]
+ */
+export function numberTableHtml(rows, digits, rowLabels, colLabels) {
+  const head = colLabels
+    ? `<thead><tr>${rowLabels ? '<td></td>' : ''}${colLabels.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr></thead>`
+    : '';
+  const body = rows
+    .map(
+      (row, i) =>
+        `<tr>${rowLabels ? `<th scope="row">${escapeHtml(rowLabels[i] ?? '')}</th>` : ''}${row.map((x) => `<td>${escapeHtml(formatNumber(x, digits))}</td>`).join('')}</tr>`,
+    )
+    .join('');
+  return `<table class="numbers">${head}<tbody>${body}</tbody></table>`;
 }
 /**
  * @param {unknown[][]} rows

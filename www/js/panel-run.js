@@ -10,7 +10,7 @@ import { el, seconds, messageOf } from './dom.js';
 import { WorkerRun } from './pool.js';
 import { ConfiguredPanel, LETTERS, MAX_CONFIGS } from './panel-configs.js';
 import { RunHistory } from './run-history.js';
-import { ASK_ABOVE_S, PROGRESS_MS, Within, costOf, progressLine, stageText, stepText, timingOf } from './run-progress.js';
+import { ASK_ABOVE_S, PROGRESS_MS, Within, costOf, measureSpeed, progressLine, stageText, stepText, timingOf } from './run-progress.js';
 import { formatNumber, seedCount } from './format.js';
 import { announce, liveRegion } from './announce.js';
 
@@ -311,7 +311,7 @@ export class RunPanel extends ConfiguredPanel {
     this.setStatus('idle');
   }
 
-  /** The estimate beside Старт, in its own task: the first one measures this machine's speed (about 30 ms). */
+  /** The estimate beside Старт, in its own task (the first waits for the speed: measureSpeed). */
   scheduleEstimate() {
     clearTimeout(this.estimateTimer);
     this.estimateTimer = setTimeout(() => this.showEstimate(), 0);
@@ -331,8 +331,11 @@ export class RunPanel extends ConfiguredPanel {
   }
 
   showEstimate() {
-    const checked = this.checkedForm();
-    this.showCost(checked ? costOf(this.wasm, checked, this.history.saved) : null);
+    // The speed is measured once per page, in short tasks, before the first estimate.
+    measureSpeed().then(() => {
+      const checked = this.checkedForm();
+      this.showCost(checked ? costOf(this.wasm, checked, this.history.saved) : null);
+    });
   }
 
   /**

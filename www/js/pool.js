@@ -126,3 +126,31 @@ export class WorkerRun {
     this.workers = [];
   }
 }
+
+/**
+ * This machine's speed in wasm's work units per second (check_run's work_per_seed), measured by
+ * a worker of its own (wasm measure_speed: about 45 ms of a small PPO run's updates), so that the
+ * page stays responsive while it loads. Rejects when the worker cannot measure.
+ * @returns {Promise<number>}
+ */
+export function measureSpeed() {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER_URL, { type: 'module' });
+    /** @param {number | Error} result */
+    const end = (result) => {
+      worker.terminate();
+      if (typeof result === 'number') resolve(result);
+      else reject(result);
+    };
+    worker.onmessage = (/** @type {MessageEvent<WorkerMessage>} */ e) => {
+      const m = e.data;
+      if (m.type === 'ready') tell(worker, { type: 'speed' });
+      else if (m.type === 'speed') end(m.speed);
+      else if (m.type === 'error' || m.type === 'panic') end(new Error(m.message));
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      end(new Error(e.message || 'фоновый поток остановился с ошибкой'));
+    };
+  });
+}

@@ -9,7 +9,7 @@
  * Page → worker.
  * @typedef {{ type: 'start', kind: string, request: { profile: string, set: [string, string][] }, seed: number, paused?: boolean }
  *   | { type: 'pause' } | { type: 'resume' } | { type: 'stop' } | { type: 'fail' }
- *   | { type: 'bench', updates?: number, repeats?: number, precision?: string }} ToWorker
+ *   | { type: 'bench', updates?: number, repeats?: number, precision?: string } | { type: 'speed' }} ToWorker
  */
 
 /**
@@ -57,7 +57,7 @@
  *   | { type: 'finished', line: string, policy?: string | null }
  *   | { type: 'paused' } | { type: 'stopped' }
  *   | { type: 'error', message: string } | { type: 'panic', message: string }
- *   | { type: 'bench', result: unknown }} FromWorker
+ *   | { type: 'bench', result: unknown } | { type: 'speed', speed: number }} FromWorker
  */
 
 export {};

@@ -7,6 +7,7 @@
 // messages (protocol.js's StepProgress).
 import { formatNumber } from './format.js';
 import { seconds } from './dom.js';
+import { measureSpeed as measureInWorker } from './pool.js';
 
 /** @typedef {typeof import('../pkg/pgbook.js')} Wasm */
 /** @typedef {import('./types.js').CheckedRun} CheckedRun */
@@ -28,6 +29,24 @@ export const PROGRESS_MS = 250;
 let speed = null;
 /** @param {Wasm} wasm */
 const machineSpeed = (wasm) => (speed ??= wasm.measure_speed());
+/** @type {Promise<void> | null} */
+let measuring = null;
+/**
+ * Measures the speed once per page in a worker of its own (pool.js), so that loading a page
+ * with a trainer runs no training update on its main thread; resolves when it is known. A
+ * failed measurement leaves it to machineSpeed, on the page.
+ */
+export function measureSpeed() {
+  return (measuring ??= measureInWorker().then(
+    (s) => {
+      speed ??= s;
+    },
+    () => {
+      // machineSpeed measures on the page (and costOf says when it cannot).
+    },
+  ));
+}
+
 /** The speed measured on this page, if it was. */
 export const measuredSpeed = () => speed;
 

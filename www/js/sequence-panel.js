@@ -81,7 +81,8 @@ export class SequencePanel extends Panel {
       ...this.history.elements,
     );
     this.watchForm(this.profile, this.seed);
-    this.drawEmpty();
+    // The empty axes in a task of their own, so that a page's load never waits on one long task.
+    setTimeout(() => this.status === 'idle' && this.drawEmpty(), 0);
   }
 
   profileSeeds() {

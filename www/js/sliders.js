@@ -59,8 +59,54 @@ function wireFlags(figure, q) {
   }
 }
 
+/**
+ * Draws each figure once at load without blocking the page: one figure per task, those on the
+ * screen (or about to be) first, then the rest in the page's order, and any that scrolls into
+ * view before its turn at once. Resolves when every figure has been drawn.
+ * @param {HTMLElement[]} figures
+ * @returns {Promise<void>}
+ */
+function drawAtLoad(figures) {
+  const waiting = new Set(figures);
+  /** @type {Set<Element>} figures on the screen or near it */
+  const near = new Set();
+  if (!waiting.size) return Promise.resolve();
+  return new Promise((resolve) => {
+    let seen = false; // the observer's first report: what is on the screen now
+    let queued = false;
+    const next = () => {
+      queued = false;
+      const figure = [...waiting].find((f) => near.has(f)) ?? (seen ? waiting.values().next().value : undefined);
+      if (!figure) return;
+      waiting.delete(figure);
+      redraw(figure);
+      if (waiting.size) queue();
+      else {
+        observer.disconnect();
+        resolve();
+      }
+    };
+    const queue = () => {
+      if (!queued) setTimeout(next, 0);
+      queued = true;
+    };
+    const observer = new IntersectionObserver(
+      (entries) => {
+        entries.forEach((e) => (e.isIntersecting ? near.add(e.target) : near.delete(e.target)));
+        seen = true;
+        queue();
+      },
+      { rootMargin: '50% 0px' },
+    );
+    waiting.forEach((f) => observer.observe(f));
+  });
+}
+
+/** Wires every figure's controls and draws the figures (drawAtLoad); resolves once all are drawn. */
 export function wireFigures() {
   const q = pageParams();
+  /** @type {HTMLElement[]} */
+  const figures = [];
   document.querySelectorAll(/** @type {'figure'} */ ('figure.live[data-figure]')).forEach((figure) => {
     if (!FIGURES[figure.dataset.figure ?? '']) {
       figureError(figure, `Неизвестный рисунок «${figure.dataset.figure}».`);
@@ -90,7 +136,7 @@ export function wireFigures() {
         saveToUrl();
       });
     });
-    redraw(figure);
+    figures.push(figure);
   });
   // A change of devicePixelRatio (zoom, another screen) needs a new backing store too.
   let resizeTimer = 0;
@@ -101,4 +147,5 @@ export function wireFigures() {
       100,
     );
   });
+  return drawAtLoad(figures);
 }

@@ -1,7 +1,7 @@
 // @ts-check
 // Themes (light, dark, high contrast: the reader's choice remembered, else the system's) and
 // printing (each canvas as the image it shows, on light paper, with its description).
-import * as wasm from '../pkg/pgbook.js';
+import { core } from './core.js';
 import { redrawEvery } from './canvas.js';
 
 const THEME_KEY = 'pgbook-theme';
@@ -26,7 +26,7 @@ function storedTheme() {
 /** Passes the current theme's figure colours, read from the CSS once, to wasm. */
 export function usePalette() {
   const style = getComputedStyle(document.documentElement);
-  wasm.set_palette(FIGURE_COLORS.map((c) => style.getPropertyValue(`--fig-${c}`).trim()));
+  core.set_palette(FIGURE_COLORS.map((c) => style.getPropertyValue(`--fig-${c}`).trim()));
 }
 
 /** Switches the page to `theme` and redraws every canvas in its colours (sliders and runs stay). @param {string} theme */

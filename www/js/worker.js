@@ -111,6 +111,11 @@ scope.onmessage = (/** @type {MessageEvent<import('./protocol.js').ToWorker>} */
           result: wasm.bench_ppo(msg.updates ?? 60, msg.repeats ?? 3, msg.precision),
         });
         break;
+      case 'speed':
+        // This machine's speed for the panels' estimates (js/pool.js's measureSpeed), measured
+        // here so that the page's main thread never runs training updates.
+        post({ type: 'speed', speed: wasm.measure_speed() });
+        break;
       case 'fail':
         // The page's self-check: a deliberate panic inside the wasm module of this worker.
         wasm.self_test_panic();
