@@ -180,9 +180,10 @@ forEachBrowser((env) => {
   });
 
   it('every trainer from the link the CLI prints equals the CLI; a two-configuration comparison; a policy file out and back; a run paused early, resumed and reset while storage is refused', { timeout: 300_000 }, async (t) => {
-    await withFile(env, '#index', async (tab) => {
+    // A page with a trainer panel: it loads the whole core, whose registry lists the trainers.
+    await withFile(env, '#lesson-06', async (tab) => {
       /** @type {{ name: string, page: string }[]} */
-      const trainers = await tab.eval(() => window.pgbookWasm.trainer_list());
+      const trainers = await tab.eval(() => /** @type {any} */ (window.pgbookWasm).trainer_list());
       /** @type {string[]} */
       const notes = [];
       for (const { name } of trainers) {

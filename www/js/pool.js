@@ -135,7 +135,7 @@ export class WorkerRun {
  */
 export function measureSpeed() {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_URL, { type: 'module' });
+    const worker = newWorker();
     /** @param {number | Error} result */
     const end = (result) => {
       worker.terminate();
