@@ -77,9 +77,10 @@ fi
 # priority, so that the pages keep the cores when they want them, and the wasm tests in the two
 # browsers run after, from that build (wasm-pack then compiles nothing).
 wasm_log=$(mktemp)
-step "page tests in headless Chromium and Firefox ESR, side by side (node:test); beside them, at nice 19: cargo clippy (wasm32) and the wasm test build"
+step "page tests in headless Chromium and Firefox ESR, side by side (node:test); beside them, at nice 19: cargo clippy (wasm32, both modules) and the wasm test build"
 (
   nice -n 19 cargo clippy --target wasm32-unknown-unknown --lib --tests -- -D warnings &&
+    nice -n 19 cargo clippy --target wasm32-unknown-unknown --lib --no-default-features -- -D warnings &&
     nice -n 19 cargo test --target wasm32-unknown-unknown --no-run
 ) >"$wasm_log" 2>&1 &
 wasm_build=$!
