@@ -40,6 +40,57 @@ function pageReport(tab) {
   }, RAW_TEX.source);
 }
 
+/**
+ * Moves every control of the page's live figures that the URL keeps (a slider one step, a
+ * switch clicked), waits for the URL to follow, and returns the link with the values and the
+ * pictures it must reopen (null: no such control).
+ * @param {import('../harness.mjs').Tab} tab
+ */
+async function moveForLink(tab) {
+  /** @type {{ id: string, url: string, type: string, canvas: string }[]} */
+  const sliders = await tab.eval(() =>
+    [...document.querySelectorAll('figure.live[data-figure] input[data-param][data-url]')].map((el) => {
+      const i = /** @type {HTMLInputElement} */ (el);
+      return { id: '#' + i.id, url: i.dataset.url ?? '', type: i.type, canvas: '#' + i.closest('figure')?.querySelector('canvas')?.id };
+    }),
+  );
+  if (!sliders.length) return null;
+  for (const s of sliders) {
+    if (s.type === 'checkbox') {
+      await tab.click(s.id);
+      continue;
+    }
+    const input = await tab.eval((id) => {
+      const i = /** @type {HTMLInputElement} */ (document.querySelector(id));
+      return { min: +i.min, max: +i.max, step: +i.step, value: +i.value };
+    }, s.id);
+    const target = input.value + input.step <= input.max ? input.value + input.step : input.value - input.step;
+    await tab.setSlider(s.id, Number(target.toFixed(6)));
+  }
+  const ids = sliders.map((s) => s.id);
+  const values = await controlValues(tab, ids);
+  await tab.waitFor(
+    ([urls, vals]) => urls.every((u, i) => new URL(location.href).searchParams.get(u) === vals[i]),
+    [sliders.map((s) => s.url), values],
+    5000,
+  );
+  const canvases = [...new Set(sliders.map((s) => s.canvas))];
+  const hashes = [];
+  for (const c of canvases) hashes.push((await tab.canvas(c)).hash);
+  return { url: tab.url(), ids, values, canvases, hashes };
+}
+
+/** The controls' values as the URL writes them. @param {import('../harness.mjs').Tab} tab @param {string[]} ids */
+const controlValues = (tab, ids) =>
+  tab.eval(
+    (ids) =>
+      ids.map((id) => {
+        const i = /** @type {HTMLInputElement} */ (document.querySelector(id));
+        return i.type === 'checkbox' ? (i.checked ? '1' : '0') : i.value;
+      }),
+    ids,
+  );
+
 forEachBrowser((env) => {
   it('the table of contents lists every lesson and each link opens', async (t) => {
     await env.withTab('', null, async (tab) => {
@@ -60,7 +111,7 @@ forEachBrowser((env) => {
   /** Live figures checked by the per-lesson visits below (counted once they ran). @type {string[]} */
   const figuresSeen = [];
   for (const lesson of LESSONS) {
-    it(`${lesson.file}: math rendered at build time, worked numbers, screenshot; every figure's sliders redraw it, its text alternative and table follow them, nothing added to <body>`, async (t) => {
+    it(`${lesson.file}: math rendered at build time, worked numbers, screenshot; every figure's sliders redraw it, its text alternative and table follow them, nothing added to <body>; its link reopens the same settings and picture`, async (t) => {
       await env.withTab(lesson.file, null, async (tab) => {
         await tab.waitReady();
         const r = await pageReport(tab);
@@ -152,71 +203,31 @@ forEachBrowser((env) => {
           }
         }
         figuresSeen.push(...figures.map((f) => f.id));
-        t.diagnostic(`${r.mathCount} formulas, ${r.worked} worked values, ~${r.words} words, figures: ${figures.map((f) => f.name).join(', ') || '—'}`);
+
+        // Every figure round-trips through the URL: its link reopens the same settings and the
+        // same picture.
+        const moved = await moveForLink(tab);
+        if (moved) {
+          const link = moved.url.slice(moved.url.indexOf(lesson.file));
+          await env.withTab(link, null, async (again) => {
+            await again.waitReady();
+            const values = await controlValues(again, moved.ids);
+            assert(JSON.stringify(values) === JSON.stringify(moved.values), `${link}: sliders ${values} instead of ${moved.values}`);
+            for (let i = 0; i < moved.canvases.length; i++) {
+              const hash = (await again.canvas(moved.canvases[i])).hash;
+              assert(hash === moved.hashes[i], `${link}: ${moved.canvases[i]} differs from the figure the link was taken from`);
+            }
+          });
+        }
+        t.diagnostic(
+          `${r.mathCount} formulas, ${r.worked} worked values, ~${r.words} words, figures: ${figures.map((f) => f.name).join(', ') || '—'}; ${moved?.ids.length ?? 0} controls round-tripped through the link`,
+        );
       });
     });
   }
 
   it('the lessons hold at least nine live figures, each checked above', () => {
     assert(figuresSeen.length >= 9, `only ${figuresSeen.length} figures: ${figuresSeen.join(', ')}`);
-  });
-
-  it('every figure round-trips through the URL: its link reopens the same settings and the same picture', { timeout: 180_000 }, async (t) => {
-    let count = 0;
-    for (const lesson of LESSONS) {
-      const moved = await env.withTab(lesson.file, null, async (tab) => {
-        await tab.waitReady();
-        /** @type {{ id: string, url: string, type: string, canvas: string }[]} */
-        const sliders = await tab.eval(() =>
-          [...document.querySelectorAll('figure.live[data-figure] input[data-param][data-url]')].map((el) => {
-            const i = /** @type {HTMLInputElement} */ (el);
-            return { id: '#' + i.id, url: i.dataset.url ?? '', type: i.type, canvas: '#' + i.closest('figure')?.querySelector('canvas')?.id };
-          }),
-        );
-        if (!sliders.length) return null;
-        for (const s of sliders) {
-          if (s.type === 'checkbox') {
-            await tab.click(s.id);
-            continue;
-          }
-          const input = await tab.eval((id) => {
-            const i = /** @type {HTMLInputElement} */ (document.querySelector(id));
-            return { min: +i.min, max: +i.max, step: +i.step, value: +i.value };
-          }, s.id);
-          const target = input.value + input.step <= input.max ? input.value + input.step : input.value - input.step;
-          await tab.setSlider(s.id, Number(target.toFixed(6)));
-        }
-        const values = await tab.eval((ids) => ids.map((id) => {
-            const i = /** @type {HTMLInputElement} */ (document.querySelector(id));
-            return i.type === 'checkbox' ? (i.checked ? '1' : '0') : i.value;
-          }), sliders.map((s) => s.id));
-        await tab.waitFor(
-          ([urls, vals]) => urls.every((u, i) => new URL(location.href).searchParams.get(u) === vals[i]),
-          [sliders.map((s) => s.url), values],
-          5000,
-        );
-        const canvases = [...new Set(sliders.map((s) => s.canvas))];
-        const hashes = [];
-        for (const c of canvases) hashes.push((await tab.canvas(c)).hash);
-        return { url: tab.url(), ids: sliders.map((s) => s.id), values, canvases, hashes };
-      });
-      if (!moved) continue;
-      const link = moved.url.slice(moved.url.indexOf(lesson.file));
-      await env.withTab(link, null, async (tab) => {
-        await tab.waitReady();
-        const values = await tab.eval((ids) => ids.map((id) => {
-            const i = /** @type {HTMLInputElement} */ (document.querySelector(id));
-            return i.type === 'checkbox' ? (i.checked ? '1' : '0') : i.value;
-          }), moved.ids);
-        assert(JSON.stringify(values) === JSON.stringify(moved.values), `${link}: sliders ${values} instead of ${moved.values}`);
-        for (let i = 0; i < moved.canvases.length; i++) {
-          const hash = (await tab.canvas(moved.canvases[i])).hash;
-          assert(hash === moved.hashes[i], `${link}: ${moved.canvases[i]} differs from the figure the link was taken from`);
-        }
-      });
-      count += moved.ids.length;
-    }
-    t.diagnostic(`${count} sliders round-tripped`);
   });
 
   it('lesson 2: the worked example in the text follows the figure\'s sliders', async () => {
