@@ -19,6 +19,7 @@ interface Window {
   pgbookWasmModules?: Record<string, Promise<WebAssembly.Module>>;
   pgbookNewWorker?: () => Worker;
   pgbookOldPage?: boolean;
+  pgbookRunWorkers?: number;
   pgbookDownload?: Promise<{ name: string; text: string }> | null;
 }
 

@@ -37,6 +37,9 @@ export class WorkerRun {
   spawn() {
     /** @type {Slot} */
     const slot = { worker: newWorker(), job: -1 };
+    // Counted for the page tests: a refused run makes no worker (the one that measures this
+    // machine's speed at load is not a run's).
+    window.pgbookRunWorkers = (window.pgbookRunWorkers ?? 0) + 1;
     const w = slot.worker;
     let ready = false;
     w.onmessage = (/** @type {MessageEvent<WorkerMessage>} */ e) => {
