@@ -100,6 +100,22 @@ export async function closeShared() {
 }
 
 /**
+ * Runs `check` on an open tab, then fails the test on any problem the page had (a console
+ * error, a refused request) and closes the tab, whatever happened.
+ * @template T @param {Tab} tab @param {(tab: Tab) => Promise<T>} check
+ */
+export async function checkTab(tab, check) {
+  try {
+    const result = await check(tab);
+    await tab.settle();
+    assert(tab.problems.length === 0, tab.problems.join('\n'));
+    return result;
+  } finally {
+    await tab.close();
+  }
+}
+
+/**
  * Registers a test file's tests once per browser, as the suites «chromium» and «firefox».
  * `fresh`: this file needs a browser of its own (a clean profile: Firefox's contexts share
  * one, so saved runs would carry over from other files).
@@ -128,17 +144,7 @@ export function forEachBrowser(register, options = {}) {
         await env.browser?.close();
         await env.server?.stop();
       });
-      env.withTab = async (path, options, check) => {
-        const tab = await env.browser.open(env.url + path, options ?? {});
-        try {
-          const result = await check(tab);
-          await tab.settle();
-          assert(tab.problems.length === 0, tab.problems.join('\n'));
-          return result;
-        } finally {
-          await tab.close();
-        }
-      };
+      env.withTab = async (path, options, check) => checkTab(await env.browser.open(env.url + path, options ?? {}), check);
       register(env);
     });
   }

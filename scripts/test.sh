@@ -25,6 +25,19 @@ pages() {
   return "${PIPESTATUS[0]}"
 }
 
+# Waits for a step run in the background (PID, its LOG), prints the log with a [TAG] prefix and
+# stops the command with the step's exit code if it failed (WHAT names it).
+finish() {
+  local pid=$1 log=$2 tag=$3 what=$4 status=0
+  wait "$pid" || status=$?
+  sed "s/^/[$tag] /" "$log"
+  rm -f "$log"
+  if [ "$status" != 0 ]; then
+    echo "$what failed (exit $status)" >&2
+    exit "$status"
+  fi
+}
+
 step "setup"
 scripts/setup.sh test
 step "JavaScript: prettier --check, eslint"
@@ -64,14 +77,7 @@ cargo clippy --all-targets -- -D warnings
 step "native tests"
 cargo test
 step "waiting for the release wasm, the type check and the site"
-site_status=0
-wait "$site" || site_status=$?
-sed 's/^/[site] /' "$site_log"
-rm -f "$site_log"
-if [ "$site_status" != 0 ]; then
-  echo "the release wasm, the type check or the site failed (exit $site_status)" >&2
-  exit "$site_status"
-fi
+finish "$site" "$site_log" site "the release wasm, the type check or the site"
 # The page tests mostly wait (one browser's files keep about half a core busy): the wasm
 # side's compiling — clippy for wasm32 and the wasm test build — runs beside them at the lowest
 # priority, so that the pages keep the cores when they want them, and the wasm tests in the two
@@ -91,14 +97,7 @@ status=0
 wait "$chromium" || status=$?
 wait "$firefox" || status=$?
 step "waiting for cargo clippy (wasm32) and the wasm test build"
-wasm_status=0
-wait "$wasm_build" || wasm_status=$?
-sed 's/^/[wasm] /' "$wasm_log"
-rm -f "$wasm_log"
-if [ "$wasm_status" != 0 ]; then
-  echo "cargo clippy (wasm32) or the wasm test build failed (exit $wasm_status)" >&2
-  exit "$wasm_status"
-fi
+finish "$wasm_build" "$wasm_log" wasm "cargo clippy (wasm32) or the wasm test build"
 step "wasm tests in headless Chromium"
 wasm-pack test --headless --chrome
 step "wasm tests in headless Firefox"

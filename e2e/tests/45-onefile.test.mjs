@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { ARTIFACTS, SITE, assert, assertSameLines, cliLines, cliText, countWorkers, forEachBrowser, waitWorkersSaid } from '../harness.mjs';
+import { ARTIFACTS, SITE, assert, assertSameLines, checkTab, cliLines, cliText, countWorkers, forEachBrowser, waitWorkersSaid } from '../harness.mjs';
 import { BOOK_TITLE, LESSONS } from '../../www/book.mjs';
 import { OneFileError, assertSelfContained, fragmentLinks } from '../../scripts/onefile.mjs';
 
@@ -36,16 +36,10 @@ after(() => rmSync(folder, { recursive: true, force: true }));
  * @template T @param {import('../harness.mjs').Env} env @param {string} fragment @param {(tab: Tab) => Promise<T>} check
  */
 async function withFile(env, fragment, check) {
-  const tab = await env.browser.open(book + fragment, { deviceScaleFactor: 1, file: book });
-  try {
+  return checkTab(await env.browser.open(book + fragment, { deviceScaleFactor: 1, file: book }), async (tab) => {
     await tab.waitReady();
-    const result = await check(tab);
-    await tab.settle();
-    assert(tab.problems.length === 0, tab.problems.join('\n'));
-    return result;
-  } finally {
-    await tab.close();
-  }
+    return check(tab);
+  });
 }
 
 /**
