@@ -7,9 +7,13 @@
 //    figure's canvas got its first drawing call: measured from outside, so an older build is
 //    measured the same way), Total Blocking Time (each long task's time over 50 ms, from first
 //    contentful paint to the end of the load) and the longest main-thread task (Chromium's
-//    trace, wall time; the Long Tasks API's figure beside it), and the bytes the page
+//    trace, wall time; the Long Tasks API's figure beside it), the longest time the book's
+//    own scripts held the thread in one task (the trace's script entry points: what a page of
+//    ours can shorten, the rest being the browser's parse, style and layout), and the bytes the page
 //    transferred (CDP's Network events: every response's encoded length). The load ends 1 s
-//    after the page says it is ready (<html data-ready>).
+//    after the page says it is ready (<html data-ready>). Before the book's pages, a `floor`
+//    line: the same measurement of a page of one Russian paragraph and no script, the browser's
+//    own cost of any page in this window.
 //  - lighthouse: Lighthouse's mobile profile (simulated slow 4G and 4× CPU) on every page, its
 //    four category scores and key metrics, when the `lighthouse` package is installed.
 import { chromium as playwright } from 'playwright-core';
@@ -24,6 +28,10 @@ const SPEEDS = [
   { rate: 1, viewport: { width: 1100, height: 900 }, deviceScaleFactor: 1 },
   { rate: 4, viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75 },
 ];
+/** The floor: a page with a heading and one paragraph, served beside the book's pages. */
+const FLOOR_PAGE = 'pgbook-floor.html';
+const FLOOR_HTML = `<!doctype html><html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Пол</title></head>
+<body><h1>Пустая страница</h1><p>Одна строка русского текста, без скриптов и стилей: то, что браузер тратит на любую страницу.</p></body></html>`;
 /** How long the load is watched after the page is ready (ms): late tasks count too. */
 const AFTER_READY_MS = 1000;
 
@@ -88,6 +96,7 @@ async function oneLoad(browser, url, speed) {
   });
   try {
     const page = await context.newPage();
+    await page.route(`**/${FLOOR_PAGE}`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: FLOOR_HTML }));
     await page.addInitScript(watchLoad);
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: speed.rate });
@@ -103,12 +112,13 @@ async function oneLoad(browser, url, speed) {
       const type = types.get(e.requestId) ?? 'Other';
       byType[type] = (byType[type] ?? 0) + e.encodedDataLength;
     });
-    await browser.startTracing(page, { categories: ['toplevel'] });
+    await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline'] });
     /** @type {Buffer} */
     let traced = Buffer.alloc(0);
     try {
       await page.goto(url);
-      await page.waitForFunction(() => document.documentElement.dataset.ready === '1', null, { timeout: 180_000, polling: 50 });
+      if (url.endsWith(FLOOR_PAGE)) await page.waitForLoadState('load');
+      else await page.waitForFunction(() => document.documentElement.dataset.ready === '1', null, { timeout: 180_000, polling: 50 });
       await page.evaluate((ms) => new Promise((r) => setTimeout(r, ms)), AFTER_READY_MS);
     } finally {
       traced = await browser.stopTracing();
@@ -119,6 +129,7 @@ async function oneLoad(browser, url, speed) {
       ...seen,
       longest_task_ms: Math.max(0, ...tasks.map((t) => t.wall)),
       longest_task_cpu_ms: Math.max(0, ...tasks.map((t) => t.cpu)),
+      longest_script_ms: Math.max(0, ...tasks.map((t) => t.script)),
       tasks_over_50ms: tasks.filter((t) => t.wall > 50).length,
       bytes,
       by_type: byType,
@@ -133,15 +144,15 @@ const round = (x) => (x === null || !Number.isFinite(x) ? null : Math.round(x));
 
 /**
  * Every page at every CPU speed, `runs` loads each: one `load` line per page and speed.
- * @param {{ url: string, out: (kind: string, data: object) => void, runs?: number, pages?: string[] }} options
+ * @param {{ url: string, out: (kind: string, data: object) => void, runs?: number, pages?: string[], rates?: number[] }} options
  */
-export async function loadBench({ url, out, runs = 3, pages = PAGES }) {
+export async function loadBench({ url, out, runs = 3, pages = PAGES, rates = [1, 4] }) {
   const browser = await playwright.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   /** @type {any[]} */
   const rows = [];
   try {
-    for (const speed of SPEEDS) {
-      for (const file of pages) {
+    for (const speed of SPEEDS.filter((s) => rates.includes(s.rate))) {
+      for (const file of [FLOOR_PAGE, ...pages]) {
         /** @type {Awaited<ReturnType<typeof oneLoad>>[]} */
         const loads = [];
         for (let i = 0; i < runs; i++) loads.push(await oneLoad(browser, url + file, speed));
@@ -159,6 +170,8 @@ export async function loadBench({ url, out, runs = 3, pages = PAGES }) {
           longest_task_ms: med((r) => r.longest_task_ms),
           longest_task_max_ms: round(Math.max(...loads.map((r) => r.longest_task_ms))),
           longest_task_cpu_ms: med((r) => r.longest_task_cpu_ms),
+          longest_script_ms: med((r) => r.longest_script_ms),
+          longest_script_max_ms: round(Math.max(...loads.map((r) => r.longest_script_ms))),
           longtask_api_max_ms: round(Math.max(...loads.map((r) => r.longtask_max_ms))),
           tasks_over_50ms: loads.map((r) => r.tasks_over_50ms),
           figures: loads[0].figures,

@@ -33,7 +33,7 @@
 //    Time, the longest main-thread task, bytes), then Lighthouse's mobile scores of every page;
 //    `lighthouse [--site DIR]`: only Lighthouse. `--site DIR` serves another build (an earlier
 //    commit's site, for a before/after table); `--pages a.html,b.html` only those pages;
-//    `--no-lighthouse` leaves Lighthouse out.
+//    `--no-lighthouse` leaves Lighthouse out; `--cpu 4` measures only at 4× (`--cpu 1,4`: both).
 //  - gates (`node e2e/bench.mjs gates`, run by scripts/bench.sh): the time budgets the page
 //    tests used to assert, each a `gate` line with its figure, its budget and ok; the process
 //    exits with 1 when one is over budget. First contentful paint of every page (median of 3
@@ -534,7 +534,9 @@ try {
     const runs = Number(process.argv[3]) > 0 ? Number(process.argv[3]) : 3;
     const pagesArg = process.argv.indexOf('--pages');
     const pages = pagesArg > 0 ? process.argv[pagesArg + 1].split(',') : undefined;
-    if (onlyLoad) await loadBench({ url: server.url, out, runs, pages });
+    const cpuArg = process.argv.indexOf('--cpu');
+    const rates = cpuArg > 0 ? process.argv[cpuArg + 1].split(',').map(Number) : undefined;
+    if (onlyLoad) await loadBench({ url: server.url, out, runs, pages, rates });
     if (!process.argv.includes('--no-lighthouse')) await lighthouseBench({ url: server.url, out, pages });
   } else if (onlyGates) await gates();
   else if (onlyCompare) await comparison();

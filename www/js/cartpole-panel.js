@@ -123,22 +123,23 @@ export class CartPolePanel extends Panel {
     this.drawTurn = false;
     this.watchVisibility();
     this.watchForm(this.profile, this.seeds);
-    // The empty axes in a task of their own, so that a page's load never waits on one long task.
-    setTimeout(() => this.status === 'idle' && this.drawEmpty(), 0);
+    this.drawEmptyAtLoad();
   }
 
   profileSeeds() {
     return this.schema.profiles.find((p) => p.name === this.profile.value)?.seeds ?? [];
   }
 
-  drawEmpty() {
-    try {
-      this.fit(...this.canvases());
-      this.wasm.draw_empty_trainer(this.kind, this.curve.id, this.diagId(), this.profile.value, this.profileSeeds()[0] ?? 0);
-      this.drawPole([0, 0, 0, 0], 'эпизод появится после первой оценки');
-    } catch (e) {
-      this.showError(`Не удалось нарисовать оси: ${messageOf(e)}`);
-    }
+  emptySteps() {
+    // An empty canvas id draws nothing: the curve's axes, then the diagnostics'.
+    const empty = (/** @type {string} */ curve, /** @type {string} */ detail) => () =>
+      this.wasm.draw_empty_trainer(this.kind, curve, detail, this.profile.value, this.profileSeeds()[0] ?? 0);
+    return [
+      () => this.fit(...this.canvases()),
+      empty(this.curve.id, ''),
+      empty('', this.diagId()),
+      () => this.drawPole([0, 0, 0, 0], 'эпизод появится после первой оценки'),
+    ];
   }
 
   get seedInput() {

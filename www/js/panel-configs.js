@@ -4,7 +4,7 @@
 // bar, while the reader types) carries them. The run's life cycle is panel.js's.
 import { SettingsForm } from './settings-form.js';
 import { configText, pageLink, setPageParams } from './links.js';
-import { el, profileSelect, textTable } from './dom.js';
+import { el, messageOf, profileSelect, textTable } from './dom.js';
 import { comparisonTable, describeComparison, scoreNamesOf } from './comparison.js';
 
 export const MAX_CONFIGS = 4; // the comparison figure keeps four colours apart
@@ -79,8 +79,37 @@ export class ConfiguredPanel {
   finished(_i) {}
   /** @param {boolean} [_all] every figure, even while training */
   draw(_all) {}
+  /** The live figures' empty axes, one canvas per step. @returns {(() => void)[]} */
+  emptySteps() {
+    return [];
+  }
   /** The live figures' empty axes (before the first run and after Reset). */
-  drawEmpty() {}
+  drawEmpty() {
+    for (const step of this.emptySteps()) if (!this.emptyStep(step)) return;
+  }
+  /**
+   * At the page's load, each canvas's empty axes in a task of its own: the first drawing also
+   * compiles the plotting code, and all of a panel's canvases in one task held a phone's main
+   * thread ~90 ms (issue 26). A run that starts first draws its own.
+   */
+  drawEmptyAtLoad() {
+    const steps = this.emptySteps();
+    const next = () => {
+      const step = steps.shift();
+      if (step && this.status === 'idle' && this.emptyStep(step)) setTimeout(next, 0);
+    };
+    setTimeout(next, 0);
+  }
+  /** @param {() => void} step @returns {boolean} whether it drew */
+  emptyStep(step) {
+    try {
+      step();
+      return true;
+    } catch (e) {
+      this.showError(`Не удалось нарисовать оси: ${messageOf(e)}`);
+      return false;
+    }
+  }
   downloadCsv() {}
   downloadJson() {}
   /** The chosen job changed: show its details. */

@@ -6,7 +6,7 @@
 // from the runs; the results table with the lab's own columns, the greedy answers now and the
 // first batch of rollouts of the chosen run.
 import { count, formatNumber } from './format.js';
-import { el, textTable, download, messageOf } from './dom.js';
+import { el, textTable, download } from './dom.js';
 import { Panel, LETTERS } from './panel.js';
 
 /** @typedef {typeof import('../pkg/pgbook.js')} Wasm */
@@ -81,8 +81,7 @@ export class SequencePanel extends Panel {
       ...this.history.elements,
     );
     this.watchForm(this.profile, this.seed);
-    // The empty axes in a task of their own, so that a page's load never waits on one long task.
-    setTimeout(() => this.status === 'idle' && this.drawEmpty(), 0);
+    this.drawEmptyAtLoad();
   }
 
   profileSeeds() {
@@ -189,15 +188,19 @@ export class SequencePanel extends Panel {
     }
   }
 
-  drawEmpty() {
-    try {
-      this.fit(this.curve, this.detail);
-      this.wasm.draw_empty_trainer(this.kind, this.curve.id, this.detail.id, this.profile.value, this.profileSeeds()[0] ?? 0);
-      this.figures.curve.describe(null);
-      this.figures.detail.describe(null);
-    } catch (e) {
-      this.showError(`Не удалось нарисовать оси: ${messageOf(e)}`);
-    }
+  emptySteps() {
+    // An empty canvas id draws nothing: the success curve's axes, then the details'.
+    const empty = (/** @type {string} */ curve, /** @type {string} */ detail) => () =>
+      this.wasm.draw_empty_trainer(this.kind, curve, detail, this.profile.value, this.profileSeeds()[0] ?? 0);
+    return [
+      () => this.fit(this.curve, this.detail),
+      empty(this.curve.id, ''),
+      empty('', this.detail.id),
+      () => {
+        this.figures.curve.describe(null);
+        this.figures.detail.describe(null);
+      },
+    ];
   }
 
   /** @param {{ prompt: string, answer: string, correct_answer: string, reward: number, correct: boolean }[]} answers */
