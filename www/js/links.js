@@ -67,12 +67,22 @@ export function pageLink(file, q, anchor = '') {
   return `#${page}${anchor ? `/${encodeURIComponent(anchor)}` : ''}${query}`;
 }
 
+/** The one-file book's page and state as this document shows them (null in the served book). */
+let shown = ONE_FILE ? parseFragment(location.hash) : null;
+
 /**
  * Keeps `q` as this page's state in the address, without a new history entry (and, in the
  * one-file book, without showing the page anew: replaceState fires no hashchange).
  * @param {URLSearchParams} q
  */
 export function setPageParams(q) {
+  if (shown) {
+    // The fragment names another page or state: the one-file book is leaving for it (onefile.js
+    // loads the file anew), and a state written now would ride along to that page.
+    const now = parseFragment(location.hash);
+    if (now.page !== shown.page || now.query !== shown.query) return;
+  }
   const anchor = ONE_FILE ? parseFragment(location.hash).anchor : location.hash.slice(1).split('?')[0];
   history.replaceState(history.state, '', pageLink(null, q, anchor));
+  if (shown) shown = parseFragment(location.hash);
 }
