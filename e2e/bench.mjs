@@ -51,7 +51,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, countWorkers, startServer, launch, percentile, runEnded } from './harness.mjs';
+import { ROOT, SITE, countWorkers, startServer, launch, percentile, runEnded } from './harness.mjs';
 import { LESSONS } from '../www/book.mjs';
 import { grpo, reinforce, slideFigure, versus } from './bench-runs.mjs';
 import { oneFile, oneFileGates } from './bench-onefile.mjs';
@@ -99,8 +99,10 @@ const versusCommit = process.argv[2] === 'versus' ? (process.argv[3] ?? 'ec1f6b9
 const onlyLoad = process.argv[2] === 'load';
 const onlyLighthouse = process.argv[2] === 'lighthouse';
 const siteArg = process.argv.indexOf('--site');
+/** The built site the server serves (scripts/build-site.mjs's site/, or `--site DIR`). */
+const siteRoot = siteArg > 0 ? process.argv[siteArg + 1] : SITE;
 
-const server = await startServer(siteArg > 0 ? { root: process.argv[siteArg + 1] } : {});
+const server = await startServer({ root: siteRoot });
 const chromium = await launch('chromium');
 /** @type {import('./bench-runs.mjs').BenchContext} */
 const context = { server, chromium, out, timedRun };
@@ -376,10 +378,8 @@ async function gates() {
   // each), and a page without a trainer transfers no trainer code.
   for (const row of await loadBench({ url: server.url, out: () => {}, rates: [4] })) {
     if (row.page === FLOOR_PAGE) continue;
-    // The build's own rule (scripts/build-site.mjs): a trainer panel or a prepared comparison
-    // needs the whole core.
-    const html = readFileSync(join(siteArg > 0 ? process.argv[siteArg + 1] : join(ROOT, 'site'), row.page), 'utf8');
-    const figuresOnly = !/\sid="trainer-|\sdata-prepared="/.test(html);
+    // The build's choice of core, as the page preloads it (scripts/build-site.mjs's preloads).
+    const figuresOnly = readFileSync(join(siteRoot, row.page), 'utf8').includes('<link rel="modulepreload" href="pkg/pgbook_figures.js">');
     gate('load_script', row.longest_script_ms !== null && row.longest_script_ms <= LOAD_SCRIPT_BUDGET_MS, {
       page: row.page,
       longest_script_ms: row.longest_script_ms,

@@ -76,13 +76,15 @@ let shown = ONE_FILE ? parseFragment(location.hash) : null;
  * @param {URLSearchParams} q
  */
 export function setPageParams(q) {
-  if (shown) {
-    // The fragment names another page or state: the one-file book is leaving for it (onefile.js
-    // loads the file anew), and a state written now would ride along to that page.
-    const now = parseFragment(location.hash);
-    if (now.page !== shown.page || now.query !== shown.query) return;
+  if (!shown) {
+    history.replaceState(history.state, '', pageLink(null, q, location.hash.slice(1).split('?')[0]));
+    return;
   }
-  const anchor = ONE_FILE ? parseFragment(location.hash).anchor : location.hash.slice(1).split('?')[0];
-  history.replaceState(history.state, '', pageLink(null, q, anchor));
-  if (shown) shown = parseFragment(location.hash);
+  // The fragment names another page or state: the one-file book is leaving for it (onefile.js
+  // loads the file anew), and a state written now would ride along to that page.
+  const now = parseFragment(location.hash);
+  if (now.page !== shown.page || now.query !== shown.query) return;
+  const link = pageLink(null, q, now.anchor);
+  history.replaceState(history.state, '', link);
+  shown = parseFragment(link);
 }
