@@ -118,7 +118,7 @@ async function oneLoad(browser, url, speed) {
     try {
       await page.goto(url);
       if (url.endsWith(FLOOR_PAGE)) await page.waitForLoadState('load');
-      else await page.waitForFunction(() => document.documentElement.dataset.ready === '1', null, { timeout: 180_000, polling: 50 });
+      else await page.waitForFunction(() => document.documentElement?.dataset.ready === '1', null, { timeout: 180_000, polling: 50 });
       await page.evaluate((ms) => new Promise((r) => setTimeout(r, ms)), AFTER_READY_MS);
     } finally {
       traced = await browser.stopTracing();

@@ -344,7 +344,7 @@ export class Tab {
 // Page-side predicates (their source is sent to the browser, so they use nothing from here):
 // the page has loaded its wasm and drawn; a trainer panel's run has ended (its status, or
 // false while it runs).
-export const pageReady = () => document.documentElement.dataset.ready === '1';
+export const pageReady = () => document.documentElement?.dataset.ready === '1';
 /** @param {string} sel */
 export const runEnded = (sel) => {
   const st = /** @type {HTMLElement | null} */ (document.querySelector(sel))?.dataset.status;

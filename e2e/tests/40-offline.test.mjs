@@ -94,7 +94,7 @@ forEachBrowser(
           window.pgbookOldPage = true;
         });
         await tab.clickButton('.update-ready', 'Перейти на новую версию');
-        await tab.waitFor(() => !window.pgbookOldPage && document.documentElement.dataset.ready === '1', null, 30_000);
+        await tab.waitFor(() => !window.pgbookOldPage && document.documentElement?.dataset.ready === '1', null, 30_000);
         const keys = await tab.eval(() => caches.keys());
         assert(keys.length === 1 && keys[0] === `pgbook-${version}`, `caches after the update: ${keys.join(', ')} (want pgbook-${version})`);
         assert(await rebuilt(), 'the new build is not what the page gets');

@@ -150,7 +150,7 @@ const MARKS = ['fig-blue', 'fig-red', 'fig-green', 'fig-grey', 'fig-orange', 'fi
 /** Switches the page's theme with its switch, as a reader does. @param {import('../harness.mjs').Tab} tab @param {string} theme */
 async function switchTheme(tab, theme) {
   await tab.select('#theme-switch', theme);
-  await tab.waitFor((t) => document.documentElement.dataset.theme === t, theme);
+  await tab.waitFor((t) => document.documentElement?.dataset.theme === t, theme);
 }
 
 forEachBrowser((env) => {
@@ -500,7 +500,7 @@ forEachBrowser((env) => {
       // «как в системе» follows a change of the system's setting without a reload, figures too.
       const before = (await tab.canvas('#canvas-gae')).hash;
       await page.emulateMedia({ colorScheme: 'dark' });
-      await tab.waitFor(() => document.documentElement.dataset.theme === 'dark', null);
+      await tab.waitFor(() => document.documentElement?.dataset.theme === 'dark', null);
       const after = (await tab.canvas('#canvas-gae')).hash;
       assert(after !== before, 'the figure was not redrawn when the system turned dark');
     });
