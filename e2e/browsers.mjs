@@ -530,7 +530,19 @@ function firefoxDriver(context, page) {
       assert(button, `no button «${text}» in ${scope}`);
       await /** @type {import('puppeteer-core').ElementHandle<Element>} */ (button).click();
     },
-    fill: (selector, text) => page.locator(selector).fill(text),
+    // As Playwright's fill: the field's text replaced in one edit (one input event, as a paste
+    // makes). puppeteer's locator types it key by key, a BiDi round trip per character: lesson
+    // 9's exercises took 32 s in Firefox against 10 s in Chromium.
+    fill: async (selector, text) => {
+      const field = await page.waitForSelector(selector, { visible: true });
+      assert(field, `no ${selector} to fill`);
+      await field.evaluate((e, t) => {
+        /** @type {HTMLInputElement} */ (e).focus();
+        document.execCommand('selectAll');
+        document.execCommand(t ? 'insertText' : 'delete', false, t);
+      }, text);
+      await field.dispose();
+    },
     select: async (selector, value) => void (await page.select(selector, value)),
     press: async (selector, key) => {
       await page.focus(selector);

@@ -337,3 +337,52 @@ export function assertEqualsCli(reports, args, label) {
   );
   return { ...c, lines };
 }
+
+const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/**
+ * axe-core's violations of the WCAG 2.2 AA rule sets on the page as it is now: one line per
+ * rule with the elements that fail it. `scope` (CSS selectors) limits the check to the part of
+ * the page a state changed, once the whole page has passed as loaded: axe's cost grows with
+ * the text it checks (colour contrast per text node), and a lesson is long.
+ * @param {Tab} tab @param {string[]} [scope]
+ * @returns {Promise<{ rules: number, nodes: number, lines: string[] }>}
+ */
+export async function axe(tab, scope) {
+  /** @type {{ missing: string[], violations: { id: string, impact: string, help: string, nodes: { target: string[] }[] }[] }} */
+  const { missing, violations } = await tab.eval(
+    async ([source, tags, include]) => {
+      const w = /** @type {any} */ (window);
+      if (!w.axe) {
+        const script = document.createElement('script');
+        script.textContent = /** @type {string} */ (source);
+        document.head.append(script);
+        script.remove();
+      }
+      const missing = /** @type {string[]} */ (include ?? []).filter((s) => !document.querySelector(s));
+      if (missing.length) return { missing, violations: [] };
+      const result = await w.axe.run(include ? { include } : document, {
+        runOnly: { type: 'tag', values: tags },
+        resultTypes: ['violations'],
+      });
+      const violations = result.violations.map((/** @type {any} */ v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.map((/** @type {any} */ n) => ({ target: n.target.map(String) })),
+      }));
+      return { missing, violations };
+    },
+    /** @type {[string, string[], string[] | null]} */ ([AXE, AXE_TAGS, scope ?? null]),
+  );
+  assert(missing.length === 0, `axe: nothing on the page matches ${missing.join(', ')}`);
+  const lines = violations.map(
+    (v) =>
+      `${v.id} (${v.impact}, ${v.nodes.length}×): ${v.help} — ${v.nodes
+        .slice(0, 4)
+        .map((n) => n.target.join(' '))
+        .join(', ')}${v.nodes.length > 4 ? ', …' : ''}`,
+  );
+  return { rules: violations.length, nodes: violations.reduce((s, v) => s + v.nodes.length, 0), lines };
+}

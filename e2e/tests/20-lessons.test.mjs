@@ -4,7 +4,7 @@
 // a screenshot of each lesson. A lesson's read-only checks share one visit. Redraw times and
 // first paint are measured by e2e/bench.mjs (scripts/bench.sh), not here.
 import { it } from 'node:test';
-import { forEachBrowser, assert, canvasHash, RAW_TEX } from '../harness.mjs';
+import { forEachBrowser, assert, axe, canvasHash, RAW_TEX } from '../harness.mjs';
 import { LESSONS } from '../../www/book.mjs';
 
 /** @param {import('../harness.mjs').Tab} tab */
@@ -104,7 +104,9 @@ forEachBrowser((env) => {
       }
       const r = await pageReport(tab);
       assert(!r.raw && !r.fatal, `index: raw TeX ${r.raw}, fatal ${r.fatal}`);
-      t.diagnostic(`${links.length} lessons`);
+      const found = await axe(tab);
+      assert(found.rules === 0, `axe (WCAG 2.2 AA): ${found.lines.join('\n')}`);
+      t.diagnostic(`${links.length} lessons; axe: no violation`);
     });
   });
 
@@ -127,6 +129,10 @@ forEachBrowser((env) => {
         assert(!r.fatal, `fatal error shown: ${r.fatal}`);
         assert(r.failed.length === 0, `figures failed: ${r.failed.join(', ')}`);
         await tab.screenshot(lesson.file.replace('.html', ''));
+        // As loaded, figures drawn: no WCAG 2.2 AA violation axe can find (95-a11y checks the
+        // states a reader reaches from here).
+        const found = await axe(tab);
+        assert(found.rules === 0, `axe (WCAG 2.2 AA): ${found.lines.join('\n')}`);
 
         // A redraw adds nothing to the page (plotters measured each label in a <span> of
         // <body>, a reflow each): every slider moved once under a MutationObserver.
