@@ -8,7 +8,7 @@
 // the load keeps the page from answering for long (< 50 ms, on a phone too).
 import { announceFigures } from './announce.js';
 import { loadCore, loadFull, needsTrainers } from './core.js';
-import { messageOf } from './dom.js';
+import { messageOf, nextTask } from './dom.js';
 import { wireExercises } from './exercises.js';
 import { showFatal } from './fatal.js';
 import { useNumerals } from './format.js';
@@ -105,7 +105,7 @@ async function main() {
         import('./trainers.js'),
         import('./run-progress.js'),
       ]);
-      setupTrainers(full);
+      await setupTrainers(full);
       // The panels' estimates wait for this machine's speed, which a worker measures.
       if (document.querySelector('[id^="trainer-"]')) await measureSpeed();
     } catch (e) {
@@ -116,8 +116,5 @@ async function main() {
   document.documentElement.dataset.ready = '1'; // every figure drawn, every panel set up
   performance.mark('pgbook-ready'); // e2e/bench.mjs onefile reads it
 }
-
-/** Lets the browser paint and answer the reader before the next part of the page starts. */
-const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 main();

@@ -8,6 +8,7 @@ import { listRuns } from './history.js';
 import { comparisonTable, describeComparison, scoreNamesOf } from './comparison.js';
 import { configText, pageLink, parseConfig } from './links.js';
 import { seedCount } from './format.js';
+import { nextTask } from './dom.js';
 import { describeProfiles, describeSet } from './settings-form.js';
 
 /** @typedef {import('./links.js').Config} Config */
@@ -34,9 +35,11 @@ const trainerName = (kind) => (kind === 'sequence' ? 'последователь
  * configurations on the same seeds (each runs on its trainer's panel).
  * @param {Wasm} wasm
  * @param {Record<string, { schema: any, root: HTMLElement, loadComparison: (configs: Config[], seeds: string) => void }>} panels this page's trainer panels
+ * @returns {Promise<void>}
  */
-export function setupPrepared(wasm, panels) {
+export async function setupPrepared(wasm, panels) {
   for (const box of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-prepared]'))) {
+    await nextTask(); // wasm checks every configuration of a block: one block per task
     const kinds = (box.dataset.prepared ?? '').split('|');
     const seeds = box.dataset.seeds ?? '';
     const configs = (box.dataset.cfg ?? '').split('|').map(parseConfig);

@@ -5,7 +5,7 @@
 // settings are checked by wasm before any worker starts.
 import { setupPrepared } from './prepared.js';
 import { ONE_FILE, pageLink, pageParams, parseConfig } from './links.js';
-import { el, messageOf } from './dom.js';
+import { el, messageOf, nextTask } from './dom.js';
 import { MAX_CONFIGS } from './panel.js';
 import { CartPolePanel } from './cartpole-panel.js';
 import { SequencePanel } from './sequence-panel.js';
@@ -44,8 +44,9 @@ function linkParams() {
  * `run`, the parameters only fill the form (the panel keeps what the reader types there, so
  * Back brings it back).
  * @param {Wasm} wasm
+ * @returns {Promise<void>}
  */
-export function setupTrainers(wasm) {
+export async function setupTrainers(wasm) {
   /** @type {Record<string, Panel>} */
   const panels = {};
   /** @type {ListedTrainer[]} */
@@ -53,10 +54,13 @@ export function setupTrainers(wasm) {
   for (const t of trainers) {
     const root = /** @type {HTMLElement | null} */ (document.querySelector(`#trainer-${t.name}`));
     if (!root) continue;
+    // A panel builds its whole settings form (10–30 ms here, four times that on a phone): one
+    // task each, and the prepared comparisons after them.
+    await nextTask();
     panels[t.name] = t.panel === 'sequence' ? new SequencePanel(root, wasm) : new CartPolePanel(root, wasm, t.name);
   }
   window.pgbookPanels = panels;
-  setupPrepared(wasm, panels);
+  await setupPrepared(wasm, panels);
   // Leaving a page while it trains is a choice.
   window.addEventListener('beforeunload', (e) => {
     if (Object.values(panels).some((p) => p.status === 'running' || p.status === 'paused')) {
