@@ -1,11 +1,13 @@
 // @ts-check
 // The book's static server (scripts/serve.py): no folder listings, an answer (400/404) to
 // malformed paths instead of a dropped connection, and idle or half-open connections closed,
-// so that a pile of them cannot keep a reader's request from being answered within a second.
+// so that a pile of them cannot keep a reader's request from being answered within a second;
+// text and wasm gzipped for a browser that takes it.
 import { describe, it, before, after } from 'node:test';
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { connect } from 'node:net';
-import { assert, startServer } from '../harness.mjs';
+import { assert, startServer, SITE } from '../harness.mjs';
 
 /** @type {import('../harness.mjs').Server} */
 let server;
@@ -90,6 +92,30 @@ describe('static server', () => {
     }
     assert((await get('/')).status === 200, 'the book itself is not served');
     assert((await get('/css/book.css')).status === 200, 'a file is not served');
+  });
+
+  it('sends text and wasm gzipped to a browser that accepts it, the same bytes once unpacked; others as they are', async (t) => {
+    /** @type {string[]} */
+    const sizes = [];
+    for (const path of ['/', '/lesson-01.html', '/css/book.css', '/js/app.js', '/pkg/pgbook_bg.wasm', '/favicon.svg']) {
+      const file = readFileSync(join(SITE, path === '/' ? 'index.html' : path));
+      const packed = await fetch(server.url + path.slice(1), { headers: { 'Accept-Encoding': 'gzip' } });
+      // fetch unpacks what it is sent: the header says whether it was packed, the length how big.
+      const wire = Number(packed.headers.get('content-length'));
+      const body = Buffer.from(await packed.arrayBuffer());
+      assert(packed.status === 200 && packed.headers.get('content-encoding') === 'gzip', `${path}: ${packed.status} ${packed.headers.get('content-encoding')}`);
+      assert(packed.headers.get('vary') === 'Accept-Encoding' && body.equals(file) && wire > 0 && wire < file.length, `${path}: ${wire} bytes sent, ${body.length} unpacked for a file of ${file.length}`);
+      sizes.push(`${path} ${file.length} → ${wire}`);
+      for (const refuses of ['identity', 'gzip;q=0']) {
+        const plain = await fetch(server.url + path.slice(1), { headers: { 'Accept-Encoding': refuses } });
+        const same = Buffer.from(await plain.arrayBuffer()).equals(file);
+        assert(plain.headers.get('content-encoding') === null && same, `${path} for «${refuses}»: ${plain.headers.get('content-encoding')}`);
+      }
+    }
+    // A reload asks whether the file changed since the version it has: not changed, no body.
+    const again = await fetch(server.url + 'lesson-01.html', { headers: { 'Accept-Encoding': 'gzip', 'If-Modified-Since': new Date(Date.now() + 86_400_000).toUTCString() } });
+    assert(again.status === 304, `a conditional request: ${again.status}`);
+    t.diagnostic(sizes.join(', '));
   });
 
   it('answers malformed paths with 400 or 404, never a dropped connection', async () => {
