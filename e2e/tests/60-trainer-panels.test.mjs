@@ -69,6 +69,15 @@ forEachBrowser((env) => {
         .then(() => true)
         .catch(() => false);
       assert(drawn, 'the curve is drawn before Reset');
+      // …with every update received: once the redraw queued by Stop has landed, drawing both
+      // figures again changes no pixel.
+      await tab.waitFor(() => !(/** @type {any} */ (window.pgbookPanels.ppo).dirty), null, 10_000);
+      const shown = [];
+      for (const c of canvases.slice(0, 2)) shown.push((await tab.canvas(c)).hash);
+      await tab.eval(() => /** @type {any} */ (window.pgbookPanels.ppo).redrawAll());
+      for (const [k, c] of canvases.slice(0, 2).entries()) {
+        assert((await tab.canvas(c)).hash === shown[k], `${c} after Stop lacked updates the run had sent`);
+      }
       await tab.clickButton('#trainer-ppo', 'Сброс');
       await tab.waitStatus('#trainer-ppo', ['idle'], 10_000);
       assert((await tab.text('#trainer-ppo .progress-text')) === 'Обучение не запущено.', 'progress line after Reset');

@@ -275,6 +275,7 @@ export class RunPanel extends ConfiguredPanel {
       this.run.send('pause');
       this.pauseStart = performance.now();
       this.setStatus('paused');
+      this.dirty = true; // both figures at the next redraw (see stop())
       this.updateProgress();
     } else if (this.status === 'paused') {
       this.pausedMs += performance.now() - this.pauseStart;
@@ -288,6 +289,10 @@ export class RunPanel extends ConfiguredPanel {
     this.terminate(); // a stopped run keeps its curves; the workers are gone
     if (this.status === 'paused') this.pausedMs += performance.now() - this.pauseStart;
     this.setStatus('stopped');
+    // While running, a redraw draws one figure in turn: the other may not show the last
+    // updates yet (lesson 6's curve stayed at its empty axes after a Stop, in a CI run). Once
+    // the run stops, the next redraw draws both.
+    this.dirty = true;
     this.updateProgress();
   }
 
