@@ -151,9 +151,10 @@ forEachBrowser((env) => {
 
   it('axe: each trainer after a short run, with its settings and saved runs open', { timeout: 400_000 }, async (t) => {
     for (const [path, panel] of [
-      ['lesson-03.html?run=reinforce&profile=smoke', '#trainer-reinforce'],
-      ['lesson-06.html?run=ppo&profile=smoke', '#trainer-ppo'],
-      ['lesson-08.html?run=sequence&profile=smoke', '#trainer-sequence'],
+      // Short runs (a few updates, one seed): what the panel shows after a run, not learning.
+      ['lesson-03.html?run=reinforce&profile=smoke&seeds=11&env_step_budget=4000', '#trainer-reinforce'],
+      ['lesson-06.html?run=ppo&profile=smoke&seeds=11&num_updates=4', '#trainer-ppo'],
+      ['lesson-08.html?run=sequence&profile=smoke&seed=5&iterations=4', '#trainer-sequence'],
     ]) {
       await env.withTab(path, null, async (tab) => {
         await tab.waitReady();
@@ -347,10 +348,11 @@ forEachBrowser((env) => {
   });
 
   it('themes: every text ≥ 4.5:1, figure lines and marks and the focus ring ≥ 3:1, and axe finds nothing in any theme', { timeout: 180_000 }, async (t) => {
-    for (const theme of ['light', 'dark', 'contrast']) {
-      for (const path of ['lesson-04.html', 'lesson-06.html']) {
-        await env.withTab(path, null, async (tab) => {
-          await tab.waitReady();
+    // One visit per page, the themes switched in it as a reader does.
+    for (const path of ['lesson-04.html', 'lesson-06.html']) {
+      await env.withTab(path, null, async (tab) => {
+        await tab.waitReady();
+        for (const theme of ['light', 'dark', 'contrast']) {
           await switchTheme(tab, theme);
           if (path === 'lesson-04.html') {
             const names = [...new Set([...TEXT_PAIRS.flat(), ...MARKS, 'focus'])];
@@ -374,9 +376,9 @@ forEachBrowser((env) => {
           // What a reader sees in each theme: lesson 4's GAE figure, lesson 6's trainer panel.
           await tab.screenshot(`theme-${theme}-${path.replace('.html', '')}`, path === 'lesson-04.html' ? '#figure-gae' : '#trainer-ppo');
           assert(found.rules === 0, `${theme}: ${found.lines.join('\n')}`);
-          await tab.select('#theme-switch', 'auto'); // Firefox's tabs share their storage
-        });
-      }
+        }
+        await tab.select('#theme-switch', 'auto'); // Firefox's tabs share their storage
+      });
     }
   });
 
