@@ -57,8 +57,9 @@ const sentences = (live, panel) => live.filter((m) => m.region.startsWith(`${pan
 forEachBrowser((env) => {
   it('a short run: the panel says it started and how it ended, once each; the progress line is not read', { timeout: 480_000 }, async (t) => {
     for (const [path, panel] of [
-      ['lesson-06.html?form=ppo&profile=smoke&seeds=11,37', 'trainer-ppo'],
-      ['lesson-03.html?form=reinforce&profile=smoke&seeds=11,37', 'trainer-reinforce'],
+      // A few updates on two seeds: what the regions say, not what the runs learn.
+      ['lesson-06.html?form=ppo&profile=smoke&seeds=11,37&num_updates=4', 'trainer-ppo'],
+      ['lesson-03.html?form=reinforce&profile=smoke&seeds=11,37&env_step_budget=4000', 'trainer-reinforce'],
     ]) {
       await env.withTab(path, null, async (tab) => {
         await tab.waitReady();
