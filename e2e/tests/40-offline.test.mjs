@@ -60,7 +60,7 @@ forEachBrowser(
           assert(bad.length === 0, `${lesson.file}: figures not redrawn offline: ${bad.join(', ')}`);
           figures += await tab.count('figure.live');
         }
-        await tab.goto(server.url + 'lesson-06.html?run=ppo&profile=smoke&seeds=11,37');
+        await tab.goto(server.url + 'lesson-06.html?run=ppo&profile=smoke&seeds=11,37&num_updates=4');
         await tab.waitReady();
         const status = await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 180_000);
         assert(status === 'finished', `PPO offline: ${status}: ${await tab.text('#trainer-ppo .figure-error')}`);
