@@ -158,7 +158,7 @@ forEachBrowser((env) => {
     ]) {
       await env.withTab(path, null, async (tab) => {
         await tab.waitReady();
-        await tab.waitFor(runEnded, panel, 180_000);
+        await tab.runToEnd(panel, 180_000);
         const run = await axe(tab, [panel]);
         await tab.eval((p) => document.querySelectorAll(`${p} details`).forEach((d) => ((/** @type {HTMLDetailsElement} */ (d)).open = true)), panel);
         const open = await axe(tab, [panel]);
