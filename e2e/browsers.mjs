@@ -244,14 +244,31 @@ export class Tab {
     await this.waitFor(() => !window.pgbookOldPage, null, timeout);
     await this.waitReady(timeout);
   }
-  /** @param {string} selector @param {string[]} wanted @returns {Promise<string>} */
+  /**
+   * Waits for trainer panel `selector` to reach one of the `wanted` statuses. A panel that
+   * refused to start (at rest, its alert shown: a link or settings it did not accept) will not
+   * get there: the wait fails at once with the panel's message instead of at its timeout.
+   * @param {string} selector @param {string[]} wanted @returns {Promise<string>}
+   */
   async waitStatus(selector, wanted, timeout = 60_000) {
     await this.waitFor(
-      ([sel, w]) => w.includes(/** @type {HTMLElement | null} */ (document.querySelector(sel))?.dataset.status ?? ''),
+      ([sel, w]) => {
+        const root = /** @type {HTMLElement | null} */ (document.querySelector(sel));
+        const status = root?.dataset.status ?? '';
+        if (w.includes(status)) return true;
+        const alert = /** @type {HTMLElement | null | undefined} */ (root?.querySelector(':scope .figure-error'));
+        return status !== 'running' && status !== 'paused' && !!alert && !alert.hidden && !!alert.textContent;
+      },
       /** @type {[string, string[]]} */ ([selector, wanted]),
       timeout,
     );
-    return this.status(selector);
+    const status = await this.status(selector);
+    if (!wanted.includes(status)) {
+      throw new Error(
+        `${selector}: waited for ${wanted.join('/')}, but the panel is ${status}: ${(await this.text(`${selector} .figure-error`)) ?? ''}`,
+      );
+    }
+    return status;
   }
   /**
    * The book's saved runs as IndexedDB holds them, every kind. They cross as JSON text: the
@@ -342,13 +359,17 @@ export class Tab {
 }
 
 // Page-side predicates (their source is sent to the browser, so they use nothing from here):
-// the page has loaded its wasm and drawn; a trainer panel's run has ended (its status, or
-// false while it runs).
+// the page has loaded its wasm and drawn; a trainer panel's run has ended (its status,
+// 'refused' if the panel would not start it, or false while it runs).
 export const pageReady = () => document.documentElement?.dataset.ready === '1';
 /** @param {string} sel */
 export const runEnded = (sel) => {
-  const st = /** @type {HTMLElement | null} */ (document.querySelector(sel))?.dataset.status;
-  return st !== undefined && ['finished', 'failed'].includes(st) && st;
+  const root = /** @type {HTMLElement | null} */ (document.querySelector(sel));
+  const st = root?.dataset.status;
+  if (st === 'finished' || st === 'failed') return st;
+  // At rest with its alert shown: the panel refused the link or the settings; no run will end.
+  const alert = /** @type {HTMLElement | null | undefined} */ (root?.querySelector(':scope .figure-error'));
+  return st !== 'running' && st !== 'paused' && !!alert && !alert.hidden && !!alert.textContent && 'refused';
 };
 
 /** @typedef {{ hash: number, inked: number, width: number, height: number, cssWidth: number }} CanvasSignature */

@@ -4,7 +4,7 @@
 // the native CLI. (The panel's redraw times and the main thread's long tasks are measured by
 // e2e/bench.mjs: scripts/bench.sh.)
 import { it } from 'node:test';
-import { forEachBrowser, assert, assertSameLines, cliLines, cliText, compareReports, countWorkers, waitWorkersSaid } from '../harness.mjs';
+import { forEachBrowser, assert, assertSameLines, cliLines, cliText, compareReports, countWorkers, runEnded, waitWorkersSaid } from '../harness.mjs';
 
 /** The page's error text for a panel. @param {import('../harness.mjs').Tab} tab @param {string} root */
 const panelError = async (tab, root) => (await tab.text(`${root} .figure-error`)) ?? '';
@@ -166,6 +166,14 @@ forEachBrowser((env) => {
     await env.withTab('lesson-08.html?run=sequence&profile=huge&seed=5', null, async (tab) => {
       await tab.waitReady();
       assert(/неизвестный профиль/.test(await panelError(tab, '#trainer-sequence')), 'bad profile in URL not refused');
+      // The harness's run waits (the tests' and the benchmarks') end at a refusal, with the
+      // panel's message, not at their timeout.
+      const waited = await tab.waitStatus('#trainer-sequence', ['finished'], 60_000).then(
+        (s) => `reached ${s}`,
+        (e) => String(e.message),
+      );
+      assert(/неизвестный профиль/.test(waited), `waitStatus did not end at the refusal: ${waited}`);
+      assert((await tab.waitFor(runEnded, '#trainer-sequence', 60_000)) === 'refused', 'runEnded did not see the refusal');
     });
     await env.withTab('lesson-08.html?run=sequence&profile=smoke&seed=x', null, async (tab) => {
       await tab.waitReady();

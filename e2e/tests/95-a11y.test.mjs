@@ -9,7 +9,7 @@ import { it } from 'node:test';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { forEachBrowser, assert, axe, ARTIFACTS, runEnded } from '../harness.mjs';
+import { forEachBrowser, assert, axe, ARTIFACTS } from '../harness.mjs';
 
 /** A number as a Russian reader types it. @param {number} x */
 const typed = (x) => x.toFixed(4).replace('.', ',').replace('-', '−');
@@ -171,7 +171,7 @@ forEachBrowser((env) => {
   it('axe: a two-configuration comparison — its bands, results table and words, another run in detail', { timeout: 300_000 }, async (t) => {
     await env.withTab('lesson-06.html?run=ppo&seeds=11,37&cfg=smoke&cfg=smoke;clip_coef=off', null, async (tab) => {
       await tab.waitReady();
-      await tab.waitFor(runEnded, '#trainer-ppo', 240_000);
+      await tab.runToEnd('#trainer-ppo', 240_000);
       const shown = await tab.eval(() => ({
         rows: document.querySelectorAll('#ppo-comparison tbody tr').length,
         words: document.querySelector('#trainer-ppo [data-comparison-text]')?.textContent ?? '',
@@ -263,7 +263,7 @@ forEachBrowser((env) => {
   it("keyboard: lesson 6's panel after a short run, settings and saved runs open — every control in reading order, focus visible", { timeout: 400_000 }, async (t) => {
     await env.withTab('lesson-06.html?run=ppo&profile=smoke&seeds=11', null, async (tab) => {
       await tab.waitReady();
-      await tab.waitFor(runEnded, '#trainer-ppo', 180_000);
+      await tab.runToEnd('#trainer-ppo', 180_000);
       // The run is saved: its entry (Показать, Рядом, Удалить) is in the history list.
       await tab.waitFor(() => document.querySelectorAll('#trainer-ppo .history-list li').length > 0, null);
       const closed = await checkKeyboard(tab, 'lesson 6, panel as the run left it', '#trainer-ppo');
@@ -464,7 +464,7 @@ forEachBrowser((env) => {
     for (const path of ['lesson-04.html', 'lesson-06.html?run=ppo&profile=smoke', 'lesson-06.html']) {
       await env.withTab(path, null, async (tab) => {
         await tab.waitReady();
-        if (path.includes('run=')) await tab.waitFor(runEnded, '#trainer-ppo', 120_000);
+        if (path.includes('run=')) await tab.runToEnd('#trainer-ppo', 120_000);
         const page = tab.playwright;
         assert(page, 'no playwright page');
         await page.emulateMedia({ media: 'print' });
