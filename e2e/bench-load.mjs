@@ -242,6 +242,8 @@ export async function lighthouseBench({ url, out, pages = PAGES }) {
         bytes: metric('total-byte-weight'),
         below_full_score: failed,
         warnings: lhr.runWarnings,
+        // Lighthouse's measure of this machine's CPU: its 4× is a slower phone on a slower machine.
+        benchmark_index: lhr.environment?.benchmarkIndex ?? null,
       };
       rows.push(row);
       out('lighthouse', row);

@@ -2,7 +2,7 @@
 // The page tests' one interface to both browsers. Each test file registers its tests once
 // with forEachBrowser(); they run in Debian's Chromium (playwright-core, over CDP) and in
 // Debian's Firefox ESR (puppeteer-core, over WebDriver BiDi), neither of which downloads
-// anything (browsers.mjs: the Tab and both drivers). A tab fails its test on any console
+// anything (browsers.mjs: launch; tab.mjs, chromium.mjs, firefox.mjs: the Tab and its drivers). A tab fails its test on any console
 // error, page error, or request to anything but 127.0.0.1. The browser set comes from $PGBOOK_BROWSERS (default "chromium,firefox").
 // Under e2e/run.mjs (the whole suite in one process per browser) every file shares one server
 // and one browser per kind; a file run alone launches its own. No test gates on time: speed is
