@@ -17,11 +17,11 @@ case "$mode" in all | quick) ;; *) echo "usage: scripts/test.sh [quick]" >&2; ex
 start=$(date +%s)
 step() { printf '\n==== %s (%ss)\n' "$*" "$(( $(date +%s) - start ))"; }
 
-# The page tests of one browser (one process: one server and one browser for every file),
-# each line prefixed with the browser's name; returns node:test's exit code.
+# Page tests in one process (one server and one browser for its files), each line prefixed
+# with TAG; returns node:test's exit code. Usage: pages TAG BROWSER [e2e/run.mjs arguments].
 pages() {
-  local browser=$1; shift
-  PGBOOK_BROWSERS=$browser node --test-reporter=spec e2e/run.mjs "$@" 2>&1 | sed -u "s/^/[$browser] /"
+  local tag=$1 browser=$2; shift 2
+  PGBOOK_BROWSERS=$browser node --test-reporter=spec e2e/run.mjs "$@" 2>&1 | sed -u "s/^/[$tag] /"
   return "${PIPESTATUS[0]}"
 }
 
@@ -55,7 +55,7 @@ if [ "$mode" = quick ]; then
   step "the site (site/)"
   node scripts/build-site.mjs
   step "page tests in headless Chromium (without 40-offline, 88-prepared)"
-  pages chromium --skip 40-offline,88-prepared
+  pages chromium chromium --skip 40-offline,88-prepared
   step "done"
   exit 0
 fi
@@ -91,11 +91,17 @@ step "page tests in headless Chromium and Firefox ESR, side by side (node:test);
 ) >"$wasm_log" 2>&1 &
 wasm_build=$!
 # The files without a browser (the server, the build) run once, in Chromium's process.
-pages chromium & chromium=$!
-pages firefox --browser-only & firefox=$!
+# Firefox's files run in two processes: one Firefox process keeps about two thirds of a core
+# busy and was the phase's longest (680 s alone against Chromium's 383 s), so its slowest files
+# run beside the others. A new file joins the second.
+firefox_a=20-lessons,95-a11y,45-onefile,40-offline,25-exercises
+pages chromium chromium & chromium=$!
+pages firefox-a firefox --browser-only ${firefox_a//,/ } & firefox1=$!
+pages firefox-b firefox --browser-only --skip "$firefox_a" & firefox2=$!
 status=0
 wait "$chromium" || status=$?
-wait "$firefox" || status=$?
+wait "$firefox1" || status=$?
+wait "$firefox2" || status=$?
 step "waiting for cargo clippy (wasm32) and the wasm test build"
 finish "$wasm_build" "$wasm_log" wasm "cargo clippy (wasm32) or the wasm test build"
 step "wasm tests in headless Chromium"
