@@ -1,7 +1,7 @@
 // @ts-check
-// The page tests as one process per browser: every file's tests, one server and one browser of
+// The page tests in one process: the chosen files' tests, one server and one browser of
 // each kind for them all (a file that needs a clean browser launches its own). scripts/test.sh
-// runs Chromium's and Firefox's processes side by side:
+// runs Chromium's process and two of Firefox's (its files split in two) side by side:
 //   PGBOOK_BROWSERS=chromium node e2e/run.mjs              every file in e2e/tests/
 //   PGBOOK_BROWSERS=firefox node e2e/run.mjs --browser-only   only the files that use a browser
 //   node e2e/run.mjs --skip 40-offline,88-prepared            all but those files

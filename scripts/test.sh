@@ -96,12 +96,12 @@ wasm_build=$!
 # run beside the others. A new file joins the second.
 firefox_a=20-lessons,95-a11y,45-onefile,40-offline,25-exercises
 pages chromium chromium & chromium=$!
-pages firefox-a firefox --browser-only ${firefox_a//,/ } & firefox1=$!
-pages firefox-b firefox --browser-only --skip "$firefox_a" & firefox2=$!
+pages firefox-a firefox --browser-only ${firefox_a//,/ } & firefox_a_pid=$!
+pages firefox-b firefox --browser-only --skip "$firefox_a" & firefox_b_pid=$!
 status=0
 wait "$chromium" || status=$?
-wait "$firefox1" || status=$?
-wait "$firefox2" || status=$?
+wait "$firefox_a_pid" || status=$?
+wait "$firefox_b_pid" || status=$?
 step "waiting for cargo clippy (wasm32) and the wasm test build"
 finish "$wasm_build" "$wasm_log" wasm "cargo clippy (wasm32) or the wasm test build"
 step "wasm tests in headless Chromium"
