@@ -95,11 +95,11 @@ wasm_build=$!
 # busy and was the phase's longest (680 s alone against Chromium's 383 s), so its slowest files
 # run beside the others. A new file joins the second.
 firefox_a=20-lessons,95-a11y,45-onefile,40-offline,25-exercises
-pages chromium chromium & chromium=$!
+pages chromium chromium & chromium_pid=$!
 pages firefox-a firefox --browser-only ${firefox_a//,/ } & firefox_a_pid=$!
 pages firefox-b firefox --browser-only --skip "$firefox_a" & firefox_b_pid=$!
 status=0
-wait "$chromium" || status=$?
+wait "$chromium_pid" || status=$?
 wait "$firefox_a_pid" || status=$?
 wait "$firefox_b_pid" || status=$?
 step "waiting for cargo clippy (wasm32) and the wasm test build"
