@@ -77,7 +77,7 @@ function buildCommit(commit) {
  */
 export async function versus({ server, out, timedRun }, commit) {
   const old = await startServer({ root: buildCommit(commit) });
-  const path = 'lesson-06.html?run=ppo&profile=full&seeds=11,37,71,101,131';
+  const path = 'ppo.html?run=ppo&profile=full&seeds=11,37,71,101,131';
   /** @type {Record<string, number[]>} */
   const walls = { [commit]: [], now: [] };
   try {
@@ -124,7 +124,7 @@ const reinforceRuns = () =>
 export async function reinforce({ server, chromium, out, timedRun }) {
   for (const seeds of ['11', '11,37,71,101,131']) {
     const load_before = loadavg();
-    const url = server.url + `lesson-03.html?run=reinforce&profile=full&seeds=${seeds}`;
+    const url = server.url + `baselines.html?run=reinforce&profile=full&seeds=${seeds}`;
     const { tab, status, wall_s } = await timedRun(url, '#trainer-reinforce', 1_800_000);
     const runs = await tab.eval(reinforceRuns);
     const workers = await tab.eval(() => Math.min(navigator.hardwareConcurrency || 2, window.pgbookRuns.reinforce.length));
@@ -133,7 +133,7 @@ export async function reinforce({ server, chromium, out, timedRun }) {
     await tab.close();
   }
   const load_before = loadavg();
-  const tab = await chromium.open(server.url + 'lesson-03.html', { deviceScaleFactor: 1 });
+  const tab = await chromium.open(server.url + 'baselines.html', { deviceScaleFactor: 1 });
   await tab.waitReady();
   const t0 = await tab.eval(() => performance.now());
   await tab.click('#prepared-reinforce button.prepared-run');
@@ -170,7 +170,7 @@ const redrawFigures = (xs) => ({ redraws: xs.length, p95_ms: percentile(xs, 95),
 export async function grpo({ server, chromium, out, timedRun }) {
   for (const profile of ['grpo', 'dr_grpo', 'rloo']) {
     const load_before = loadavg();
-    const url = server.url + `lesson-08.html?run=sequence&profile=${profile}&seed=1,2,3,4,5`;
+    const url = server.url + `sequences.html?run=sequence&profile=${profile}&seed=1,2,3,4,5`;
     const { tab, status, wall_s } = await timedRun(url, '#trainer-sequence', 1_800_000);
     const r = await tab.eval(sequenceResults);
     out('grpo_profile', { profile, status, wall_s, load_before, results: r.results, redraw: redrawFigures(r.redraw_ms) });
@@ -179,7 +179,7 @@ export async function grpo({ server, chromium, out, timedRun }) {
   for (const id of ['prepared-recipes', 'prepared-kl', 'prepared-clip']) {
     // One tab (one browser context, one IndexedDB): the lesson's link starts the run on lesson
     // 8, and back on the lesson its table is filled from the saved run.
-    const tab = await chromium.open(server.url + 'lesson-grpo.html', { deviceScaleFactor: 1 });
+    const tab = await chromium.open(server.url + 'grpo.html', { deviceScaleFactor: 1 });
     await tab.waitReady();
     const href = /** @type {string} */ (
       await tab.eval((sel) => /** @type {HTMLAnchorElement} */ (document.querySelector(sel)).href, `#${id} a.prepared-run`)
@@ -197,7 +197,7 @@ export async function grpo({ server, chromium, out, timedRun }) {
       null,
       30_000,
     );
-    await tab.goto(server.url + 'lesson-grpo.html');
+    await tab.goto(server.url + 'grpo.html');
     await tab.waitReady();
     const box = `#${id} [data-prepared-result]`;
     const table = await preparedTable(tab, `#${id}`);
@@ -205,7 +205,7 @@ export async function grpo({ server, chromium, out, timedRun }) {
     out('grpo_prepared', { id, status, wall_s, load_before, table, text, redraw: redrawFigures(r.redraw_ms) });
     await tab.close();
   }
-  const tab = await chromium.open(server.url + 'lesson-grpo.html');
+  const tab = await chromium.open(server.url + 'grpo.html');
   await tab.waitReady();
   for (const fig of ['difficulty', 'length_weights', 'kl_estimators']) {
     const times = /** @type {number[]} */ (await tab.eval(slideFigure, [fig, 200]));

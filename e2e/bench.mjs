@@ -72,8 +72,8 @@ const benchInWorker = (precision) =>
 // The time limits only guard against a run that never ends: a busy machine is slow, not wrong.
 /** @type {[string, string, string, number][]} */
 const FULL_RUNS = [
-  ['ppo_full', 'lesson-06.html?run=ppo&profile=full&seeds=11,37,71,101,131', '#trainer-ppo', 600_000],
-  ['sequence_full', 'lesson-08.html?run=sequence&profile=full&seed=5&reduction=token_mean', '#trainer-sequence', 300_000],
+  ['ppo_full', 'ppo.html?run=ppo&profile=full&seeds=11,37,71,101,131', '#trainer-ppo', 600_000],
+  ['sequence_full', 'sequences.html?run=sequence&profile=full&seed=5&reduction=token_mean', '#trainer-sequence', 300_000],
 ];
 /** Runs in the page once it is ready: what it transferred, and its first contentful paint. */
 const pageCost = () => {
@@ -168,7 +168,7 @@ async function training() {
       out('bench_native', { precision, load_before: loadavg(), ...withLimit(r, PATH_BITS[r.kernels], precision) });
     }
   }
-  let tab = await chromium.open(server.url + 'lesson-06.html', { deviceScaleFactor: 1 });
+  let tab = await chromium.open(server.url + 'ppo.html', { deviceScaleFactor: 1 });
   await tab.waitReady();
   for (const precision of PRECISIONS) {
     const wasm = /** @type {any} */ (await tab.eval(benchInWorker, precision));
@@ -200,10 +200,10 @@ async function training() {
   }
 
   for (const [path, fig] of [
-    ['lesson-03.html', 'baselines'],
-    ['lesson-04.html', 'gae'],
-    ['lesson-05.html', 'clipping'],
-    ['lesson-07.html', 'tokens'],
+    ['baselines.html', 'baselines'],
+    ['gae.html', 'gae'],
+    ['clipping.html', 'clipping'],
+    ['tokens.html', 'tokens'],
   ]) {
     tab = await chromium.open(server.url + path);
     await tab.waitReady();
@@ -224,7 +224,7 @@ async function training() {
   // The same in Firefox ESR (it has no Long Tasks API, so wall time only).
   const firefox = await launch('firefox');
   try {
-    tab = await firefox.open(server.url + 'lesson-06.html');
+    tab = await firefox.open(server.url + 'ppo.html');
     await tab.waitReady();
     for (const precision of PRECISIONS) {
       const ff = /** @type {any} */ (await tab.eval(benchInWorker, precision));
@@ -251,8 +251,8 @@ async function training() {
 async function comparison() {
   const seeds = 'seeds=11,37,71,101,131';
   const runs = [
-    ['one_run', `lesson-06.html?run=ppo&profile=full&${seeds}`],
-    ['two_configurations', `lesson-06.html?run=ppo&${seeds}&cfg=full&cfg=full;gamma=0.98`],
+    ['one_run', `ppo.html?run=ppo&profile=full&${seeds}`],
+    ['two_configurations', `ppo.html?run=ppo&${seeds}&cfg=full&cfg=full;gamma=0.98`],
   ];
   /** @type {Record<string, number[]>} */
   const walls = { one_run: [], two_configurations: [] };
@@ -395,7 +395,7 @@ async function gates() {
 
   // The PPO panel's own work per redraw during a two-seed smoke run.
   {
-    const tab = await chromium.open(server.url + 'lesson-06.html?run=ppo&profile=smoke&seeds=11,37', { deviceScaleFactor: 1 });
+    const tab = await chromium.open(server.url + 'ppo.html?run=ppo&profile=smoke&seeds=11,37', { deviceScaleFactor: 1 });
     await tab.waitReady();
     await tab.waitFor(runEnded, '#trainer-ppo', 300_000);
     const redraws = await tab.eval(() => window.pgbookTimings['trainer-ppo'] ?? []);
@@ -439,7 +439,7 @@ async function gates() {
       },
     ],
   ])) {
-    const tab = await chromium.open(server.url + 'lesson-06.html', { deviceScaleFactor: 1 });
+    const tab = await chromium.open(server.url + 'ppo.html', { deviceScaleFactor: 1 });
     await tab.waitReady();
     await countWorkers(tab);
     await setup(tab);

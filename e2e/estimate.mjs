@@ -9,14 +9,14 @@ import { startServer, launch, runEnded } from './harness.mjs';
 
 /** @type {[string, string, string][]} name, page and settings (`form=` shows them without starting), panel */
 const CASES = [
-  ['reinforce_smoke', 'lesson-03.html?form=reinforce&profile=smoke', '#trainer-reinforce'],
-  ['reinforce_full', 'lesson-03.html?form=reinforce&profile=full&seeds=11,37', '#trainer-reinforce'],
-  ['a2c_smoke', 'lesson-04.html?form=a2c&profile=smoke', '#trainer-a2c'],
-  ['a2c_full', 'lesson-04.html?form=a2c&profile=full&seeds=11,37', '#trainer-a2c'],
-  ['ppo_smoke', 'lesson-06.html?form=ppo&profile=smoke', '#trainer-ppo'],
-  ['ppo_full', 'lesson-06.html?form=ppo&profile=full&seeds=11,37', '#trainer-ppo'],
-  ['sequence_smoke', 'lesson-08.html?form=sequence&profile=smoke', '#trainer-sequence'],
-  ['sequence_full', 'lesson-08.html?form=sequence&profile=full', '#trainer-sequence'],
+  ['reinforce_smoke', 'baselines.html?form=reinforce&profile=smoke', '#trainer-reinforce'],
+  ['reinforce_full', 'baselines.html?form=reinforce&profile=full&seeds=11,37', '#trainer-reinforce'],
+  ['a2c_smoke', 'gae.html?form=a2c&profile=smoke', '#trainer-a2c'],
+  ['a2c_full', 'gae.html?form=a2c&profile=full&seeds=11,37', '#trainer-a2c'],
+  ['ppo_smoke', 'ppo.html?form=ppo&profile=smoke', '#trainer-ppo'],
+  ['ppo_full', 'ppo.html?form=ppo&profile=full&seeds=11,37', '#trainer-ppo'],
+  ['sequence_smoke', 'sequences.html?form=sequence&profile=smoke', '#trainer-sequence'],
+  ['sequence_full', 'sequences.html?form=sequence&profile=full', '#trainer-sequence'],
 ];
 const wanted = process.argv.slice(2);
 

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { BOOK_TITLE, LESSONS } from '../www/book.mjs';
+import { BOOK_TITLE, LESSONS, MOVED } from '../www/book.mjs';
 import { formatNumber } from '../www/js/format.js';
 import { ONE_FILE, OneFileError, writeOneFile } from './onefile.mjs';
 import { formatValue, numberTableHtml } from '../www/js/numbers.js';
@@ -308,6 +308,31 @@ export async function pages(src = SRC) {
   ];
 }
 
+/**
+ * The page left under a renamed page's old name: it sends the reader on to the new one with the
+ * same query and fragment (a run link or bookmark made before the rename), and says where, for a
+ * browser without scripts.
+ * @param {string} to the new file
+ */
+export function redirectPage(to) {
+  const target = escapeHtml(to);
+  return `<!doctype html>
+<html lang="ru">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>Страница переехала — pgbook</title>
+<link rel="canonical" href="${target}">
+<script>location.replace(${JSON.stringify(to)} + location.search + location.hash);</script>
+</head>
+<body>
+<p>Эта страница книги теперь по адресу <a href="${target}">${target}</a>.</p>
+</body>
+</html>
+`;
+}
+
 /** @param {string} dir @returns {string[]} paths relative to dir, sorted */
 function listFiles(dir) {
   /** @type {string[]} */
@@ -352,6 +377,11 @@ export async function buildSite(out, src = SRC) {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   for (const { file, html } of built) writeFileSync(join(out, file), html);
+  for (const [from, to] of Object.entries(MOVED)) {
+    if (!built.some((p) => p.file === to)) throw new BuildError(`www/book.mjs: MOVED sends ${from} to ${to}, which is not a page`);
+    if (built.some((p) => p.file === from)) throw new BuildError(`www/book.mjs: ${from} is both a page and MOVED`);
+    writeFileSync(join(out, from), redirectPage(to));
+  }
   for (const a of ASSETS)
     cpSync(join(src, a), join(out, a), { recursive: true, filter: (p) => !p.endsWith('.d.ts') && !p.endsWith('.gitignore') });
   const stamped = writeServiceWorker(out, src);

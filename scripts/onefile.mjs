@@ -35,8 +35,8 @@ function one(html, pattern, what) {
 }
 
 /**
- * A page's links as the one-file book writes them: `lesson-06.html?run=ppo#trainer-ppo` →
- * `#lesson-06/trainer-ppo?run=ppo`, `#notation` → `#PAGE/notation`.
+ * A page's links as the one-file book writes them: `ppo.html?run=ppo#trainer-ppo` →
+ * `#ppo/trainer-ppo?run=ppo`, `#notation` → `#PAGE/notation`.
  * @param {string} html @param {string} page this page's stem @param {Set<string>} files every page's file
  */
 export function fragmentLinks(html, page, files) {

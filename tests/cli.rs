@@ -408,7 +408,7 @@ fn url_prints_the_books_link_to_the_same_run() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         out.trim(),
-        "http://127.0.0.1:8000/lesson-06.html?run=ppo&profile=full&gamma=0.98&clip_coef=off&seeds=11,37#trainer-ppo"
+        "http://127.0.0.1:8000/ppo.html?run=ppo&profile=full&gamma=0.98&clip_coef=off&seeds=11,37#trainer-ppo"
     );
     // A setting equal to the profile's is no override; the base is the book's address.
     let (code, out, _) = run(&[
@@ -427,7 +427,7 @@ fn url_prints_the_books_link_to_the_same_run() {
     assert_eq!(code, 0);
     assert_eq!(
         out.trim(),
-        "https://school.example/pgbook/lesson-08.html?run=sequence&profile=smoke&seed=5#trainer-sequence"
+        "https://school.example/pgbook/sequences.html?run=sequence&profile=smoke&seed=5#trainer-sequence"
     );
     let (code, out, _) = run(&[
         "train",
@@ -443,14 +443,14 @@ fn url_prints_the_books_link_to_the_same_run() {
     assert_eq!(code, 0);
     assert_eq!(
         out.trim(),
-        "http://127.0.0.1:8000/lesson-03.html?run=reinforce&profile=full&weight=whole_return&baseline=none&seeds=11,37,71,101,131#trainer-reinforce"
+        "http://127.0.0.1:8000/baselines.html?run=reinforce&profile=full&weight=whole_return&baseline=none&seeds=11,37,71,101,131#trainer-reinforce"
     );
     // The sequence lab trains a profile's five seeds too.
     let (code, out, err) = run(&["train", "sequence", "--profile", "grpo", "--url"]);
     assert_eq!(code, 0, "{err}");
     assert!(
         out.trim()
-            .ends_with("lesson-08.html?run=sequence&profile=grpo&seed=1,2,3,4,5#trainer-sequence"),
+            .ends_with("sequences.html?run=sequence&profile=grpo&seed=1,2,3,4,5#trainer-sequence"),
         "{out}"
     );
     refused(
@@ -473,7 +473,7 @@ fn url_prints_the_books_link_to_the_same_run() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         out.trim(),
-        "file:///media/usb/pgbook.html#lesson-04/trainer-a2c?run=a2c&profile=smoke&seeds=11"
+        "file:///media/usb/pgbook.html#gae/trainer-a2c?run=a2c&profile=smoke&seeds=11"
     );
     refused(
         &["train", "ppo", "--url", "--url-base", "file:///media/usb/"],

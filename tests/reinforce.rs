@@ -294,7 +294,7 @@ fn the_trainer_contract_progress_and_the_books_link() {
     let link = run_link::<ReinforceTrainer>(DEFAULT_BASE, "full", &set, &[11, 37]).unwrap();
     assert_eq!(
         link,
-        "http://127.0.0.1:8000/lesson-03.html?run=reinforce&profile=full&weight=whole_return&seeds=11,37#trainer-reinforce"
+        "http://127.0.0.1:8000/baselines.html?run=reinforce&profile=full&weight=whole_return&seeds=11,37#trainer-reinforce"
     );
 }
 

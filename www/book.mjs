@@ -7,14 +7,17 @@ export const BOOK_TITLE = 'Градиенты политики: от REINFORCE �
 
 /** @type {Lesson[]} */
 export const LESSONS = [
-  { file: 'lesson-01.html', title: 'Логарифмическая производная и REINFORCE' },
-  { file: 'lesson-02.html', title: 'Траектории, накопленная награда и дисконт' },
-  { file: 'lesson-03.html', title: 'Опорные уровни: от константы до RLOO' },
-  { file: 'lesson-04.html', title: 'GAE и две маски' },
-  { file: 'lesson-05.html', title: 'PPO: отношение вероятностей и клиппирование' },
-  { file: 'lesson-06.html', title: 'Полный PPO на CartPole' },
-  { file: 'lesson-07.html', title: 'Авторегрессионные ответы: сдвиг, маска, редукция' },
-  { file: 'lesson-08.html', title: 'Маленький эксперимент: RLOO и PPO для последовательностей' },
-  { file: 'lesson-grpo.html', title: 'GRPO и его поправки' },
-  { file: 'lesson-09.html', title: 'Выводы и упражнения' },
+  { file: 'reinforce.html', title: 'Логарифмическая производная и REINFORCE' },
+  { file: 'returns.html', title: 'Траектории, накопленная награда и дисконт' },
+  { file: 'baselines.html', title: 'Опорные уровни: от константы до RLOO' },
+  { file: 'gae.html', title: 'GAE и две маски' },
+  { file: 'clipping.html', title: 'PPO: отношение вероятностей и клиппирование' },
+  { file: 'ppo.html', title: 'Полный PPO на CartPole' },
+  { file: 'tokens.html', title: 'Авторегрессионные ответы: сдвиг, маска, редукция' },
+  { file: 'sequences.html', title: 'Маленький эксперимент: RLOO и PPO для последовательностей' },
+  { file: 'grpo.html', title: 'GRPO и его поправки' },
+  { file: 'exercises.html', title: 'Выводы и упражнения' },
 ];
+
+// Renamed pages' old addresses (the one-file book's start imports the map too).
+export { MOVED } from './js/moved.js';

@@ -97,7 +97,7 @@ describe('static server', () => {
   it('sends text and wasm gzipped to a browser that accepts it, the same bytes once unpacked; others as they are', async (t) => {
     /** @type {string[]} */
     const sizes = [];
-    for (const path of ['/', '/lesson-01.html', '/css/book.css', '/js/app.js', '/pkg/pgbook_bg.wasm', '/favicon.svg']) {
+    for (const path of ['/', '/reinforce.html', '/css/book.css', '/js/app.js', '/pkg/pgbook_bg.wasm', '/favicon.svg']) {
       const file = readFileSync(join(SITE, path === '/' ? 'index.html' : path));
       const packed = await fetch(server.url + path.slice(1), { headers: { 'Accept-Encoding': 'gzip' } });
       // fetch unpacks what it is sent: the header says whether it was packed, the length how big.
@@ -113,7 +113,7 @@ describe('static server', () => {
       }
     }
     // A reload asks whether the file changed since the version it has: not changed, no body.
-    const again = await fetch(server.url + 'lesson-01.html', { headers: { 'Accept-Encoding': 'gzip', 'If-Modified-Since': new Date(Date.now() + 86_400_000).toUTCString() } });
+    const again = await fetch(server.url + 'reinforce.html', { headers: { 'Accept-Encoding': 'gzip', 'If-Modified-Since': new Date(Date.now() + 86_400_000).toUTCString() } });
     assert(again.status === 304, `a conditional request: ${again.status}`);
     t.diagnostic(sizes.join(', '));
   });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assert, ROOT, SITE } from '../harness.mjs';
 import { BuildError, renderMath } from '../../scripts/build-site.mjs';
-import { LESSONS } from '../../www/book.mjs';
+import { LESSONS, MOVED } from '../../www/book.mjs';
 
 const BUILD = join(ROOT, 'scripts', 'build-site.mjs');
 
@@ -47,13 +47,13 @@ describe('site build', () => {
     try {
       const out = join(dir, 'out');
       execFileSync('node', [BUILD, out, join(dir, 'www')], { stdio: 'pipe' });
-      const good = readFileSync(join(out, 'lesson-03.html'), 'utf8');
-      const page = join(dir, 'www', 'pages', 'lesson-03.html');
+      const good = readFileSync(join(out, 'baselines.html'), 'utf8');
+      const page = join(dir, 'www', 'pages', 'baselines.html');
       writeFileSync(page, readFileSync(page, 'utf8').replace('<span class="math">', '<span class="math">\\frac{'));
       const r = spawnSync('node', [BUILD, out, join(dir, 'www')], { encoding: 'utf8' });
       assert(r.status === 1, `build exit code ${r.status}`);
-      assert(/lesson-03\.html:\d+: KaTeX parse error/.test(r.stderr), r.stderr);
-      assert(readFileSync(join(out, 'lesson-03.html'), 'utf8') === good, 'the failed build touched the output');
+      assert(/baselines\.html:\d+: KaTeX parse error/.test(r.stderr), r.stderr);
+      assert(readFileSync(join(out, 'baselines.html'), 'utf8') === good, 'the failed build touched the output');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -66,9 +66,9 @@ describe('site build', () => {
       let r = spawnSync('node', [BUILD, join(dir, 'out'), join(dir, 'www')], { encoding: 'utf8' });
       assert(r.status === 1 && /lesson-10\.html/.test(r.stderr), `unlisted page: ${r.status} ${r.stderr}`);
       rmSync(join(dir, 'www', 'pages', 'lesson-10.html'));
-      rmSync(join(dir, 'www', 'pages', 'lesson-04.html'));
+      rmSync(join(dir, 'www', 'pages', 'gae.html'));
       r = spawnSync('node', [BUILD, join(dir, 'out'), join(dir, 'www')], { encoding: 'utf8' });
-      assert(r.status === 1 && /lesson-04\.html/.test(r.stderr), `missing page: ${r.status} ${r.stderr}`);
+      assert(r.status === 1 && /gae\.html/.test(r.stderr), `missing page: ${r.status} ${r.stderr}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -85,9 +85,15 @@ describe('site build', () => {
     const m = sw.match(/const BUILD = (\{.*\});/);
     assert(m, 'sw.js is not stamped');
     const build = JSON.parse(m[1]);
-    for (const f of ['index.html', 'lesson-09.html', 'js/app.js', 'js/worker.js', 'pkg/pgbook.js', 'pkg/pgbook_bg.wasm', 'css/book.css', 'favicon.svg', 'README.txt']) {
+    for (const f of ['index.html', 'exercises.html', 'js/app.js', 'js/worker.js', 'pkg/pgbook.js', 'pkg/pgbook_bg.wasm', 'css/book.css', 'favicon.svg', 'README.txt']) {
       assert(build.files.includes(f), `sw.js does not cache ${f}`);
     }
     assert(/^[0-9a-f]{16}$/.test(build.version), build.version);
+    // A renamed page's old address is a redirect page, cached offline like the rest.
+    for (const [from, to] of Object.entries(MOVED)) {
+      const html = readFileSync(join(SITE, from), 'utf8');
+      assert(html.includes(`location.replace(${JSON.stringify(to)} + location.search + location.hash)`), `${from} does not send the reader to ${to}`);
+      assert(build.files.includes(from), `sw.js does not cache ${from}`);
+    }
   });
 });

@@ -3,7 +3,7 @@
 import { it } from 'node:test';
 import { forEachBrowser, assert } from '../harness.mjs';
 
-const PAGE = 'lesson-05.html';
+const PAGE = 'clipping.html';
 
 forEachBrowser((env) => {
   it('slider redraws the clipping figure; crisp on hi-DPI; table recomputed', async () => {
@@ -25,7 +25,7 @@ forEachBrowser((env) => {
       assert((await tab.text('[data-value=outside]')) === '0', 'ε = 0.5 should leave no ratio outside');
       // The link follows the slider (written after a short debounce: wait for it).
       await tab.waitFor(() => new URL(location.href).searchParams.get('eps') === '0.5', null, 5000);
-      await tab.screenshot('lesson-05-clipping');
+      await tab.screenshot('clipping-clipping');
     });
   });
 

@@ -237,7 +237,7 @@ forEachBrowser((env) => {
   });
 
   it('lesson 2: the worked example in the text follows the figure\'s sliders', async () => {
-    await env.withTab('lesson-02.html', null, async (tab) => {
+    await env.withTab('returns.html', null, async (tab) => {
       await tab.waitReady();
       const g = '[data-follows="returns.reward_to_go"]';
       assert((await tab.text(g)) === '(1,5; 1; 2)', `G at the defaults: ${await tab.text(g)}`);
@@ -250,7 +250,7 @@ forEachBrowser((env) => {
   });
 
   it('lesson 4: the «forgot the trace cut» switch redraws the figure and names itself in the text alternative', async () => {
-    await env.withTab('lesson-04.html', null, async (tab) => {
+    await env.withTab('gae.html', null, async (tab) => {
       await tab.waitReady();
       const before = await tab.canvas('#canvas-gae');
       await tab.click('#gae-forgot');
@@ -267,7 +267,7 @@ forEachBrowser((env) => {
     const flag = (/** @type {string} */ name, /** @type {number} */ t) => `#figure-gae input[data-flag="${name}"][data-record="${t}"]`;
     const rowOf = (/** @type {import('../harness.mjs').Tab} */ tab, /** @type {number} */ t) =>
       tab.eval((t) => [...(document.querySelectorAll('#figure-gae details.figure-numbers tbody tr')[t]?.children ?? [])].map((c) => c.textContent), t);
-    const moved = await env.withTab('lesson-04.html', null, async (tab) => {
+    const moved = await env.withTab('gae.html', null, async (tab) => {
       await tab.waitReady();
       await tab.eval(() => {
         const d = document.querySelector('#figure-gae details.figure-numbers');
@@ -290,13 +290,13 @@ forEachBrowser((env) => {
       assert(new URL(tab.url()).searchParams.get('term') === '3-8', `link: ${tab.url()}`);
       return { url: tab.url(), hash: (await tab.canvas('#canvas-gae')).hash };
     });
-    await env.withTab(moved.url.slice(moved.url.indexOf('lesson-04.html')), null, async (tab) => {
+    await env.withTab(moved.url.slice(moved.url.indexOf('gae.html')), null, async (tab) => {
       await tab.waitReady();
       const on = await tab.eval(() => [...document.querySelectorAll('#figure-gae input[data-flag]:checked')].map((i) => `${/** @type {HTMLElement} */ (i).dataset.flag}${/** @type {HTMLElement} */ (i).dataset.record}`));
       assert(JSON.stringify(on) === JSON.stringify(['terminated3', 'terminated8', 'trace_cut3', 'trace_cut5', 'trace_cut8', 'trace_cut11']), `flags from the link: ${on}`);
       assert((await tab.canvas('#canvas-gae')).hash === moved.hash, 'the link drew another figure');
     });
-    await env.withTab('lesson-04.html?cut=3-x', null, async (tab) => {
+    await env.withTab('gae.html?cut=3-x', null, async (tab) => {
       await tab.waitReady();
       const message = (await tab.text('#figure-gae .figure-error')) ?? '';
       assert(message.includes('trace_cut') && message.includes('«3-x»'), `message «${message}»`);
@@ -306,7 +306,7 @@ forEachBrowser((env) => {
   });
 
   it('lesson 3: the z-score switch adds the z-scored estimate on the same groups', async () => {
-    await env.withTab('lesson-03.html', null, async (tab) => {
+    await env.withTab('baselines.html', null, async (tab) => {
       await tab.waitReady();
       const before = await tab.canvas('#canvas-baselines');
       await tab.click('#baselines-z');
@@ -321,7 +321,7 @@ forEachBrowser((env) => {
   });
 
   it('lesson 7: the sequence ratio e^{nδ} follows the length and δ, in the figure and in the text', async () => {
-    await env.withTab('lesson-07.html', null, async (tab) => {
+    await env.withTab('tokens.html', null, async (tab) => {
       await tab.waitReady();
       const text = async () => ({
         n: await tab.text('[data-follows="seqratio.length"]'),
@@ -341,7 +341,7 @@ forEachBrowser((env) => {
   });
 
   it('lesson 7: the EOS and off-by-one switches and the prompt length move the mask and the reductions', async () => {
-    await env.withTab('lesson-07.html', null, async (tab) => {
+    await env.withTab('tokens.html', null, async (tab) => {
       await tab.waitReady();
       const state = async () => ({
         hash: (await tab.canvas('#canvas-tokens')).hash,
@@ -364,12 +364,12 @@ forEachBrowser((env) => {
 
   it('out-of-range URL values show a message; settings in the URL are restored; keyboard works', async () => {
     const cases = [
-      ['lesson-03.html?g=500', '#figure-baselines'],
-      ['lesson-04.html?gamma=1.7', '#figure-gae'],
-      ['lesson-04.html?lambda=abc', '#figure-gae'],
-      ['lesson-05.html?eps=0', '#figure-clipping'],
-      ['lesson-07.html?teps=-1', '#figure-tokens'],
-      ['lesson-04.html?forgot=2', '#figure-gae'],
+      ['baselines.html?g=500', '#figure-baselines'],
+      ['gae.html?gamma=1.7', '#figure-gae'],
+      ['gae.html?lambda=abc', '#figure-gae'],
+      ['clipping.html?eps=0', '#figure-clipping'],
+      ['tokens.html?teps=-1', '#figure-tokens'],
+      ['gae.html?forgot=2', '#figure-gae'],
     ];
     for (const [path, fig] of cases) {
       await env.withTab(path, null, async (tab) => {
@@ -380,7 +380,7 @@ forEachBrowser((env) => {
       });
     }
     // A shared link restores the settings.
-    await env.withTab('lesson-04.html?gamma=0.5&lambda=0.3', null, async (tab) => {
+    await env.withTab('gae.html?gamma=0.5&lambda=0.3', null, async (tab) => {
       await tab.waitReady();
       assert((await tab.value('#gae-gamma')) === '0.5' && (await tab.value('#gae-lambda')) === '0.3', 'URL settings not restored');
       // Keyboard: focus the slider, press the arrow key, the figure redraws.
@@ -402,17 +402,17 @@ forEachBrowser((env) => {
           /** @type {HTMLCanvasElement[]} */ ([...document.querySelectorAll('canvas')]).map((c) => [c.clientWidth, c.width]),
         );
         for (const [css, backing] of canvases) assert(backing === css * 3, `${lesson.file}: canvas not crisp at DPR 3 (${backing} vs ${css}×3)`);
-        if (lesson.file === 'lesson-04.html') await tab.screenshot('phone-lesson-04');
+        if (lesson.file === 'gae.html') await tab.screenshot('phone-gae');
       });
     }
   });
 
   it('a canvas whose size changes is drawn again, crisp, at its new size (figures, trainer panels)', async () => {
     for (const [file, selector] of [
-      ['lesson-05.html', '#canvas-clipping'],
-      ['lesson-06.html', '#canvas-ppo-curve'],
-      ['lesson-06.html', '#canvas-cartpole'],
-      ['lesson-08.html', 'section.trainer canvas'],
+      ['clipping.html', '#canvas-clipping'],
+      ['ppo.html', '#canvas-ppo-curve'],
+      ['ppo.html', '#canvas-cartpole'],
+      ['sequences.html', 'section.trainer canvas'],
     ]) {
       await env.withTab(file, null, async (tab) => {
         await tab.waitReady();
@@ -440,7 +440,7 @@ forEachBrowser((env) => {
   });
 
   it('exercise answers are hidden until asked for', async (t) => {
-    await env.withTab('lesson-09.html', null, async (tab) => {
+    await env.withTab('exercises.html', null, async (tab) => {
       await tab.waitReady();
       const n = await tab.count('details.answer');
       assert(n >= 5, `only ${n} exercises with answers`);

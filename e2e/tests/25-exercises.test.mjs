@@ -11,7 +11,7 @@ const typed = (x) => x.toFixed(4).replace('.', ',').replace('-', '−');
 
 forEachBrowser((env) => {
   it('lesson 9: every exercise form answers right and wrong answers in Russian', { timeout: 120_000 }, async (t) => {
-    await env.withTab('lesson-09.html', null, async (tab) => {
+    await env.withTab('exercises.html', null, async (tab) => {
       await tab.waitReady();
       /** @type {Record<string, { correct_options: number[], options: number, expected: number[] }>} */
       const spec = await tab.eval(() => window.pgbookWasm.worked_examples().exercises);
@@ -79,7 +79,7 @@ forEachBrowser((env) => {
   });
 
   it('lesson 9: the code exercises show the functions of src/rl/ as built', async () => {
-    await env.withTab('lesson-09.html', null, async (tab) => {
+    await env.withTab('exercises.html', null, async (tab) => {
       await tab.waitReady();
       /** @type {{ source: string, code: string }[]} */
       const blocks = await tab.eval(() =>

@@ -105,7 +105,7 @@ describe('numbers from the core', () => {
   it("lesson 4's flag table has one column per record of the core's buffer", () => {
     // The flags' `checked` come from the core record by record; the columns themselves are
     // written out, so a buffer of another length must fail here, not leave a record unshown.
-    const html = readFileSync(join(PAGES, 'lesson-04.html'), 'utf8');
+    const html = readFileSync(join(PAGES, 'gae.html'), 'utf8');
     const n = values.constants.gae_buffer.records;
     for (const flag of ['terminated', 'trace_cut']) {
       const records = [...html.matchAll(new RegExp(`data-flag="${flag}"[^>]*data-record="(\\d+)"`, 'g'))].map((m) => Number(m[1]));
@@ -119,14 +119,14 @@ describe('numbers from the core', () => {
     // Lessons 5 and 6 describe what the `full` profile does; a sentence that holds only for
     // today's switches would turn false when a switch changes (audit I6.3).
     const need = {
-      'lesson-05.html': ['trainers.ppo_full.config.anneal_clip'],
-      'lesson-06.html': [
+      'clipping.html': ['trainers.ppo_full.config.anneal_clip'],
+      'ppo.html': [
         'trainers.ppo_full.entropy_bonus',
         'trainers.ppo_full.config.clip_vloss',
         'trainers.ppo_full.config.anneal_clip',
         'trainers.ppo_full.config.anneal_lr',
       ],
-      'lesson-08.html': ['trainers.sequence_full.single_seed'],
+      'sequences.html': ['trainers.sequence_full.single_seed'],
     };
     /** @type {string[]} */
     const missing = [];

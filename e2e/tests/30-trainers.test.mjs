@@ -11,7 +11,7 @@ const panelError = async (tab, root) => (await tab.text(`${root} .figure-error`)
 
 forEachBrowser((env) => {
   it('PPO smoke, two seeds in parallel workers: completes, curves drawn, nothing added to <body>, summary table, downloads, the CLI bit for bit', { timeout: 180_000 }, async (t) => {
-    await env.withTab('lesson-06.html', { deviceScaleFactor: 1 }, async (tab) => {
+    await env.withTab('ppo.html', { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       await countWorkers(tab);
       await tab.select('#ppo-profile', 'smoke');
@@ -76,7 +76,7 @@ forEachBrowser((env) => {
   });
 
   it('sequence smoke from a shared link: starts on load and completes', { timeout: 120_000 }, async (t) => {
-    await env.withTab('lesson-08.html?run=sequence&profile=smoke&seed=5&reduction=sequence_mean', null, async (tab) => {
+    await env.withTab('sequences.html?run=sequence&profile=smoke&seed=5&reduction=sequence_mean', null, async (tab) => {
       await tab.waitReady();
       assert((await tab.value('#seq-reduction')) === 'sequence_mean', 'reduction from the URL not applied');
       await tab.waitStatus('#trainer-sequence', ['finished', 'failed']);
@@ -93,7 +93,7 @@ forEachBrowser((env) => {
   });
 
   it('pause, resume, stop, and start again after a stop', { timeout: 180_000 }, async () => {
-    await env.withTab('lesson-06.html', { deviceScaleFactor: 1 }, async (tab) => {
+    await env.withTab('ppo.html', { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       await countWorkers(tab);
       await tab.select('#ppo-profile', 'full');
@@ -130,7 +130,7 @@ forEachBrowser((env) => {
   });
 
   it('a worker failure (panic inside wasm) is shown and the run can be restarted', { timeout: 120_000 }, async () => {
-    await env.withTab('lesson-08.html', null, async (tab) => {
+    await env.withTab('sequences.html', null, async (tab) => {
       await tab.waitReady();
       await tab.select('#seq-profile', 'full');
       await tab.clickButton('#trainer-sequence', 'Старт');
@@ -153,7 +153,7 @@ forEachBrowser((env) => {
   });
 
   it('invalid settings are refused with a message before any worker starts', async () => {
-    await env.withTab('lesson-06.html', null, async (tab) => {
+    await env.withTab('ppo.html', null, async (tab) => {
       await tab.waitReady();
       await countWorkers(tab);
       for (const seeds of ['abc', '', '11, -3', '1.5']) {
@@ -163,7 +163,7 @@ forEachBrowser((env) => {
       }
       assert((await tab.eval(() => window.pgbookWorkersCreated)) === 0, 'a worker was started for invalid settings');
     });
-    await env.withTab('lesson-08.html?run=sequence&profile=huge&seed=5', null, async (tab) => {
+    await env.withTab('sequences.html?run=sequence&profile=huge&seed=5', null, async (tab) => {
       await tab.waitReady();
       assert(/неизвестный профиль/.test(await panelError(tab, '#trainer-sequence')), 'bad profile in URL not refused');
       // The harness's run waits (the tests' and the benchmarks') end at a refusal, with the
@@ -175,7 +175,7 @@ forEachBrowser((env) => {
       assert(/неизвестный профиль/.test(waited), `waitStatus did not end at the refusal: ${waited}`);
       assert((await tab.waitFor(runEnded, '#trainer-sequence', 60_000)) === 'refused', 'runEnded did not see the refusal');
     });
-    await env.withTab('lesson-08.html?run=sequence&profile=smoke&seed=x', null, async (tab) => {
+    await env.withTab('sequences.html?run=sequence&profile=smoke&seed=x', null, async (tab) => {
       await tab.waitReady();
       assert(/seed/.test(await panelError(tab, '#trainer-sequence')), 'bad seed in URL not refused');
     });
@@ -186,7 +186,7 @@ forEachBrowser((env) => {
     const notes = [];
     // Sequence, smoke, seed 5.
     const native = cliLines(['train', 'sequence', '--profile', 'smoke', '--seed', '5', '--json']).filter((l) => l.kind === 'iteration');
-    await env.withTab('lesson-08.html?run=sequence&profile=smoke&seed=5&reduction=token_mean', null, async (tab) => {
+    await env.withTab('sequences.html?run=sequence&profile=smoke&seed=5&reduction=token_mean', null, async (tab) => {
       await tab.waitReady();
       await tab.waitStatus('#trainer-sequence', ['finished', 'failed']);
       const reports = await tab.eval(() => window.pgbookRuns.sequence.reports);
@@ -200,7 +200,7 @@ forEachBrowser((env) => {
      * @param {string} label @param {number[]} seeds @param {string} query @param {string[]} set
      */
     const ppoEqualsCli = (label, seeds, query, set) =>
-      env.withTab(`lesson-06.html?run=ppo&profile=smoke&seeds=${seeds.join(',')}${query}`, null, async (tab) => {
+      env.withTab(`ppo.html?run=ppo&profile=smoke&seeds=${seeds.join(',')}${query}`, null, async (tab) => {
         await tab.waitReady();
         await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 120_000);
         assert((await tab.status('#trainer-ppo')) === 'finished', await panelError(tab, '#trainer-ppo'));

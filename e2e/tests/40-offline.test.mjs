@@ -60,7 +60,7 @@ forEachBrowser(
           assert(bad.length === 0, `${lesson.file}: figures not redrawn offline: ${bad.join(', ')}`);
           figures += await tab.count('figure.live');
         }
-        await tab.goto(server.url + 'lesson-06.html?run=ppo&profile=smoke&seeds=11,37&num_updates=4');
+        await tab.goto(server.url + 'ppo.html?run=ppo&profile=smoke&seeds=11,37&num_updates=4');
         await tab.waitReady();
         const status = await tab.waitStatus('#trainer-ppo', ['finished', 'failed'], 180_000);
         assert(status === 'finished', `PPO offline: ${status}: ${await tab.text('#trainer-ppo .figure-error')}`);
@@ -76,7 +76,7 @@ forEachBrowser(
       const dir = mkdtempSync(join(tmpdir(), 'pgbook-site-'));
       cpSync(SITE, dir, { recursive: true });
       const server = await startServer({ root: dir });
-      const tab = await env.browser.open(server.url + 'lesson-05.html');
+      const tab = await env.browser.open(server.url + 'clipping.html');
       try {
         await tab.waitReady();
         const [old] = await waitOffline(tab);
@@ -84,7 +84,7 @@ forEachBrowser(
         appendFileSync(join(dir, 'js', 'format.js'), '\n// rebuilt\n');
         const { version } = writeServiceWorker(dir);
         assert(`pgbook-${version}` !== old, 'the version did not change with the build');
-        await tab.goto(server.url + 'lesson-05.html');
+        await tab.goto(server.url + 'clipping.html');
         await tab.waitReady();
         await tab.waitFor(() => !!document.querySelector('.update-ready'), null, 30_000);
         /** The module the page gets now (through the service worker). */

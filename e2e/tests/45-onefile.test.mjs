@@ -92,13 +92,13 @@ it('site/pgbook.html: at most 2.5 MB, every page once, the built wasm inside; th
   assert(wasm.length > 0, 'no wasm in the file');
   for (const [, file, base64] of wasm)
     assert(gunzipSync(Buffer.from(base64, 'base64')).equals(readFileSync(join(SITE, file))), `${file}: not the built module`);
-  const links = new Set(['index.html', 'lesson-06.html']);
+  const links = new Set(['index.html', 'ppo.html']);
   assert(
-    fragmentLinks('<a href="lesson-06.html?run=ppo&amp;seeds=11#trainer-ppo">x</a> <a href="#notation">y</a>', 'index', links) ===
-      '<a href="#lesson-06/trainer-ppo?run=ppo&amp;seeds=11">x</a> <a href="#index/notation">y</a>',
+    fragmentLinks('<a href="ppo.html?run=ppo&amp;seeds=11#trainer-ppo">x</a> <a href="#notation">y</a>', 'index', links) ===
+      '<a href="#ppo/trainer-ppo?run=ppo&amp;seeds=11">x</a> <a href="#index/notation">y</a>',
     'the links between pages as fragments',
   );
-  for (const bad of ['<link rel="stylesheet" href="css/book.css">', '<img src="figure.png">', '<a href="lesson-01.html">', '<style>x{background:url(paper.png)}</style>']) {
+  for (const bad of ['<link rel="stylesheet" href="css/book.css">', '<img src="figure.png">', '<a href="reinforce.html">', '<style>x{background:url(paper.png)}</style>']) {
     let refused = false;
     try {
       assertSelfContained(`<p>${bad}</p>`);
@@ -167,6 +167,11 @@ forEachBrowser((env) => {
       // Back is the page before, loaded anew; a page the file does not have opens the contents.
       await newLoad(tab, () => tab.eval(() => history.back()));
       assert((await tab.text('h1'))?.startsWith(`Урок ${LESSONS.length - 1}.`), `Back opened «${await tab.text('h1')}»`);
+      // A fragment made before the pages were renamed opens the page's new name, state kept.
+      await go(tab, '#lesson-04/figure-gae?gamma=0.9');
+      const moved = await tab.eval(() => ({ hash: location.hash, h1: document.querySelector('h1')?.textContent ?? '' }));
+      const gae = LESSONS.findIndex((l) => l.file === 'gae.html');
+      assert(moved.hash === '#gae/figure-gae?gamma=0.9' && moved.h1.startsWith(`Урок ${gae + 1}.`), `an old fragment: ${JSON.stringify(moved)}`);
       await go(tab, '#lesson-99');
       assert((await tab.text('h1')) === BOOK_TITLE && /нет страницы «lesson-99»/.test((await tab.text('.link-error')) ?? ''), 'an unknown page');
       t.diagnostic(`${env.name}: ${LESSONS.length} lessons opened, figures redrawn on ${redrawn.join(', ')}`);
@@ -175,7 +180,7 @@ forEachBrowser((env) => {
 
   it('every trainer from the link the CLI prints equals the CLI; a two-configuration comparison; a policy file out and back; a run paused early, resumed and reset while storage is refused', { timeout: 300_000 }, async (t) => {
     // A page with a trainer panel: it loads the whole core, whose registry lists the trainers.
-    await withFile(env, '#lesson-06', async (tab) => {
+    await withFile(env, '#ppo', async (tab) => {
       /** @type {{ name: string, page: string }[]} */
       const trainers = await tab.eval(() => /** @type {any} */ (window.pgbookWasm).trainer_list());
       /** @type {string[]} */
@@ -208,7 +213,7 @@ forEachBrowser((env) => {
       }
       // Two configurations on one seed: each is the CLI's run of it.
       const q = new URLSearchParams([['run', 'ppo'], ['cfg', 'smoke'], ['cfg', 'smoke;gamma=0.98'], ['seeds', '11']]);
-      await go(tab, `#lesson-06/trainer-ppo?${q}`);
+      await go(tab, `#ppo/trainer-ppo?${q}`);
       await tab.runToEnd('#trainer-ppo', 120_000);
       assert((await tab.count('#ppo-comparison tbody tr')) === 2, 'the results table of two configurations');
       for (const [c, set] of /** @type {[number, string[]][]} */ ([[0, []], [1, ['--set', 'gamma=0.98']]])) {
@@ -218,7 +223,7 @@ forEachBrowser((env) => {
       // Storage refused (as some browsers do for a page from disk): the history says why, the
       // run goes on. The run is paused before its workers are ready (the file's workers get
       // their wasm in a first message), resumed, finished, and reset.
-      await go(tab, '#lesson-04');
+      await go(tab, '#gae');
       await countWorkers(tab);
       await tab.eval(() => {
         indexedDB.open = () => {

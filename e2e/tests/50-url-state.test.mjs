@@ -9,13 +9,13 @@ import { forEachBrowser, assert, SITE } from '../harness.mjs';
 
 /** [query, figure, the refused slider, another slider of the figure (or itself)] */
 const CASES = [
-  ['lesson-04.html?gamma=', 'gae', '#gae-gamma', '#gae-lambda'],
-  ['lesson-03.html?g=0x10', 'baselines', '#baselines-g', '#baselines-g'],
-  ['lesson-04.html?gamma=%200.5', 'gae', '#gae-gamma', '#gae-lambda'],
-  ['lesson-04.html?gamma=0.5%20', 'gae', '#gae-gamma', '#gae-lambda'],
-  ['lesson-04.html?lambda=0.555', 'gae', '#gae-lambda', '#gae-gamma'],
-  ['lesson-07.html?teps=0.2000001', 'tokens', '#tokens-eps', '#tokens-eps'],
-  ['lesson-04.html?gamma=1e-1', 'gae', '#gae-gamma', '#gae-lambda'],
+  ['gae.html?gamma=', 'gae', '#gae-gamma', '#gae-lambda'],
+  ['baselines.html?g=0x10', 'baselines', '#baselines-g', '#baselines-g'],
+  ['gae.html?gamma=%200.5', 'gae', '#gae-gamma', '#gae-lambda'],
+  ['gae.html?gamma=0.5%20', 'gae', '#gae-gamma', '#gae-lambda'],
+  ['gae.html?lambda=0.555', 'gae', '#gae-lambda', '#gae-gamma'],
+  ['tokens.html?teps=0.2000001', 'tokens', '#tokens-eps', '#tokens-eps'],
+  ['gae.html?gamma=1e-1', 'gae', '#gae-gamma', '#gae-lambda'],
 ];
 
 forEachBrowser((env) => {
@@ -62,10 +62,10 @@ forEachBrowser((env) => {
       { width: 390, height: 844 },
     ]) {
       for (const [path, box] of [
-        [`lesson-04.html?gamma=${huge}`, '#figure-gae .figure-error'],
-        [`lesson-05.html?eps=0.${huge}`, '#figure-clipping .figure-error'],
-        [`lesson-08.html?run=sequence&profile=smoke&seed=${huge}`, '#trainer-sequence .figure-error'],
-        [`lesson-06.html?run=ppo&profile=smoke&seeds=${huge}`, '#trainer-ppo .figure-error'],
+        [`gae.html?gamma=${huge}`, '#figure-gae .figure-error'],
+        [`clipping.html?eps=0.${huge}`, '#figure-clipping .figure-error'],
+        [`sequences.html?run=sequence&profile=smoke&seed=${huge}`, '#trainer-sequence .figure-error'],
+        [`ppo.html?run=ppo&profile=smoke&seeds=${huge}`, '#trainer-ppo .figure-error'],
       ]) {
         await env.withTab(path, { viewport }, async (tab) => {
           await tab.waitReady();
@@ -82,7 +82,7 @@ forEachBrowser((env) => {
   });
 
   it('a page opened from disk (file://) says, in Russian, how to start the book', async () => {
-    const url = pathToFileURL(join(SITE, 'lesson-05.html')).href;
+    const url = pathToFileURL(join(SITE, 'clipping.html')).href;
     const tab = await env.browser.open(url);
     try {
       await tab.waitFor(() => document.readyState === 'complete', null, 10_000);
@@ -91,16 +91,20 @@ forEachBrowser((env) => {
       assert(/python3 -m http\.server/.test(text) && /scripts\/serve\.sh/.test(text) && /http:\/\/127\.0\.0\.1:8000\//.test(text), text);
       // The same lesson in the book in one file, beside it: it runs from disk.
       const onefile = await tab.eval(() => /** @type {HTMLAnchorElement} */ (document.getElementById('file-warning-onefile')).href);
-      assert(onefile.endsWith('/pgbook.html#lesson-05'), onefile);
+      assert(onefile.endsWith('/pgbook.html#clipping'), onefile);
       // What the browser itself logs about refusing modules from file:// is expected.
       tab.expectProblems(/CORS|file:|module|origin|ERR_FAILED/i);
       assert(tab.problems.length === 0, tab.problems.join('\n'));
     } finally {
       await tab.close();
     }
-    await env.withTab('lesson-05.html', null, async (tab) => {
+    await env.withTab('clipping.html', null, async (tab) => {
       await tab.waitReady();
       assert(!(await tab.visible('#file-warning')), 'the disk message shows on a served page');
+      // The page's address before the pages were named by subject still arrives, query and
+      // fragment kept (a run link or bookmark made before).
+      await tab.goto(`${env.url}lesson-05.html?q=1#notation`);
+      await tab.waitFor(() => location.pathname.endsWith('/clipping.html') && location.search === '?q=1' && location.hash === '#notation', null, 10_000);
     });
   });
 });

@@ -32,7 +32,7 @@ const clickInOneTask = (tab, texts) =>
 
 forEachBrowser((env) => {
   it('Stop keeps the status and progress where they stopped; Reset brings every canvas back to its empty axes', { timeout: 120_000 }, async () => {
-    await env.withTab('lesson-06.html', {}, async (tab) => {
+    await env.withTab('ppo.html', {}, async (tab) => {
       await tab.waitReady();
       await countWorkers(tab);
       await tab.select('#ppo-profile', 'full');
@@ -91,7 +91,7 @@ forEachBrowser((env) => {
   });
 
   it('the CartPole animation plays on every run, rests off-screen and stops after the run', { timeout: 180_000 }, async () => {
-    await env.withTab('lesson-06.html', {}, async (tab) => {
+    await env.withTab('ppo.html', {}, async (tab) => {
       await tab.waitReady();
       await tab.select('#ppo-profile', 'smoke');
       await tab.fill('#ppo-seeds', '11');
@@ -138,7 +138,7 @@ forEachBrowser((env) => {
   });
 
   it('a pause clicked before the workers are ready is honoured', { timeout: 90_000 }, async () => {
-    await env.withTab('lesson-06.html', {}, async (tab) => {
+    await env.withTab('ppo.html', {}, async (tab) => {
       await tab.waitReady();
       await countWorkers(tab);
       await tab.select('#ppo-profile', 'smoke');
@@ -157,7 +157,7 @@ forEachBrowser((env) => {
   });
 
   it('one seed rule: every seed the CLI takes starts a run, the next one is refused before any worker', { timeout: 90_000 }, async () => {
-    await env.withTab('lesson-06.html', {}, async (tab) => {
+    await env.withTab('ppo.html', {}, async (tab) => {
       await tab.waitReady();
       await countWorkers(tab);
       await tab.select('#ppo-profile', 'smoke');
@@ -176,16 +176,16 @@ forEachBrowser((env) => {
 
   it('every run link gets an answer: forwarded to its page, or a message; no exception', { timeout: 120_000 }, async () => {
     // The book's root and the wrong lesson forward to the page that hosts the trainer.
-    for (const from of ['index.html', 'lesson-08.html', 'lesson-02.html']) {
+    for (const from of ['index.html', 'sequences.html', 'returns.html']) {
       await env.withTab(`${from}?run=ppo&profile=smoke&seeds=11`, {}, async (tab) => {
-        await tab.waitFor(() => location.pathname.endsWith('lesson-06.html'), null, 20_000);
+        await tab.waitFor(() => location.pathname.endsWith('ppo.html'), null, 20_000);
         await tab.waitReady();
         await tab.waitStatus('#trainer-ppo', ['running', 'finished'], 30_000);
         await tab.clickButton('#trainer-ppo', 'Стоп');
       });
     }
     // Parameters after '#'.
-    await env.withTab('lesson-08.html#run=sequence&profile=smoke&seed=5', {}, async (tab) => {
+    await env.withTab('sequences.html#run=sequence&profile=smoke&seed=5', {}, async (tab) => {
       await tab.waitReady();
       await tab.waitStatus('#trainer-sequence', ['running', 'finished'], 30_000);
     });
@@ -198,7 +198,7 @@ forEachBrowser((env) => {
       });
     }
     // The other trainer's parameter names.
-    await env.withTab('lesson-08.html?run=sequence&profile=smoke&seeds=5', {}, async (tab) => {
+    await env.withTab('sequences.html?run=sequence&profile=smoke&seeds=5', {}, async (tab) => {
       await tab.waitReady();
       const text = (await tab.text('#trainer-sequence .figure-error')) ?? '';
       assert(/«seeds»/.test(text) && /seed/.test(text), `seeds= on lesson 8: ${text}`);
@@ -207,7 +207,7 @@ forEachBrowser((env) => {
   });
 
   it('leaving mid-run asks first; the form is kept in the URL and comes back', { timeout: 90_000 }, async () => {
-    await env.withTab('lesson-06.html', {}, async (tab) => {
+    await env.withTab('ppo.html', {}, async (tab) => {
       await tab.waitReady();
       const guard = () =>
         tab.eval(() => {
@@ -226,7 +226,7 @@ forEachBrowser((env) => {
       assert(await guard(), 'leaving a running page does not ask');
       await tab.clickButton('#trainer-ppo', 'Стоп');
       // The same URL (as Back brings it) fills the form and starts nothing.
-      await tab.goto(env.url + 'lesson-06.html' + search);
+      await tab.goto(env.url + 'ppo.html' + search);
       await tab.waitReady();
       assert((await tab.value('#ppo-profile')) === 'full', 'profile not restored');
       assert(((await tab.value('#ppo-seeds')) ?? '').replace(/\s/g, '') === '71,101', 'seeds not restored');
@@ -235,7 +235,7 @@ forEachBrowser((env) => {
   });
 
   it('focus moves to the next control when a focused button is disabled', { timeout: 90_000 }, async () => {
-    await env.withTab('lesson-06.html', {}, async (tab) => {
+    await env.withTab('ppo.html', {}, async (tab) => {
       await tab.waitReady();
       await tab.select('#ppo-profile', 'smoke');
       await tab.fill('#ppo-seeds', '11');
@@ -251,7 +251,7 @@ forEachBrowser((env) => {
   });
 
   it('eight seeds queue on a pool of hardwareConcurrency workers and all finish', { timeout: 240_000 }, async () => {
-    await env.withTab('lesson-06.html', { deviceScaleFactor: 1 }, async (tab) => {
+    await env.withTab('ppo.html', { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       await countWorkers(tab);
       // The full profile cut to a few updates: the queue turns over as often, in seconds (its

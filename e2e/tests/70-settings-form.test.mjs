@@ -13,8 +13,8 @@ forEachBrowser((env) => {
     /** @type {string[]} */
     const notes = [];
     for (const [file, root, kind] of [
-      ['lesson-06.html', '#trainer-ppo', 'ppo'],
-      ['lesson-08.html', '#trainer-sequence', 'sequence'],
+      ['ppo.html', '#trainer-ppo', 'ppo'],
+      ['sequences.html', '#trainer-sequence', 'sequence'],
     ]) {
       const [cli] = cliLines(['settings', kind, '--json']);
       await env.withTab(file, null, async (tab) => {
@@ -45,7 +45,7 @@ forEachBrowser((env) => {
   });
 
   it('the changes are stated in words and kept in the URL; a profile change resets the form; bad values are refused before any worker', async () => {
-    await env.withTab('lesson-06.html', null, async (tab) => {
+    await env.withTab('ppo.html', null, async (tab) => {
       await tab.waitReady();
       await tab.select('#ppo-profile', 'smoke');
       // A decimal comma and a spaced list, as a Russian reader types them.
@@ -81,7 +81,7 @@ forEachBrowser((env) => {
   // test: its configuration B carries these overrides.)
   it('an overridden configuration\'s share link carries it and is the link the CLI prints for the same --set', { timeout: 60_000 }, async () => {
     const set = { num_updates: '2', clip_coef: 'off', boundary_trace_cut: 'false', hidden_sizes: '32,16', ent_coef: '0.01' };
-    await env.withTab('lesson-06.html', { deviceScaleFactor: 1 }, async (tab) => {
+    await env.withTab('ppo.html', { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       await tab.select('#ppo-profile', 'smoke');
       await tab.fill('#ppo-seeds', '11');

@@ -16,7 +16,7 @@ const runWorkerMade = (tab) => tab.eval(() => (window.pgbookRunWorkers ?? 0) > 0
 
 forEachBrowser((env) => {
   it('two PPO configurations on the same seeds: one pool, a band each, the results table, any run in detail, the CLI bit for bit', { timeout: 240_000 }, async (t) => {
-    await env.withTab('lesson-06.html', { deviceScaleFactor: 1 }, async (tab) => {
+    await env.withTab('ppo.html', { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       await countWorkers(tab);
       await tab.select('#ppo-profile', 'smoke');
@@ -93,7 +93,7 @@ forEachBrowser((env) => {
 
   it('a comparison link starts on load and the sequence panel compares the three reductions', { timeout: 240_000 }, async () => {
     const link =
-      'lesson-08.html?run=sequence&seed=5&cfg=smoke;reduction=token_mean&cfg=smoke;reduction=sequence_mean&cfg=smoke;reduction=sequence_sum_mean';
+      'sequences.html?run=sequence&seed=5&cfg=smoke;reduction=token_mean&cfg=smoke;reduction=sequence_mean&cfg=smoke;reduction=sequence_sum_mean';
     await env.withTab(link, { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       await tab.runToEnd('#trainer-sequence', 200_000);
@@ -120,7 +120,7 @@ forEachBrowser((env) => {
       ['run=ppo&seeds=11&cfg=smoke&cfg=warp', 'warp'],
       ['run=ppo&seeds=11&cfg=smoke&cfg=full&gamma=0.9', 'внутри каждой конфигурации'],
     ]) {
-      await env.withTab(`lesson-06.html?${query}`, null, async (tab) => {
+      await env.withTab(`ppo.html?${query}`, null, async (tab) => {
         await tab.waitReady();
         const message = (await tab.text('#trainer-ppo .figure-error')) ?? '';
         assert(message.includes(words), `${query}: message «${message}»`);
@@ -131,7 +131,7 @@ forEachBrowser((env) => {
   });
 
   it('two configurations × five course seeds: ten runs queue on the pool and all finish', { timeout: 300_000 }, async (t) => {
-    await env.withTab('lesson-06.html', { deviceScaleFactor: 1 }, async (tab) => {
+    await env.withTab('ppo.html', { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       await countWorkers(tab);
       // Ten runs of a few updates turn the queue over as often (the benchmark times full ones,

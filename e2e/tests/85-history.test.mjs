@@ -33,7 +33,7 @@ const saved = (tab) => tab.count('#ppo-history li');
 
 forEachBrowser((env) => {
   it('a finished run is saved, survives a reload, comes back on the panel and beside a new run, and is deleted', { timeout: 180_000 }, async () => {
-    await env.withTab('lesson-06.html', { deviceScaleFactor: 1 }, async (tab) => {
+    await env.withTab('ppo.html', { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       const before = await saved(tab);
       await shortRun(tab);
@@ -63,7 +63,7 @@ forEachBrowser((env) => {
   });
 
   it('a trained policy downloads, loads back and plays the greedy episode of `pgbook replay`; a broken file is refused', { timeout: 120_000 }, async (t) => {
-    await env.withTab('lesson-06.html', { deviceScaleFactor: 1 }, async (tab) => {
+    await env.withTab('ppo.html', { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       await shortRun(tab);
       const file = await tab.download('#trainer-ppo .policy-download');
@@ -109,7 +109,7 @@ forEachBrowser((env) => {
   });
 
   it('when the browser cannot store, the page says so and training goes on', { timeout: 90_000 }, async () => {
-    await env.withTab('lesson-06.html', { deviceScaleFactor: 1 }, async (tab) => {
+    await env.withTab('ppo.html', { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       await tab.eval(() => {
         indexedDB.open = () => {

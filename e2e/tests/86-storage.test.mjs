@@ -39,7 +39,7 @@ const pageDate = (tab, iso) => tab.eval((iso) => new Date(iso).toLocaleString('r
 forEachBrowser(
   (env) => {
     it('saved runs of older builds, other versions, damaged and partial ones never break the page', { timeout: 180_000 }, async () => {
-      await env.withTab('lesson-06.html', { deviceScaleFactor: 1 }, async (tab) => {
+      await env.withTab('ppo.html', { deviceScaleFactor: 1 }, async (tab) => {
         await tab.waitReady();
         await tab.select('#ppo-profile', 'smoke');
         await tab.fill('#ppo-seeds', '11');

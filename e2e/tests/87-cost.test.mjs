@@ -10,7 +10,7 @@ import { forEachBrowser, assert } from '../harness.mjs';
 const LEARNT_FACTOR = 1.25;
 
 const HUGE =
-  'lesson-06.html?run=ppo&profile=smoke&num_envs=64&num_steps=4096&minibatch_size=262144&hidden_sizes=1024,1024,1024,1024&num_updates=1&update_epochs=1';
+  'ppo.html?run=ppo&profile=smoke&num_envs=64&num_steps=4096&minibatch_size=262144&hidden_sizes=1024,1024,1024,1024&num_updates=1&update_epochs=1';
 
 /** Counts the workers the page makes from now on, and answers its confirms with `answer`. @param {import('../harness.mjs').Tab} tab @param {boolean} answer */
 const watch = (tab, answer) =>
@@ -49,7 +49,7 @@ forEachBrowser((env) => {
   });
 
   it('the estimate stands beside Старт, and a long run asks first', { timeout: 90_000 }, async (t) => {
-    await env.withTab('lesson-06.html?form=ppo&profile=smoke&num_updates=100000', { deviceScaleFactor: 1 }, async (tab) => {
+    await env.withTab('ppo.html?form=ppo&profile=smoke&num_updates=100000', { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       await tab.waitFor(() => /Оценка/.test(document.querySelector('#trainer-ppo .run-estimate')?.textContent ?? ''), null, 10_000);
       const estimate = (await tab.text('#trainer-ppo .run-estimate')) ?? '';
@@ -69,7 +69,7 @@ forEachBrowser((env) => {
   });
 
   it(`after a run, the estimate for the same settings is within ${LEARNT_FACTOR}× of the time it took`, { timeout: 300_000 }, async (t) => {
-    await env.withTab('lesson-04.html?form=a2c&profile=smoke&seeds=11', { deviceScaleFactor: 1 }, async (tab) => {
+    await env.withTab('gae.html?form=a2c&profile=smoke&seeds=11', { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       /** The estimate's seconds as the page shows them (data-seconds), with its text. */
       const estimate = () =>

@@ -25,7 +25,7 @@ forEachBrowser((env) => {
   it('every prepared comparison lists its configurations and offers its run (a button on its trainer\'s page, else a link there; the two tests below run one of each kind)', { timeout: 60_000 }, async (t) => {
     /** @type {string[]} */
     const seen = [];
-    for (const file of ['lesson-02.html', 'lesson-03.html', 'lesson-04.html', 'lesson-05.html', 'lesson-06.html', 'lesson-08.html']) {
+    for (const file of ['returns.html', 'baselines.html', 'gae.html', 'clipping.html', 'ppo.html', 'sequences.html']) {
       await env.withTab(file, null, async (tab) => {
         await tab.waitReady();
         const boxes = await tab.eval(() =>
@@ -43,12 +43,12 @@ forEachBrowser((env) => {
           assert(b.listed === b.configs, `${file} ${b.id}: ${b.listed} configurations listed of ${b.configs}`);
           assert(!/не распознано/.test(b.result), `${file} ${b.id}: ${b.result}`);
           // A page with the trainer's panel runs it there; the others link to that page.
-          const own = ['lesson-02.html', 'lesson-03.html', 'lesson-06.html', 'lesson-08.html'].includes(file);
+          const own = ['returns.html', 'baselines.html', 'ppo.html', 'sequences.html'].includes(file);
           assert(own ? b.button : b.link !== null, `${file} ${b.id}: no way to run it`);
           if (b.link) {
             // A link starts the run on its trainer's page: every configuration, or the one.
             const url = new URL(b.link);
-            const page = { ppo: '/lesson-06.html', reinforce: '/lesson-03.html', sequence: '/lesson-08.html' }[url.searchParams.get('run') ?? ''];
+            const page = { ppo: '/ppo.html', reinforce: '/baselines.html', sequence: '/sequences.html' }[url.searchParams.get('run') ?? ''];
             const configs = url.searchParams.getAll('cfg').length || Number(url.searchParams.has('profile'));
             assert(page !== undefined && url.pathname.endsWith(page) && configs >= 1 && configs <= b.configs, `${file}: link ${b.link}`);
           }
@@ -64,14 +64,14 @@ forEachBrowser((env) => {
     // of the site runs the same four on the smoke profile; its own origin, its own history.
     const dir = mkdtempSync(join(tmpdir(), 'pgbook-site-'));
     cpSync(SITE, dir, { recursive: true });
-    const file = join(dir, 'lesson-08.html');
+    const file = join(dir, 'sequences.html');
     const html = readFileSync(file, 'utf8');
     const block = /(id="prepared-reductions"[^>]*?data-cfg=")([^"]*)(")/;
     const cfg = html.match(block)?.[2] ?? '';
     assert(cfg.split('|').length === 4 && cfg.split('|').every((c) => c.startsWith('full')), `lesson 8's block of four full configurations: «${cfg}»`);
     writeFileSync(file, html.replace(block, (_, head, c, tail) => head + c.split('|').map((/** @type {string} */ x) => x.replace(/^full/, 'smoke')).join('|') + tail));
     const server = await startServer({ root: dir });
-    const tab = await env.browser.open(server.url + 'lesson-08.html', { deviceScaleFactor: 1 });
+    const tab = await env.browser.open(server.url + 'sequences.html', { deviceScaleFactor: 1 });
     try {
       await tab.waitReady();
       await tab.click('#prepared-reductions button.prepared-run');
@@ -107,13 +107,13 @@ forEachBrowser((env) => {
     // run reaches the goal on no seed either) and two seeds; its own origin, its own history.
     const dir = mkdtempSync(join(tmpdir(), 'pgbook-site-'));
     cpSync(SITE, dir, { recursive: true });
-    const file = join(dir, 'lesson-06.html');
+    const file = join(dir, 'ppo.html');
     const html = readFileSync(file, 'utf8');
     const block = 'id="prepared-ppo-reinforce" data-prepared="ppo|reinforce" data-seeds="11,37,71,101,131" data-cfg="full|full"';
     assert(html.includes(block), 'lesson 6 has no joined block of PPO full | REINFORCE full on the five course seeds');
     writeFileSync(file, html.replace(block, 'id="prepared-ppo-reinforce" data-prepared="ppo|reinforce" data-seeds="11,37" data-cfg="smoke|smoke;env_step_budget=4000"'));
     const server = await startServer({ root: dir });
-    const tab = await env.browser.open(server.url + 'lesson-06.html', { deviceScaleFactor: 1 });
+    const tab = await env.browser.open(server.url + 'ppo.html', { deviceScaleFactor: 1 });
     const box = '#prepared-ppo-reinforce';
     const resultText = () => tab.text(`${box} [data-prepared-result]`);
     try {
@@ -140,7 +140,7 @@ forEachBrowser((env) => {
       await tab.waitFor((sel) => /ещё нет: REINFORCE/.test(document.querySelector(sel)?.textContent ?? ''), `${box} [data-prepared-result]`, 10_000);
       // REINFORCE: the block links to lesson 3's panel, where the run starts from the link.
       const link = await tab.eval((sel) => /** @type {HTMLAnchorElement | null} */ (document.querySelector(sel))?.href ?? '', `${box} a.prepared-run`);
-      assert(new URL(link).pathname.endsWith('/lesson-03.html'), `REINFORCE's link: ${link}`);
+      assert(new URL(link).pathname.endsWith('/baselines.html'), `REINFORCE's link: ${link}`);
       await tab.goto(link);
       await tab.waitReady();
       await tab.waitStatus('#trainer-reinforce', ['running', 'finished', 'failed'], 10_000);
@@ -164,7 +164,7 @@ forEachBrowser((env) => {
       const table = () =>
         tab.eval((sel) => [.../** @type {NodeListOf<HTMLTableRowElement>} */ (document.querySelectorAll(`${sel} [data-prepared-result] tbody tr`))].map((tr) => [...tr.cells].map((c) => c.textContent ?? '')), box);
       for (const visit of ['after both runs', 'after a reload']) {
-        if (visit === 'after both runs') await tab.goto(server.url + 'lesson-06.html');
+        if (visit === 'after both runs') await tab.goto(server.url + 'ppo.html');
         else await tab.reload();
         await tab.waitReady();
         await tab.waitFor((sel) => document.querySelectorAll(`${sel} [data-prepared-result] tbody tr`).length > 0, box, 10_000);

@@ -10,7 +10,7 @@ import { forEachBrowser, assert } from '../harness.mjs';
 
 /** One PPO update of 131,072 transitions in 8 minibatches through 256-wide layers: several seconds. */
 const LONG =
-  'lesson-06.html?form=ppo&profile=smoke&seeds=1&num_envs=64&num_steps=2048&minibatch_size=16384&hidden_sizes=256,256&num_updates=1&update_epochs=2';
+  'ppo.html?form=ppo&profile=smoke&seeds=1&num_envs=64&num_steps=2048&minibatch_size=16384&hidden_sizes=256,256&num_updates=1&update_epochs=2';
 
 const SELF_TEST = /self-test: a deliberate panic|unreachable/;
 
@@ -53,7 +53,7 @@ forEachBrowser((env) => {
   it('a worker that dies takes only its job down: the others finish, the job is named and runs again', { timeout: 240_000 }, async (t) => {
     // Two configurations × two seeds = four jobs on the pool; B's are longer (150 updates
     // against smoke's 120), so job 2 is still running when it is made to fail.
-    const link = 'lesson-06.html?run=ppo&cfg=smoke&cfg=smoke%3Bnum_updates%3D150&seeds=1,2#trainer-ppo';
+    const link = 'ppo.html?run=ppo&cfg=smoke&cfg=smoke%3Bnum_updates%3D150&seeds=1,2#trainer-ppo';
     await env.withTab(link, { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       await tab.waitStatus('#trainer-ppo', ['running'], 20_000);

@@ -7,7 +7,7 @@ import { forEachBrowser, assert, assertSameLines, cliLines, compareReports } fro
 
 forEachBrowser((env) => {
   it('a whole REINFORCE smoke run equals the CLI’s, seed by seed, bit for bit', { timeout: 240_000 }, async (t) => {
-    await env.withTab('lesson-03.html', { deviceScaleFactor: 1 }, async (tab) => {
+    await env.withTab('baselines.html', { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       await tab.select('#reinforce-profile', 'smoke');
       await tab.fill('#reinforce-seeds', '11, 37');
@@ -39,7 +39,7 @@ forEachBrowser((env) => {
   });
 
   it('the REINFORCE panel compares its variants on the same seeds', { timeout: 240_000 }, async () => {
-    const link = 'lesson-01.html?run=reinforce&seeds=11&cfg=smoke;weight=whole_return;baseline=none&cfg=smoke;baseline=none&cfg=smoke';
+    const link = 'reinforce.html?run=reinforce&seeds=11&cfg=smoke;weight=whole_return;baseline=none&cfg=smoke;baseline=none&cfg=smoke';
     await env.withTab(link, { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       await tab.waitStatus('#trainer-reinforce', ['finished', 'failed'], 200_000);

@@ -56,7 +56,7 @@ forEachBrowser((env) => {
       const query = Object.entries(settings)
         .map(([k, v]) => `${k}=${v}`)
         .join('&');
-      await env.withTab(`lesson-08.html?run=sequence&profile=${profile}&seed=${seed}&${query}`, null, async (tab) => {
+      await env.withTab(`sequences.html?run=sequence&profile=${profile}&seed=${seed}&${query}`, null, async (tab) => {
         await tab.waitReady();
         await tab.waitStatus('#trainer-sequence', ['finished', 'failed'], 180_000);
         assert((await tab.status('#trainer-sequence')) === 'finished', await panelError(tab, '#trainer-sequence'));
@@ -84,7 +84,7 @@ forEachBrowser((env) => {
     const cfg = [...configs, third].map((c) => `cfg=${[c.profile, ...Object.entries(c.set).map(([k, v]) => `${k}=${v}`)].join(';')}`).join('&');
     /** @param {{ profile: string, set: Record<string, string> }} c */
     const args = (c) => ['train', 'sequence', '--profile', c.profile, '--seeds', seeds.join(','), '--threads', '1', '--json', ...Object.entries(c.set).flatMap(([k, v]) => ['--set', `${k}=${v}`])];
-    await env.withTab(`lesson-08.html?run=sequence&seed=${seeds.join(',')}&${cfg}`, { deviceScaleFactor: 1 }, async (tab) => {
+    await env.withTab(`sequences.html?run=sequence&seed=${seeds.join(',')}&${cfg}`, { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       await tab.waitStatus('#trainer-sequence', ['finished', 'failed'], 280_000);
       assert((await tab.status('#trainer-sequence')) === 'finished', await panelError(tab, '#trainer-sequence'));
@@ -128,7 +128,7 @@ forEachBrowser((env) => {
   });
 
   it('a sequence run saved in the previous format (version 1, no own columns) still shows', { timeout: 120_000 }, async () => {
-    await env.withTab('lesson-08.html?run=sequence&profile=smoke&seed=5&iterations=4', { deviceScaleFactor: 1 }, async (tab) => {
+    await env.withTab('sequences.html?run=sequence&profile=smoke&seed=5&iterations=4', { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       await tab.waitStatus('#trainer-sequence', ['finished', 'failed'], 60_000);
       await tab.waitFor(() => document.querySelectorAll('#seq-history li').length >= 1, null, 10_000);
@@ -154,7 +154,7 @@ forEachBrowser((env) => {
     // the site runs the same three, shortened, on two seeds; its own origin, its own history.
     const dir = mkdtempSync(join(tmpdir(), 'pgbook-site-'));
     cpSync(SITE, dir, { recursive: true });
-    const file = join(dir, 'lesson-grpo.html');
+    const file = join(dir, 'grpo.html');
     const html = readFileSync(file, 'utf8');
     const block = /(id="prepared-recipes"[^>]*?data-seeds=")([^"]*)("\s+data-cfg=")([^"]*)(")/;
     const [, , seeds, , cfg] = html.match(block) ?? [];
@@ -162,7 +162,7 @@ forEachBrowser((env) => {
     const short = 'grpo;iterations=6|dr_grpo;iterations=6|rloo;iterations=6';
     writeFileSync(file, html.replace(block, (_, a, _s, b, _c, e) => `${a}1,2${b}${short}${e}`));
     const server = await startServer({ root: dir });
-    const tab = await env.browser.open(server.url + 'lesson-grpo.html', { deviceScaleFactor: 1 });
+    const tab = await env.browser.open(server.url + 'grpo.html', { deviceScaleFactor: 1 });
     try {
       await tab.waitReady();
       const box = '#prepared-recipes [data-prepared-result]';
@@ -173,13 +173,13 @@ forEachBrowser((env) => {
       const listed = await tab.count('#prepared-recipes .prepared-configs li');
       assert(listed === 3, `${listed} configurations listed`);
       await tab.click('#prepared-recipes a.prepared-run');
-      await tab.waitFor(() => location.pathname.endsWith('lesson-08.html'), null, 20_000);
+      await tab.waitFor(() => location.pathname.endsWith('sequences.html'), null, 20_000);
       await tab.waitReady();
       await tab.waitStatus('#trainer-sequence', ['finished', 'failed'], 240_000);
       assert((await tab.status('#trainer-sequence')) === 'finished', (await tab.text('#trainer-sequence .figure-error')) ?? '');
       await tab.waitFor(() => document.querySelectorAll('#seq-history li').length === 1, null, 10_000);
       const panel = (await tab.text('#seq-comparison .comparison-text')) ?? '';
-      await tab.goto(server.url + 'lesson-grpo.html');
+      await tab.goto(server.url + 'grpo.html');
       await tab.waitReady();
       await tab.waitFor((sel) => document.querySelectorAll(`${sel} tbody tr`).length === 3, box, 10_000);
       const head = (await tab.text(`${box} thead`)) ?? '';

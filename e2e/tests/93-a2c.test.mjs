@@ -7,7 +7,7 @@ import { forEachBrowser, assert, cliLines, compareReports, CLI } from '../harnes
 
 forEachBrowser((env) => {
   it('a whole A2C smoke run equals the CLI’s, seed by seed, update for update', { timeout: 240_000 }, async (t) => {
-    await env.withTab('lesson-04.html', { deviceScaleFactor: 1 }, async (tab) => {
+    await env.withTab('gae.html', { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       await tab.select('#a2c-profile', 'smoke');
       await tab.fill('#a2c-seeds', '11, 37');

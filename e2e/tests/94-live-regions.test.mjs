@@ -58,8 +58,8 @@ forEachBrowser((env) => {
   it('a short run: the panel says it started and how it ended, once each; the progress line is not read', { timeout: 480_000 }, async (t) => {
     for (const [path, panel] of [
       // A few updates on two seeds: what the regions say, not what the runs learn.
-      ['lesson-06.html?form=ppo&profile=smoke&seeds=11,37&num_updates=4', 'trainer-ppo'],
-      ['lesson-03.html?form=reinforce&profile=smoke&seeds=11,37&env_step_budget=4000', 'trainer-reinforce'],
+      ['ppo.html?form=ppo&profile=smoke&seeds=11,37&num_updates=4', 'trainer-ppo'],
+      ['baselines.html?form=reinforce&profile=smoke&seeds=11,37&env_step_budget=4000', 'trainer-reinforce'],
     ]) {
       await env.withTab(path, null, async (tab) => {
         await tab.waitReady();
@@ -94,7 +94,7 @@ forEachBrowser((env) => {
 
   it('pause, resume, stop, reset and a failed job: one sentence each, the error once in the alert', { timeout: 480_000 }, async (t) => {
     // A run long enough that no click comes after its end (a background tab's waits are slow).
-    await env.withTab(`lesson-06.html?form=ppo&${LONG}`, { deviceScaleFactor: 1 }, async (tab) => {
+    await env.withTab(`ppo.html?form=ppo&${LONG}`, { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
       await countWorkers(tab);
       await watchLive(tab);
@@ -140,7 +140,7 @@ forEachBrowser((env) => {
   });
 
   it("a figure's sliders moved ten steps: its description is read once, after they rest", async (t) => {
-    await env.withTab('lesson-04.html', null, async (tab) => {
+    await env.withTab('gae.html', null, async (tab) => {
       await tab.waitReady();
       await watchLive(tab);
       // Ten steps in one task, as a drag gives them (each one an `input` event and a redraw).
@@ -163,7 +163,7 @@ forEachBrowser((env) => {
       await tab.waitFor(() => /** @type {any} */ (window).pgbookLive.length > 1, null, 10_000);
       await tab.settle();
       const { live } = await said(tab);
-      t.diagnostic(`${env.name} lesson-04.html: ${live.length} live-region mutations for 10 steps and 5 keys; «${live.map((m) => m.text.slice(0, 90)).join('» «')}»`);
+      t.diagnostic(`${env.name} gae.html: ${live.length} live-region mutations for 10 steps and 5 keys; «${live.map((m) => m.text.slice(0, 90)).join('» «')}»`);
       const gamma = await tab.eval(() => document.querySelector('output[for="gae-gamma"]')?.textContent ?? '');
       // Each key press is its own rest when the machine is slow: at most one sentence per key.
       assert(live.length >= 2 && live.length <= 6 && live.every((m) => m.region.startsWith('figure-gae ')), `live regions changed ${live.length} times: ${live.map((m) => m.region).join(', ')}`);

@@ -119,7 +119,7 @@ async function switchTheme(tab, theme) {
 
 forEachBrowser((env) => {
   it('axe: lesson 9 with every exercise answered wrong, then right', { timeout: 300_000 }, async (t) => {
-    await env.withTab('lesson-09.html', null, async (tab) => {
+    await env.withTab('exercises.html', null, async (tab) => {
       await tab.waitReady();
       /** @type {Record<string, { correct_options: number[], options: number, expected: number[] }>} */
       const spec = await tab.eval(() => window.pgbookWasm.worked_examples().exercises);
@@ -143,7 +143,7 @@ forEachBrowser((env) => {
           assert(said?.startsWith(right ? 'Верно' : 'Неверно'), `exercise ${n}: «${said}»`);
         }
         const found = await axe(tab, ['form.exercise', 'details.answer']);
-        t.diagnostic(`lesson-09.html answered ${right ? 'right' : 'wrong'}: ${found.rules} rules, ${found.nodes} elements`);
+        t.diagnostic(`exercises.html answered ${right ? 'right' : 'wrong'}: ${found.rules} rules, ${found.nodes} elements`);
         assert(found.rules === 0, found.lines.join('\n'));
       }
     });
@@ -152,9 +152,9 @@ forEachBrowser((env) => {
   it('axe: each trainer after a short run, with its settings and saved runs open', { timeout: 400_000 }, async (t) => {
     for (const [path, panel] of [
       // Short runs (a few updates, one seed): what the panel shows after a run, not learning.
-      ['lesson-03.html?run=reinforce&profile=smoke&seeds=11&env_step_budget=4000', '#trainer-reinforce'],
-      ['lesson-06.html?run=ppo&profile=smoke&seeds=11&num_updates=4', '#trainer-ppo'],
-      ['lesson-08.html?run=sequence&profile=smoke&seed=5&iterations=4', '#trainer-sequence'],
+      ['baselines.html?run=reinforce&profile=smoke&seeds=11&env_step_budget=4000', '#trainer-reinforce'],
+      ['ppo.html?run=ppo&profile=smoke&seeds=11&num_updates=4', '#trainer-ppo'],
+      ['sequences.html?run=sequence&profile=smoke&seed=5&iterations=4', '#trainer-sequence'],
     ]) {
       await env.withTab(path, null, async (tab) => {
         await tab.waitReady();
@@ -169,7 +169,7 @@ forEachBrowser((env) => {
   });
 
   it('axe: a two-configuration comparison — its bands, results table and words, another run in detail', { timeout: 300_000 }, async (t) => {
-    await env.withTab('lesson-06.html?run=ppo&seeds=11,37&cfg=smoke&cfg=smoke;clip_coef=off', null, async (tab) => {
+    await env.withTab('ppo.html?run=ppo&seeds=11,37&cfg=smoke&cfg=smoke;clip_coef=off', null, async (tab) => {
       await tab.waitReady();
       await tab.runToEnd('#trainer-ppo', 240_000);
       const shown = await tab.eval(() => ({
@@ -190,11 +190,11 @@ forEachBrowser((env) => {
   });
 
   it('axe: the GRPO lesson with every slider at both ends, its numbers open, a refused link value, and each theme', { timeout: 180_000 }, async (t) => {
-    await env.withTab('lesson-grpo.html', null, async (tab) => {
+    await env.withTab('grpo.html', null, async (tab) => {
       await tab.waitReady();
       /** @type {string[]} */
       const sliders = await tab.eval(() => [...document.querySelectorAll('figure.live input[type=range]')].map((i) => `#${i.id}`));
-      assert(sliders.length >= 3, `lesson-grpo.html has ${sliders.length} sliders`);
+      assert(sliders.length >= 3, `grpo.html has ${sliders.length} sliders`);
       await tab.eval(() => document.querySelectorAll('details').forEach((d) => ((/** @type {HTMLDetailsElement} */ (d)).open = true)));
       /** @type {string[]} */
       const states = [];
@@ -211,34 +211,34 @@ forEachBrowser((env) => {
         assert(found.rules === 0, `${theme}: ${found.lines.join('\n')}`);
       }
       await tab.select('#theme-switch', 'auto'); // Firefox's tabs share their storage
-      t.diagnostic(`lesson-grpo.html: ${states.join('; ')}`);
+      t.diagnostic(`grpo.html: ${states.join('; ')}`);
     });
-    await env.withTab('lesson-grpo.html?dg=abc&klshift=99', null, async (tab) => {
+    await env.withTab('grpo.html?dg=abc&klshift=99', null, async (tab) => {
       await tab.waitReady();
       await tab.waitFor(() => document.querySelectorAll('.figure-error:not([hidden])').length >= 2, null);
       const found = await axe(tab, ['figure.live']);
-      t.diagnostic(`lesson-grpo.html with two refused link values: ${found.nodes}`);
+      t.diagnostic(`grpo.html with two refused link values: ${found.nodes}`);
       assert(found.rules === 0, found.lines.join('\n'));
     });
   });
 
   it('axe: lesson 4 with the flags switched, and the error messages of figures and trainers', { timeout: 120_000 }, async (t) => {
-    await env.withTab('lesson-04.html', null, async (tab) => {
+    await env.withTab('gae.html', null, async (tab) => {
       await tab.waitReady();
       const flags = await tab.count('input[data-flag]');
       assert(flags > 0, 'lesson 4 has no flags');
       await tab.click('input[data-flag]');
       await tab.click('input[data-flag]:not(:checked)');
       const found = await axe(tab, ['#figure-gae']);
-      t.diagnostic(`lesson-04.html flags switched: ${found.rules} rules, ${found.nodes} elements`);
+      t.diagnostic(`gae.html flags switched: ${found.rules} rules, ${found.nodes} elements`);
       assert(found.rules === 0, found.lines.join('\n'));
     });
     // Errors shown: a figure's value refused, a figure that cannot be drawn, trainers' links refused.
     for (const [path, box] of [
-      ['lesson-04.html?gamma=', '#figure-gae .figure-error'],
-      [`lesson-05.html?eps=0.${'7'.repeat(400)}`, '#figure-clipping .figure-error'],
-      ['lesson-06.html?run=ppo&profile=smoke&seeds=1e99', '#trainer-ppo .figure-error'],
-      ['lesson-08.html?run=sequence&profile=nonexistent', '#trainer-sequence .figure-error'],
+      ['gae.html?gamma=', '#figure-gae .figure-error'],
+      [`clipping.html?eps=0.${'7'.repeat(400)}`, '#figure-clipping .figure-error'],
+      ['ppo.html?run=ppo&profile=smoke&seeds=1e99', '#trainer-ppo .figure-error'],
+      ['sequences.html?run=sequence&profile=nonexistent', '#trainer-sequence .figure-error'],
     ]) {
       await env.withTab(path, null, async (tab) => {
         await tab.waitReady();
@@ -250,7 +250,7 @@ forEachBrowser((env) => {
     }
   });
 
-  for (const path of ['lesson-04.html', 'lesson-05.html', 'lesson-09.html']) {
+  for (const path of ['gae.html', 'clipping.html', 'exercises.html']) {
     it(`keyboard: every control of ${path} in reading order, each with a visible focus ring`, { timeout: 300_000 }, async (t) => {
       await env.withTab(path, null, async (tab) => {
         await tab.waitReady();
@@ -261,7 +261,7 @@ forEachBrowser((env) => {
   }
 
   it("keyboard: lesson 6's panel after a short run, settings and saved runs open — every control in reading order, focus visible", { timeout: 400_000 }, async (t) => {
-    await env.withTab('lesson-06.html?run=ppo&profile=smoke&seeds=11', null, async (tab) => {
+    await env.withTab('ppo.html?run=ppo&profile=smoke&seeds=11', null, async (tab) => {
       await tab.waitReady();
       await tab.runToEnd('#trainer-ppo', 180_000);
       // The run is saved: its entry (Показать, Рядом, Удалить) is in the history list.
@@ -285,8 +285,8 @@ forEachBrowser((env) => {
 
   it('sliders: arrows, Page Up/Down, Home/End, each announced in Russian («γ = 0,99»)', async () => {
     for (const [path, ids] of /** @type {[string, string[]][]} */ ([
-      ['lesson-04.html', ['gae-gamma', 'gae-lambda']],
-      ['lesson-05.html', ['clip-eps', 'drift-eps', 'drift-steps']],
+      ['gae.html', ['gae-gamma', 'gae-lambda']],
+      ['clipping.html', ['clip-eps', 'drift-eps', 'drift-steps']],
     ])) {
       await env.withTab(path, null, async (tab) => {
         await tab.waitReady();
@@ -332,7 +332,7 @@ forEachBrowser((env) => {
 
   it('lesson 4: every flag is a target of at least 24 × 24 px, at desktop and phone width', async () => {
     for (const viewport of [null, { width: 390, height: 844 }]) {
-      await env.withTab('lesson-04.html', viewport && { viewport }, async (tab) => {
+      await env.withTab('gae.html', viewport && { viewport }, async (tab) => {
         await tab.waitReady();
         const small = await tab.eval(() =>
           [...document.querySelectorAll('input[data-flag]')]
@@ -349,12 +349,12 @@ forEachBrowser((env) => {
 
   it('themes: every text ≥ 4.5:1, figure lines and marks and the focus ring ≥ 3:1, and axe finds nothing in any theme', { timeout: 180_000 }, async (t) => {
     // One visit per page, the themes switched in it as a reader does.
-    for (const path of ['lesson-04.html', 'lesson-06.html']) {
+    for (const path of ['gae.html', 'ppo.html']) {
       await env.withTab(path, null, async (tab) => {
         await tab.waitReady();
         for (const theme of ['light', 'dark', 'contrast']) {
           await switchTheme(tab, theme);
-          if (path === 'lesson-04.html') {
+          if (path === 'gae.html') {
             const names = [...new Set([...TEXT_PAIRS.flat(), ...MARKS, 'focus'])];
             /** @type {Record<string, string>} */
             const colors = await tab.eval((list) => {
@@ -374,7 +374,7 @@ forEachBrowser((env) => {
           const found = await axe(tab);
           t.diagnostic(`${path} in the ${theme} theme: ${found.rules} rules, ${found.nodes} elements`);
           // What a reader sees in each theme: lesson 4's GAE figure, lesson 6's trainer panel.
-          await tab.screenshot(`theme-${theme}-${path.replace('.html', '')}`, path === 'lesson-04.html' ? '#figure-gae' : '#trainer-ppo');
+          await tab.screenshot(`theme-${theme}-${path.replace('.html', '')}`, path === 'gae.html' ? '#figure-gae' : '#trainer-ppo');
           assert(found.rules === 0, `${theme}: ${found.lines.join('\n')}`);
         }
         await tab.select('#theme-switch', 'auto'); // Firefox's tabs share their storage
@@ -383,7 +383,7 @@ forEachBrowser((env) => {
   });
 
   it('themes: switching redraws every canvas in the theme\'s colours, keeps the sliders, and is remembered', { timeout: 120_000 }, async () => {
-    await env.withTab('lesson-04.html', null, async (tab) => {
+    await env.withTab('gae.html', null, async (tab) => {
       await tab.waitReady();
       await tab.press('#gae-gamma', 'Home');
       await tab.press('#gae-lambda', 'End');
@@ -414,7 +414,7 @@ forEachBrowser((env) => {
       await switchTheme(tab, 'dark');
       // Remembered on the next page (a Chromium tab is a fresh context: same tab); «как в
       // системе» forgets it.
-      await tab.goto(env.url + 'lesson-05.html');
+      await tab.goto(env.url + 'clipping.html');
       await tab.waitReady();
       const shown = await tab.eval(() => [document.documentElement.dataset.theme, /** @type {HTMLSelectElement} */ (document.getElementById('theme-switch')).value]);
       assert(shown.join() === 'dark,dark', `the next page shows the theme ${shown}`);
@@ -435,7 +435,7 @@ forEachBrowser((env) => {
 
   it("themes: the system's dark or high-contrast preference is the default, followed live (Chromium)", async (t) => {
     if (env.name !== 'chromium') return t.skip('the preference is emulated through playwright');
-    await env.withTab('lesson-04.html', null, async (tab) => {
+    await env.withTab('gae.html', null, async (tab) => {
       const page = tab.playwright;
       assert(page, 'no playwright page');
       const theme = () => tab.eval(() => document.documentElement.dataset.theme);
@@ -445,7 +445,7 @@ forEachBrowser((env) => {
         [{ colorScheme: 'light', contrast: 'no-preference' }, 'light'],
       ])) {
         await page.emulateMedia(media);
-        await tab.goto(env.url + 'lesson-04.html');
+        await tab.goto(env.url + 'gae.html');
         await tab.waitReady();
         assert((await theme()) === wanted, `${JSON.stringify(media)}: the page opened in ${await theme()}`);
       }
@@ -461,7 +461,7 @@ forEachBrowser((env) => {
   it('print: lessons 4 and 6 print their figures as images, with descriptions and numbers, and no controls (Chromium)', { timeout: 240_000 }, async (t) => {
     if (env.name !== 'chromium') return t.skip('only Chromium prints to PDF headless');
     // Lesson 6 after a short PPO run (its curves print) and before one (a line says so).
-    for (const path of ['lesson-04.html', 'lesson-06.html?run=ppo&profile=smoke', 'lesson-06.html']) {
+    for (const path of ['gae.html', 'ppo.html?run=ppo&profile=smoke', 'ppo.html']) {
       await env.withTab(path, null, async (tab) => {
         await tab.waitReady();
         if (path.includes('run=')) await tab.runToEnd('#trainer-ppo', 120_000);

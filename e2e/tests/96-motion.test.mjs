@@ -10,7 +10,7 @@ import { forEachBrowser, assert, canvasHash, countWorkers, waitWorkersSaid } fro
 const POLE = '#canvas-cartpole';
 const PLAY = '#trainer-ppo .pole-play';
 /** PPO's full profile, three times as long, in the form: the run outlasts the test's clicks. */
-const LONG = 'lesson-06.html?form=ppo&profile=full&seeds=11&num_updates=600';
+const LONG = 'ppo.html?form=ppo&profile=full&seeds=11&num_updates=600';
 
 /**
  * The distinct pictures the CartPole canvas showed over `frames` animation frames.

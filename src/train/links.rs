@@ -1,8 +1,8 @@
 //! Links into the book: where each trainer's panel is, and the URL that starts a given run
 //! there (`pgbook train … --url`; the page reads the same parameters back). The served book
-//! takes them in a page's query (`…/lesson-06.html?run=ppo…#trainer-ppo`); the book in one
+//! takes them in a page's query (`…/ppo.html?run=ppo…#trainer-ppo`); the book in one
 //! file (`pgbook.html`, opened from disk too) in its fragment
-//! (`…/pgbook.html#lesson-06/trainer-ppo?run=ppo…`, www/js/links.js).
+//! (`…/pgbook.html#ppo/trainer-ppo?run=ppo…`, www/js/links.js).
 
 use super::Trainer;
 use crate::error::{Error, Result, Rule};
@@ -96,13 +96,13 @@ mod tests {
         let link = run_link::<PpoTrainer>(DEFAULT_BASE, "full", &set, &[11, 37]).unwrap();
         assert_eq!(
             link,
-            "http://127.0.0.1:8000/lesson-06.html?run=ppo&profile=full&gamma=0.98&clip_coef=off&seeds=11,37#trainer-ppo"
+            "http://127.0.0.1:8000/ppo.html?run=ppo&profile=full&gamma=0.98&clip_coef=off&seeds=11,37#trainer-ppo"
         );
         let link =
             run_link::<SequenceTrainer>("https://book.example/pg", "smoke", &[], &[5]).unwrap();
         assert_eq!(
             link,
-            "https://book.example/pg/lesson-08.html?run=sequence&profile=smoke&seed=5#trainer-sequence"
+            "https://book.example/pg/sequences.html?run=sequence&profile=smoke&seed=5#trainer-sequence"
         );
         assert_eq!(encode("a b&c=d"), "a%20b%26c%3Dd");
         // The sequence panel trains several seeds too; a base must be a web address.
@@ -121,13 +121,13 @@ mod tests {
         let link = run_link::<PpoTrainer>(base, "smoke", &set, &[11]).unwrap();
         assert_eq!(
             link,
-            "file:///media/usb/pgbook.html#lesson-06/trainer-ppo?run=ppo&profile=smoke&gamma=0.98&seeds=11"
+            "file:///media/usb/pgbook.html#ppo/trainer-ppo?run=ppo&profile=smoke&gamma=0.98&seeds=11"
         );
         let served = "https://book.example/pg/pgbook.html";
         let link = run_link::<SequenceTrainer>(served, "smoke", &[], &[5]).unwrap();
         assert!(
             link.ends_with(
-                "pgbook.html#lesson-08/trainer-sequence?run=sequence&profile=smoke&seed=5"
+                "pgbook.html#sequences/trainer-sequence?run=sequence&profile=smoke&seed=5"
             ),
             "{link}"
         );

@@ -55,10 +55,10 @@ macro_rules! by_trainer {
     // order.
     (@list $mode:ident $args:tt) => {
         $crate::by_trainer!(@$mode $args
-            [reinforce::ReinforceTrainer, CartPole, NoDiagnostics, "lesson-03.html"]
-            [a2c::A2cTrainer, CartPole, NoDiagnostics, "lesson-04.html"]
-            [ppo::PpoTrainer, CartPole, PpoDiagnostics, "lesson-06.html"]
-            [sequence::SequenceTrainer, Sequence, NoDiagnostics, "lesson-08.html"]
+            [reinforce::ReinforceTrainer, CartPole, NoDiagnostics, "baselines.html"]
+            [a2c::A2cTrainer, CartPole, NoDiagnostics, "gae.html"]
+            [ppo::PpoTrainer, CartPole, PpoDiagnostics, "ppo.html"]
+            [sequence::SequenceTrainer, Sequence, NoDiagnostics, "sequences.html"]
         )
     };
     (@names () $([$m:ident :: $t:ident, $f:ident, $d:ident, $page:literal])*) => {
@@ -148,7 +148,7 @@ mod tests {
         assert!(by_trainer!("nope", T => Some(T::NAME), _o => None).is_none());
         assert!(unknown("nope").to_string().contains("a2c"));
         for &name in NAMES {
-            assert!(page(name).unwrap().file.starts_with("lesson-"), "{name}");
+            assert!(page(name).unwrap().file.ends_with(".html"), "{name}");
         }
         assert_eq!(page("sequence").unwrap().seeds_param, "seed");
         assert!(page("nope").is_err());

@@ -24,9 +24,9 @@ export function configText(c) {
 
 /*
  * Where a page keeps its state. The served book: each page its own file, its state in the
- * query (`lesson-04.html?gamma=0.95#figure`). The one-file book (pgbook.html, scripts/onefile.mjs;
+ * query (`gae.html?gamma=0.95#figure`). The one-file book (pgbook.html, scripts/onefile.mjs;
  * its <html> says data-book="onefile") is one document whose fragment names the page, an
- * anchor on it and the state: `pgbook.html#lesson-04/figure?gamma=0.95` — a file opened from
+ * anchor on it and the state: `pgbook.html#gae/figure?gamma=0.95` — a file opened from
  * disk keeps its fragment everywhere, and a link to a state still works.
  */
 
@@ -36,7 +36,7 @@ export const ONE_FILE = typeof document !== 'undefined' && document.documentElem
 /**
  * A one-file fragment's parts: the page (a file's name without `.html`; `index` when empty),
  * the anchor on it and the state.
- * @param {string} hash `#lesson-04/figure?gamma=0.95` or without the `#`
+ * @param {string} hash `#gae/figure?gamma=0.95` or without the `#`
  * @returns {{ page: string, anchor: string, query: string }}
  */
 export function parseFragment(hash) {
@@ -57,7 +57,7 @@ export function pageParams() {
 }
 
 /**
- * A link to page `file` (`lesson-06.html`; null: this page) with state `q` and an anchor.
+ * A link to page `file` (`ppo.html`; null: this page) with state `q` and an anchor.
  * @param {string | null} file @param {URLSearchParams} q @param {string} [anchor]
  */
 export function pageLink(file, q, anchor = '') {

@@ -3,11 +3,12 @@
 // app.js. The file carries every page as a <template>, each wasm module gzipped in base64 and
 // the trainers' worker as text; it loads nothing, so it works opened from disk (file://),
 // where browsers refuse module files, module workers and fetching wasm. This module shows the
-// page the fragment names (links.js: `#lesson-04/anchor?gamma=0.95`), compiles each wasm module
+// page the fragment names (links.js: `#gae/anchor?gamma=0.95`), compiles each wasm module
 // once, when first asked for, and hands the compiled module to every worker it starts (one copy
 // in the file; a worker on file:// may not fetch even the page's blob URLs). Another page, or
 // another state of this one, is a fresh load of the file, as a link between files of the
 // served book would be: no listener, worker or figure of the previous page survives.
+import { MOVED } from './moved.js';
 import { parseFragment } from './links.js';
 
 // Scroll positions are ours: a reload for another page must not keep the last page's.
@@ -15,6 +16,16 @@ history.scrollRestoration = 'manual';
 
 /** Whether a trainer runs or is paused on this page (its panel's data-status). */
 const training = () => document.querySelector('[data-status="running"], [data-status="paused"]') !== null;
+
+/**
+ * A fragment made before a page was renamed (`#lesson-04/…`) names the page's new name instead,
+ * in place: its anchor and state are kept.
+ */
+function followMoved() {
+  const { page } = parseFragment(location.hash);
+  const moved = MOVED[`${page}.html`];
+  if (moved) history.replaceState(history.state, '', `#${moved.replace(/\.html$/, '')}${location.hash.slice(1 + page.length)}`);
+}
 
 /** The page the fragment names, in <main>, at its anchor or where the reader left it. */
 function showPage() {
@@ -141,6 +152,7 @@ function workerFactory(modules) {
   };
 }
 
+followMoved();
 showPage();
 keepScroll();
 followFragment();
