@@ -1,6 +1,7 @@
 //! Lessons 6 and 8: the trainers' actual settings, quoted by the text. Read from the trainers'
 //! schemas (their profiles' defaults), so the lesson never states a setting the code does not use.
 
+use crate::train::a2c::{A2cConfig, A2cProfile};
 use crate::train::cartpole::SOLVED_THRESHOLD;
 use crate::train::ppo::{PpoConfig, PpoProfile};
 use crate::train::reinforce::{ReinforceConfig, ReinforceProfile};
@@ -62,6 +63,9 @@ pub struct Trainers {
     pub reinforce_full_seeds: Vec<u64>,
     /// REINFORCE's `full` settings (lessons 1 and 2 say what its loss optimises).
     pub reinforce_full: ReinforceConfig,
+    /// A2C's `full` settings and its run's transitions (lesson 6 sets them beside PPO's).
+    pub a2c_full: A2cConfig,
+    pub a2c_full_env_steps: u64,
     /// CartPole's "solved" level of an evaluation mean («стабильно ≥ …»).
     pub solved_threshold: f64,
 }
@@ -95,6 +99,8 @@ pub fn trainers() -> Trainers {
         sequence_grpo: sequence(SequenceProfile::Grpo),
         reinforce_full_seeds: ReinforceProfile::Full.seeds().to_vec(),
         reinforce_full: ReinforceConfig::for_profile(ReinforceProfile::Full),
+        a2c_full: A2cConfig::for_profile(A2cProfile::Full),
+        a2c_full_env_steps: A2cConfig::for_profile(A2cProfile::Full).total_env_steps(),
         solved_threshold: SOLVED_THRESHOLD,
     }
 }

@@ -7,13 +7,13 @@ use super::cartpole::CartPoleReport;
 use super::curves::{quantile, Curve};
 use super::{Score, Trainer};
 use crate::error::{Error, Result, Rule};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How many configurations one comparison holds at most (the figure keeps four colours apart).
 pub const MAX_CONFIGS: usize = 4;
 
 /// Median and interquartile range of some seeds' numbers.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Quartiles {
     /// The median.
     pub median: f64,
@@ -41,7 +41,7 @@ impl Quartiles {
 
 /// A trainer's own column of the results table (sequence: the lengths of incorrect answers,
 /// the KL and the entropy at the end of training), over the configuration's finished seeds.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Extra {
     /// The column's name, in Russian.
     pub name: String,
@@ -52,7 +52,7 @@ pub struct Extra {
 }
 
 /// One row of the results table: a configuration over its finished seeds.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ConfigResult {
     /// The configuration's index and name.
     pub config: usize,
@@ -68,7 +68,9 @@ pub struct ConfigResult {
     pub reached: usize,
     /// Where they reached it (over those seeds only).
     pub reached_at: Option<Quartiles>,
-    /// The trainer's own columns ([`Comparison::results_with`]; none for CartPole).
+    /// The trainer's own columns ([`Comparison::results_with`]; a saved run of an older
+    /// build may have none).
+    #[serde(default)]
     pub extra: Vec<Extra>,
 }
 
