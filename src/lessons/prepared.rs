@@ -11,7 +11,7 @@ use crate::error::{Error, Name, Result};
 use crate::train::cartpole::VALUE_AT_LIMIT;
 use crate::train::compare::ConfigResult;
 use crate::train::sequence::lab::Series;
-use crate::train::settings::Profile;
+use crate::train::settings::{Profile, Request};
 use crate::train::verdict::{Checked, Expect, Measure, Outcome, Prediction, ScoreNames};
 use crate::train::{ppo::PpoProfile, reinforce::ReinforceProfile, sequence::SequenceProfile};
 use serde::Serialize;
@@ -287,14 +287,7 @@ pub fn prepared() -> std::collections::BTreeMap<&'static str, Prepared> {
 /// `results`, the reader's results table: one sentence each with the numbers, and a first
 /// sentence that sums them up.
 pub fn verdict(id: &str, results: &[ConfigResult]) -> Result<Verdict> {
-    let key = id.strip_prefix("prepared-").unwrap_or(id).replace('-', "_");
-    let spec = SPECS.iter().find(|s| s.id == key).ok_or_else(|| {
-        Error::unknown(
-            Name::Comparison,
-            key.clone(),
-            &SPECS.iter().map(|s| s.id).collect::<Vec<_>>(),
-        )
-    })?;
+    let spec = spec(id)?;
     let names = spec.names();
     let checked: Vec<Checked> = spec
         .predictions
@@ -318,6 +311,59 @@ pub fn verdict(id: &str, results: &[ConfigResult]) -> Result<Verdict> {
     Ok(Verdict { summary, checked })
 }
 
+/// Block `id` (its element id or its key, with `-` or `_`).
+fn spec(id: &str) -> Result<&'static Spec> {
+    let key = id.strip_prefix("prepared-").unwrap_or(id).replace('-', "_");
+    SPECS.iter().find(|s| s.id == key).ok_or_else(|| {
+        Error::unknown(
+            Name::Comparison,
+            key.clone(),
+            &SPECS.iter().map(|s| s.id).collect::<Vec<_>>(),
+        )
+    })
+}
+
+/// What block `id` runs: each configuration's trainer and settings, and its seeds (the CLI's
+/// `pgbook prepared ID`).
+pub fn block(id: &str) -> Result<Block> {
+    let spec = spec(id)?;
+    let configs = spec
+        .configs
+        .iter()
+        .enumerate()
+        .map(|(k, c)| {
+            let trainer = spec.trainers[if spec.trainers.len() == 1 { 0 } else { k }];
+            request_of(c).map(|r| (trainer, r))
+        })
+        .collect::<Result<_>>()?;
+    Ok(Block {
+        configs,
+        seeds: spec.seeds(),
+    })
+}
+
+/// A block's configurations, in order, and its seeds.
+#[derive(Debug, Clone)]
+pub struct Block {
+    /// Each configuration's trainer and settings.
+    pub configs: Vec<(&'static str, Request)>,
+    pub seeds: &'static [u64],
+}
+
+/// `PROFILE;KEY=VALUE;…` as a request.
+pub fn request_of(config: &str) -> Result<Request> {
+    let mut parts = config.split(';');
+    let profile = parts.next().unwrap_or_default().to_string();
+    let set = parts
+        .map(|kv| {
+            kv.split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .ok_or_else(|| Error::parse("configuration", kv, "expected KEY=VALUE"))
+        })
+        .collect::<Result<_>>()?;
+    Ok(Request { profile, set })
+}
+
 /// A block's predictions checked on the reader's numbers.
 #[derive(Debug, Clone, Serialize)]
 pub struct Verdict {
@@ -331,7 +377,6 @@ pub struct Verdict {
 mod tests {
     use super::*;
     use crate::train::compare::{Extra, Quartiles};
-    use crate::train::settings::Request;
 
     #[test]
     fn every_block_names_real_configurations_and_seeds_and_predicts_something() {
@@ -353,18 +398,8 @@ mod tests {
                     spec.id
                 );
             }
-            for (k, c) in spec.configs.iter().enumerate() {
-                let trainer = spec.trainers[if spec.trainers.len() == 1 { 0 } else { k }];
-                let mut parts = c.split(';');
-                let request = Request {
-                    profile: parts.next().unwrap_or_default().to_string(),
-                    set: parts
-                        .map(|kv| {
-                            let (k, v) = kv.split_once('=').unwrap();
-                            (k.to_string(), v.to_string())
-                        })
-                        .collect(),
-                };
+            for (trainer, request) in block(spec.id).unwrap().configs {
+                let c = &request.profile;
                 let checked = crate::by_trainer!(trainer, T => request.resolve::<<T as crate::train::Trainer>::Config>().map(|_| ()),
                     other => panic!("{other}: no such trainer"));
                 checked.unwrap_or_else(|e| panic!("{} {c}: {e}", spec.id));

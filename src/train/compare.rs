@@ -162,35 +162,47 @@ impl<T: Trainer> Comparison<T> {
             .zip(&self.labels)
             .enumerate()
             .map(|(config, (board, label))| {
-                let scores: Vec<(f64, Option<u64>)> = board
+                let finished: Vec<Finished<'_, T::Report>> = board
                     .runs()
                     .iter()
-                    .filter_map(|r| r.summary.as_ref().map(Score::score))
+                    .filter_map(|r| r.summary.as_ref().map(|s| (s.score(), &r.reports[..])))
                     .collect();
-                let finals: Vec<f64> = scores.iter().map(|s| s.0).collect();
-                let reached: Vec<f64> = scores
-                    .iter()
-                    .filter_map(|s| s.1)
-                    .map(|x| x as f64)
-                    .collect();
-                let finished: Vec<&[T::Report]> = board
-                    .runs()
-                    .iter()
-                    .filter(|r| r.summary.is_some())
-                    .map(|r| &r.reports[..])
-                    .collect();
-                ConfigResult {
-                    config,
-                    label: label.clone(),
-                    seeds: self.seeds,
-                    finished: scores.len(),
-                    score: Quartiles::of(&finals),
-                    reached: reached.len(),
-                    reached_at: Quartiles::of(&reached),
-                    extra: extra(&finished),
-                }
+                config_result(config, label, self.seeds, &finished, &extra)
             })
             .collect()
+    }
+}
+
+/// A finished seed's score ([`Score::score`]: the final number and where the goal was
+/// reached) and its reports.
+pub type Finished<'a, R> = ((f64, Option<u64>), &'a [R]);
+
+/// One row of the results table: configuration `config` run on `seeds` seeds, of which
+/// `finished` ended, each with its score ([`Score::score`]) and reports; `extra` the
+/// trainer's own columns (the panels' and the CLI's `prepared` alike).
+pub fn config_result<R>(
+    config: usize,
+    label: &str,
+    seeds: usize,
+    finished: &[Finished<'_, R>],
+    extra: impl Fn(&[&[R]]) -> Vec<Extra>,
+) -> ConfigResult {
+    let finals: Vec<f64> = finished.iter().map(|(s, _)| s.0).collect();
+    let reached: Vec<f64> = finished
+        .iter()
+        .filter_map(|(s, _)| s.1)
+        .map(|x| x as f64)
+        .collect();
+    let reports: Vec<&[R]> = finished.iter().map(|(_, r)| *r).collect();
+    ConfigResult {
+        config,
+        label: label.to_string(),
+        seeds,
+        finished: finished.len(),
+        score: Quartiles::of(&finals),
+        reached: reached.len(),
+        reached_at: Quartiles::of(&reached),
+        extra: extra(&reports),
     }
 }
 

@@ -6,6 +6,7 @@ mod out;
 mod args;
 mod cartpole;
 mod ppo;
+mod prepared;
 mod replay;
 mod sequence;
 mod simulate;
@@ -27,6 +28,9 @@ USAGE:
   pgbook replay FILE.json [--reset-seed N] [--json]
                                              a policy file from the book: its greedy episode
   pgbook simulate baselines [--group-size 8|2,4,8,16] [--groups 80000] [--seed 2026] [--json]
+  pgbook prepared ID [--seeds 201,202] [--threads 1] [--json]
+                                       a lesson's prepared comparison: its table, and
+                                       whether the lesson's prediction held (ID: masks, kl, …)
   pgbook bench ppo [--json] [--updates 60] [--repeats 3] [--kernels avx512|avx2|portable]
                    [--precision f64|f32]
                    (widest SIMD path allowed; portable is what wasm runs; the networks' scalar)
@@ -65,7 +69,15 @@ fn run(argv: &[String]) -> Result<()> {
         for verb in ["train", "settings"] {
             known.extend(NAMES.iter().map(|n| format!("{verb} {n}")));
         }
-        known.extend(["simulate baselines", "replay FILE", "bench ppo"].map(String::from));
+        known.extend(
+            [
+                "simulate baselines",
+                "replay FILE",
+                "prepared ID",
+                "bench ppo",
+            ]
+            .map(String::from),
+        );
         let known: Vec<&str> = known.iter().map(String::as_str).collect();
         Err(Error::unknown(Name::Command, words.join(" "), &known))
     };
@@ -78,6 +90,7 @@ fn run(argv: &[String]) -> Result<()> {
         }
         ["simulate", "baselines"] => simulate::baselines(args),
         ["replay", path] => replay::replay(path, args),
+        ["prepared", id] => prepared::prepared(id, args),
         ["bench", "ppo"] => ppo::bench(args),
         _ => unknown(),
     }
