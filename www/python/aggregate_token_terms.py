@@ -21,6 +21,6 @@ def aggregate_token_terms(terms, mask, reduction, max_length=None):
         return float(np.mean(s)) if len(s) else 0.0
     if reduction == "constant_length":
         if max_length is None or max_length < 1 or np.any(n > max_length):
-            raise ValueError("constant_length needs max_length ≥ 1 and ≥ every n_b")
+            raise ValueError("constant_length needs max_length ≥ every n_b ≥ 1")
         return float(s.sum() / (len(s) * max_length)) if len(s) else 0.0
     raise ValueError(f"unknown reduction: {reduction}")

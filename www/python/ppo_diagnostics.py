@@ -4,7 +4,8 @@ import numpy as np
 def ppo_diagnostics(new_log_prob, old_log_prob, advantage, clip_epsilon=0.2):
     """Диагностики пакета PPO (ppo_clipped_terms — выше). Активное клиппирование —
     там, где клиппирование изменило минимум, а не где r просто вне коридора."""
-    log_ratio = np.asarray(new_log_prob, dtype=float) - np.asarray(old_log_prob, dtype=float)
+    log_ratio = (np.asarray(new_log_prob, dtype=float)
+                 - np.asarray(old_log_prob, dtype=float))
     if log_ratio.size == 0:
         raise ValueError("an empty batch has no diagnostics")
     ratio = np.exp(log_ratio)

@@ -1,7 +1,8 @@
 import numpy as np
 
 
-def response_token_mask(input_ids, prompt_lengths, pad_token_id, eos_token_id, include_eos=True):
+def response_token_mask(input_ids, prompt_lengths, pad_token_id, eos_token_id,
+                        include_eos=True):
     """Маска [B, T − 1] меток-токенов ответа: столбец k — метка input_ids[b, k + 1].
 
     Метка входит, если она не в запросе (позиция ≥ prompt_lengths[b]), не PAD и
@@ -16,7 +17,8 @@ def response_token_mask(input_ids, prompt_lengths, pad_token_id, eos_token_id, i
         active = True
         for pos in range(1, ids.shape[1]):
             token = int(ids[b, pos])
-            # PAD проверяется раньше EOS (как в курсе): при PAD == EOS конец ответа не виден.
+            # PAD проверяется раньше EOS (как в курсе):
+            # при PAD == EOS конец ответа не виден.
             if pos < lengths[b] or token == pad_token_id or not active:
                 continue
             if token != eos_token_id or include_eos:

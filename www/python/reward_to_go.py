@@ -2,7 +2,7 @@ import numpy as np
 
 
 def reward_to_go(rewards, gamma):
-    """Накопленная награда G_t = r_t + γ·G_{t+1} для всех t одним обратным проходом.
+    """Накопленная награда G[t] = r[t] + γ·G[t+1] для всех t одним обратным проходом.
 
     rewards [T], 0 ≤ gamma ≤ 1 → returns [T]; иначе ValueError.
     """

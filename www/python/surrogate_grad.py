@@ -3,7 +3,7 @@ import numpy as np
 
 def surrogate_grad(logits, actions, weights):
     """Градиент той же функции потерь по логитам, без автоматического
-    дифференцирования: строка i равна −(1/N)·f(X_i)·(e_{a_i} − π_i).
+    дифференцирования: строка i равна −(1/N)·f(X_i)·(onehot(a_i) − π_i).
 
     logits [N, K], actions [N], weights [N] → массив [N, K].
     """

@@ -16,14 +16,14 @@ pub(super) fn reward_to_go() -> Result<CodeExercise> {
         "Накопленная награда",
         "returns.html",
         "Напишите `reward_to_go(rewards, gamma)`: для наград одного эпизода верните массив \
-         G_t = r_t + γ·G_{t+1} (после последнего шага G = 0) за один проход с конца. \
+         G_t = r_t + γ·G_(t+1) (после последнего шага G = 0) за один проход с конца. \
          Отвергайте γ вне [0, 1] (raise ValueError).",
     );
     let f = "reward_to_go";
     let run =
         |r: &[f64], g: f64| -> Out { Ok(outputs(&[("returns", value(rl::reward_to_go(r, g)?))])) };
     const FORWARD: &str = "Похоже, награда накоплена слева направо — это прошлые награды. \
-        G_t собирает будущие: идите с конца массива, G_t = r_t + γ·G_{t+1}.";
+        G_t собирает будущие: идите с конца массива, G_t = r_t + γ·G_(t+1).";
     const WEIGHTS: &str = "Похоже, возвращены веса γ^t·G_t. Здесь нужна сама накопленная \
         награда G_t, без внешнего множителя γ^t.";
     const NO_DISCOUNT: &str = "Похоже, γ не применяется: вышли простые суммы наград до конца \
@@ -174,17 +174,17 @@ pub(super) fn gae_advantages() -> Result<CodeExercise> {
         "GAE с двумя масками",
         "gae.html",
         "Напишите `gae_advantages(rewards, values, next_values, terminated, trace_cuts, gamma, \
-         gae_lambda)`: δ_t = r_t + γ·(1 − terminated_t)·V(s_{t+1}) − V(s_t) и с конца \
-         Â_t = δ_t + γλ·(1 − trace_cuts_t)·Â_{t+1}. `terminated` решает только бутстрэп, \
+         gae_lambda)`: δ_t = r_t + γ·(1 − terminated_t)·V(s_(t+1)) − V(s_t) и с конца \
+         Â_t = δ_t + γλ·(1 − trace_cuts_t)·Â_(t+1). `terminated` решает только бутстрэп, \
          `trace_cuts` — только обрыв рекурсии. Массивы разной длины, γ или λ вне [0, 1] — \
          ошибка (raise ValueError).",
     );
     const ONE_FLAG: &str = "Похоже, обрыв рекурсии посчитан завершением (один флаг done): на \
-        усечённом шаге или на границе буфера эпизод не кончился, прогноз γ·V(s_{t+1}) нужен. \
+        усечённом шаге или на границе буфера эпизод не кончился, прогноз γ·V(s_(t+1)) нужен. \
         terminated решает бутстрэп, trace_cuts — только обрыв рекурсии.";
     const NO_CUT: &str = "Похоже, рекурсия не обрывается на trace_cuts: преимущество \
         «перетекает» через границу эпизода или буфера из записей другого эпизода.";
-    const BOOTSTRAP_TERMINAL: &str = "Похоже, после терминального шага взят прогноз V(s_{t+1}): \
+    const BOOTSTRAP_TERMINAL: &str = "Похоже, после терминального шага взят прогноз V(s_(t+1)): \
         после завершения будущего нет, бутстрэп там нулевой.";
     let worked = lessons::gae::worked()?;
     let tr = &worked.trajectory;
@@ -220,6 +220,16 @@ pub(super) fn gae_advantages() -> Result<CodeExercise> {
             trace_cuts: vec![false, false, true],
             gamma: 0.9,
             lambda: 0.8,
+        },
+        Gae {
+            about: "после завершения в буфере — начало следующего эпизода: его V не берётся",
+            rewards: vec![1.0, 1.0, 1.0, 1.0],
+            values: vec![3.0, 2.0, 1.0, 4.0],
+            next_values: vec![2.0, 1.0, 4.0, 3.5],
+            terminated: vec![false, false, true, false],
+            trace_cuts: vec![false, false, true, true],
+            gamma: 0.9,
+            lambda: 0.95,
         },
         Gae {
             about: "λ = 0: преимущество — одна временная разность",

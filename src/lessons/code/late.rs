@@ -375,7 +375,7 @@ pub(super) fn kl_estimators() -> Result<CodeExercise> {
         "Оценки KL k1, k2, k3",
         "grpo.html",
         "Напишите `kl_estimators(log_probs, ref_log_probs, mask)`: с d = log_probs − \
-         ref_log_probs на токенах маски — dict с k1 = d, k2 = d²/2, k3 = e^{−d} − 1 + d (каждый \
+         ref_log_probs на токенах маски — dict с k1 = d, k2 = d²/2, k3 = e^(−d) − 1 + d (каждый \
          [B, T], ровно 0 вне маски) и их средними k1_mean, k2_mean, k3_mean = сумма / max(число \
          единиц маски, 1). Вне маски стоят значения вплоть до ±1e4: они не должны попасть в exp. \
          Формы не совпадают или маска не из 0 и 1 — ошибка.",
@@ -383,7 +383,7 @@ pub(super) fn kl_estimators() -> Result<CodeExercise> {
     const SIGN: &str = "Похоже, d взято с обратным знаком: d = log π_θ − log π_ref, логарифм \
         текущей политики минус логарифм опорной.";
     const OFF_MASK: &str = "Похоже, exp применён до маски: вне ответа стоят числа вроде ±1e4, \
-        и e^{−d} переполняется. Сначала обнулите d вне маски (np.where), потом считайте.";
+        и e^(−d) переполняется. Сначала обнулите d вне маски (np.where), потом считайте.";
     const HALF: &str = "Похоже, у k2 забыта половина: k2 = d²/2.";
     let run = |lp: &[Vec<f64>], rf: &[Vec<f64>], m: &[Vec<f64>], half: f64| -> Out {
         let k = rl::kl_estimators(grid(lp)?.view(), grid(rf)?.view(), grid(m)?.view())?;

@@ -68,7 +68,7 @@ pub fn notebook(teacher: bool) -> Result<String> {
     for (i, ex) in exercises()?.iter().enumerate() {
         let task = ex.task.split_whitespace().collect::<Vec<_>>().join(" ");
         cells.push(markdown(&format!(
-            "## {}. {}\n\n{}\n\nВ книге: урок «{}».",
+            "## {}. {}\n\n{}\n\nФормулы — в книге, на странице {}.",
             i + 1,
             ex.title,
             task,
