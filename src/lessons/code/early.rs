@@ -175,17 +175,17 @@ pub(super) fn gae_advantages() -> Result<CodeExercise> {
         "gae.html",
         "Напишите `gae_advantages(rewards, values, next_values, terminated, trace_cuts, gamma, \
          gae_lambda)`: δ_t = r_t + γ·(1 − terminated_t)·V(s_(t+1)) − V(s_t) и с конца \
-         Â_t = δ_t + γλ·(1 − trace_cuts_t)·Â_(t+1). `terminated` решает только бутстрэп, \
+         Â_t = δ_t + γλ·(1 − trace_cuts_t)·Â_(t+1). `terminated` решает только бутстрэппинг, \
          `trace_cuts` — только обрыв рекурсии. Массивы разной длины, γ или λ вне [0, 1] — \
          ошибка (raise ValueError).",
     );
     const ONE_FLAG: &str = "Похоже, обрыв рекурсии посчитан завершением (один флаг done): на \
         усечённом шаге или на границе буфера эпизод не кончился, прогноз γ·V(s_(t+1)) нужен. \
-        terminated решает бутстрэп, trace_cuts — только обрыв рекурсии.";
+        terminated решает бутстрэппинг, trace_cuts — только обрыв рекурсии.";
     const NO_CUT: &str = "Похоже, рекурсия не обрывается на trace_cuts: преимущество \
         «перетекает» через границу эпизода или буфера из записей другого эпизода.";
     const BOOTSTRAP_TERMINAL: &str = "Похоже, после терминального шага взят прогноз V(s_(t+1)): \
-        после завершения будущего нет, бутстрэп там нулевой.";
+        после завершения будущего нет, бутстрэппинга там нет.";
     let worked = lessons::gae::worked()?;
     let tr = &worked.trajectory;
     let fig = lessons::gae::trajectory();
