@@ -70,11 +70,15 @@ export async function coreNumbers(src) {
   if (!existsSync(join(pkg, 'pgbook_bg.wasm'))) throw new BuildError('www/pkg/ is missing: run scripts/build-wasm.sh first');
   const wasm = await import(pathToFileURL(join(pkg, 'pgbook.js')).href);
   wasm.initSync({ module: readFileSync(join(pkg, 'pgbook_bg.wasm')) });
+  // The build's own module (pkg/pgbook_build): what no page needs.
+  if (!existsSync(join(pkg, 'pgbook_build_bg.wasm'))) throw new BuildError('www/pkg/pgbook_build is missing: run scripts/build-wasm.sh');
+  const build = await import(pathToFileURL(join(pkg, 'pgbook_build.js')).href);
+  build.initSync({ module: readFileSync(join(pkg, 'pgbook_build_bg.wasm')) });
   return {
     values: wasm.worked_examples(),
     count: (n, digits, [one, few, many]) => wasm.russian_count(n, digits, one, few, many),
-    code: JSON.parse(wasm.code_exercises()),
-    notebook: wasm.exercise_notebook(),
+    code: JSON.parse(build.code_exercises()),
+    notebook: build.exercise_notebook(),
   };
 }
 
@@ -397,7 +401,10 @@ export async function buildSite(out, src = SRC) {
     writeFileSync(join(out, from), redirectPage(to));
   }
   for (const a of ASSETS)
-    cpSync(join(src, a), join(out, a), { recursive: true, filter: (p) => !p.endsWith('.d.ts') && !p.endsWith('.gitignore') });
+    cpSync(join(src, a), join(out, a), {
+      recursive: true,
+      filter: (p) => !p.endsWith('.d.ts') && !p.endsWith('.gitignore') && !p.includes('pgbook_build'),
+    });
   writeFileSync(join(out, NOTEBOOK), core.notebook); // the coding exercises to take home (the student's copy)
   const stamped = writeServiceWorker(out, src);
   await writeOneFile(out, built); // the whole book as one file, after sw.js: the served book's cache does not hold it

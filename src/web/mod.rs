@@ -248,9 +248,8 @@ pub fn worked_examples() -> Result<JsValue, JsError> {
 }
 
 /// Lesson 10's coding exercises as JSON text (task, stub, solution, test vectors, hints): the
-/// site build writes them into the page. Only the build asks, so the figures-only module
-/// carries none of it.
-#[cfg(feature = "trainers")]
+/// site build writes them into the page. Only the build asks: only its module has it.
+#[cfg(feature = "book-build")]
 #[wasm_bindgen]
 pub fn code_exercises() -> Result<String, JsError> {
     let all = lessons::code::for_page().map_err(js_error)?;
@@ -259,7 +258,7 @@ pub fn code_exercises() -> Result<String, JsError> {
 
 /// The notebook of the coding exercises (the student's copy, stubs; JSON text) that the site
 /// build writes beside the book.
-#[cfg(feature = "trainers")]
+#[cfg(feature = "book-build")]
 #[wasm_bindgen]
 pub fn exercise_notebook() -> Result<String, JsError> {
     lessons::code::notebook(false).map_err(js_error)

@@ -280,3 +280,79 @@ fn unknown_function(name: &str) -> Error {
     let names: Vec<&str> = SOURCES.iter().map(|(n, _)| *n).collect();
     Error::unknown(crate::error::Name::Exercise, name, &names)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every exercise has cases the core answers and cases it refuses, typical mistakes the
+    /// cases tell apart from the right answer, and a stub and solution for each function.
+    #[test]
+    fn every_exercise_is_complete() {
+        let all = for_page().unwrap();
+        assert_eq!(all.len(), 8);
+        for e in &all {
+            let ex = &e.exercise;
+            let refused = ex.cases.iter().filter(|c| c.error).count();
+            assert!(ex.cases.len() - refused >= 3, "{}: answered cases", ex.id);
+            assert!(ex.hints.len() >= 2, "{}: {} hints", ex.id, ex.hints.len());
+            for c in &ex.cases {
+                assert_eq!(c.error, c.expected.is_none(), "{}: {}", ex.id, c.about);
+                assert!(!c.error || c.mistakes.is_empty(), "{}: {}", ex.id, c.about);
+            }
+            for f in &ex.functions {
+                assert!(e.stub.contains(&format!("def {f}(")), "{}", ex.id);
+                assert!(e.solution.contains(&format!("def {f}(")), "{}", ex.id);
+            }
+            assert!(
+                !e.stub.contains("return "),
+                "{}: the stub gives away a body",
+                ex.id
+            );
+        }
+    }
+
+    /// The edge cases the issue names are among the vectors, with the core's answers.
+    #[test]
+    fn the_edge_cases_are_there() {
+        let cases = cases_by_function().unwrap();
+        let about = |f: &str, what: &str| -> Case {
+            cases[f]
+                .iter()
+                .find(|c| c.about.contains(what))
+                .unwrap_or_else(|| panic!("{f}: no case «{what}»"))
+                .clone()
+        };
+        let truncated = about("gae_advantages", "усечённый эпизод");
+        assert_eq!(
+            truncated.inputs.get("terminated"),
+            Some(&serde_json::json!([false, false, false]))
+        );
+        assert_eq!(
+            truncated.inputs.get("trace_cuts"),
+            Some(&serde_json::json!([false, false, true]))
+        );
+        // Bootstrapped at the cut: δ_2 = 1 + 0.9·6 − 3.
+        let a = truncated
+            .expected
+            .unwrap()
+            .get("advantages")
+            .unwrap()
+            .clone();
+        assert!((a[2].as_f64().unwrap() - 3.4).abs() < 1e-12, "{a}");
+        let pad_eos = about("response_token_mask", "PAD == EOS");
+        assert_eq!(
+            pad_eos.inputs.get("pad_token_id"),
+            pad_eos.inputs.get("eos_token_id")
+        );
+        assert!(!pad_eos.mistakes.is_empty());
+        let equal = about("group_advantages", "все награды равны, mean_std_population");
+        let zeros = equal.expected.unwrap().get("advantages").unwrap().clone();
+        assert_eq!(zeros, serde_json::json!([0.0, 0.0, 0.0, 0.0]));
+        assert!(
+            equal.mistakes.iter().any(|m| m.output.is_none()),
+            "the NaN of no guard"
+        );
+        assert!(about("group_advantages", "один ответ, rloo").error);
+    }
+}
