@@ -90,6 +90,12 @@ pub fn notebook(teacher: bool) -> Result<String> {
     }
     cells.push(markdown("## Итог"));
     cells.push(code("summary()", false));
+    // nbformat 4.5 names every cell; stable ids keep two builds' notebooks alike.
+    for (i, cell) in cells.iter_mut().enumerate() {
+        if let Value::Object(fields) = cell {
+            fields.insert("id".into(), json!(format!("cell-{i}")));
+        }
+    }
     let nb = json!({
         "cells": cells,
         "metadata": {
