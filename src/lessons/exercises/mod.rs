@@ -7,7 +7,7 @@
 //! | module          | exercises                                                        |
 //! |-----------------|------------------------------------------------------------------|
 //! | [`numeric`]     | 9, 11–16 (fresh numbers, not the lessons' worked examples), 24–27 |
-//! | [`code`]        | 17–23: the project's functions on small inputs                    |
+//! | [`sources`]     | 17–23: the project's functions on small inputs (the page shows their source) |
 //! | [`derivations`] | 28–30: the λ = 1 telescoping, importance sampling, the clip's zero gradient |
 //! | [`bugs`]        | 31–33: code with a mistake to find, and what it returns           |
 
@@ -17,9 +17,9 @@ use std::collections::BTreeMap;
 
 pub mod bugs;
 mod check;
-mod code;
 mod derivations;
 mod numeric;
+mod sources;
 #[cfg(test)]
 mod tests;
 
@@ -103,7 +103,7 @@ pub fn exercises() -> Result<BTreeMap<usize, Exercise>> {
     all.insert(1, choice(5, &[2, 4]));
     all.insert(6, choice(5, &[1, 2, 3]));
     numeric::add(&mut all)?;
-    code::add(&mut all)?;
+    sources::add(&mut all)?;
     derivations::add(&mut all)?;
     bugs::add(&mut all)?;
     Ok(all)
