@@ -122,7 +122,11 @@ export function fillNumbers(html, core, where) {
         };
         if (mod.includes(',')) {
           if (typeof v !== 'number') throw new BuildError(`${where}: {{${path}}} is not a number to count`);
-          return core.count(v, digits, mod.split(','));
+          const counted = core.count(v, digits, mod.split(','));
+          // Thousands apart here too: «300 000 шагов».
+          return Number.isInteger(v) && Math.abs(v) >= 10000
+            ? counted.replace(/^\d+/, (d) => d.replace(/\B(?=(\d{3})+$)/g, '\u00a0'))
+            : counted;
         }
         return one(v);
       });

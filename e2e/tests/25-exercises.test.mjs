@@ -1,5 +1,5 @@
 // @ts-check
-// Lesson 9: every exercise form is checked by the core — a right answer says so, a wrong one
+// Lesson 10: every exercise form is checked by the core — a right answer says so, a wrong one
 // says which fields or options are wrong, text that is not a number gets a message; the code
 // exercises show the project's Rust function taken from src/rl/ at build time.
 import { it } from 'node:test';
@@ -16,12 +16,21 @@ const { code } = await coreNumbers(join(ROOT, 'www'));
 const typed = (x) => x.toFixed(4).replace('.', ',').replace('-', '−');
 
 forEachBrowser((env) => {
-  it('lesson 9: every exercise form answers right and wrong answers in Russian', { timeout: 120_000 }, async (t) => {
+  it('lesson 10: every exercise form answers right and wrong answers in Russian', { timeout: 120_000 }, async (t) => {
     await env.withTab('exercises.html', null, async (tab) => {
       await tab.waitReady();
       /** @type {Record<string, { correct_options: number[], options: number, expected: number[] }>} */
       const spec = await tab.eval(() => window.pgbookWasm.worked_examples().exercises);
       const forms = await tab.eval(() => [...document.querySelectorAll('form[data-exercise]')].map((f) => /** @type {HTMLElement} */ (f).dataset.exercise ?? ''));
+      // What the reader sees, not the attribute: a stylesheet rule once showed every option's
+      // «Верно/Неверно» before the check, `hidden` set and all.
+      /** @param {string} form */
+      const shownWhys = (form) =>
+        tab.eval((f) => [...document.querySelectorAll(`${f} [data-why]`)].filter((w) => getComputedStyle(w).display !== 'none' && /** @type {HTMLElement} */ (w).offsetHeight > 0).length, form);
+      for (const n of forms.filter((n) => spec[n].options > 0)) {
+        const before = await shownWhys(`form[data-exercise="${n}"]`);
+        assert(before === 0, `exercise ${n}: ${before} explanations visible before the check`);
+      }
       assert(forms.length === Object.keys(spec).length, `${forms.length} exercise forms for ${Object.keys(spec).length} exercises`);
       for (const n of Object.keys(spec)) assert(forms.includes(n), `no form for exercise ${n}`);
       for (const n of forms) {
@@ -43,7 +52,7 @@ forEachBrowser((env) => {
           await submit();
           const no = await feedback();
           assert(no?.startsWith('Неверно'), `exercise ${n}, wrong marks: «${no}»`);
-          const whys = await tab.eval((f) => [...document.querySelectorAll(`${f} [data-why]`)].filter((w) => !(/** @type {HTMLElement} */ (w).hidden)).length, form);
+          const whys = await shownWhys(form);
           // Only the options judged wrong are explained after a wrong answer.
           const judgedWrong = [1, 2, 3, 4, 5].filter((k) => wrong.includes(k) !== ex.correct_options.includes(k)).length;
           assert(whys === judgedWrong, `exercise ${n}: ${whys} explanations shown, ${judgedWrong} options judged wrong`);
@@ -51,7 +60,7 @@ forEachBrowser((env) => {
           await submit();
           const yes = await feedback();
           assert(yes?.startsWith('Верно'), `exercise ${n}, right marks: «${yes}»`);
-          const all = await tab.eval((f) => [...document.querySelectorAll(`${f} [data-why]`)].filter((w) => !(/** @type {HTMLElement} */ (w).hidden)).length, form);
+          const all = await shownWhys(form);
           assert(all === ex.options, `exercise ${n}: ${all} of ${ex.options} explanations shown after the right answer`);
           continue;
         }
@@ -84,7 +93,7 @@ forEachBrowser((env) => {
     });
   });
 
-  it('lesson 9: the code exercises show the functions of src/rl/ as built', async () => {
+  it('lesson 10: the code exercises show the functions of src/rl/ as built', async () => {
     await env.withTab('exercises.html', null, async (tab) => {
       await tab.waitReady();
       /** @type {{ source: string, code: string }[]} */

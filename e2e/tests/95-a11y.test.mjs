@@ -44,10 +44,16 @@ async function tabStops(tab, scope = 'main') {
       el.dataset.tabSeen = '';
       const style = getComputedStyle(el);
       const box = el.getBoundingClientRect();
-      // The middle of the part inside the window: what covers it is what the reader sees.
-      const x = (Math.max(box.left, 0) + Math.min(box.right, innerWidth)) / 2;
-      const y = (Math.max(box.top, 0) + Math.min(box.bottom, innerHeight)) / 2;
-      const hit = document.elementFromPoint(x, y);
+      // The middle of the part inside the window: what covers it is what the reader sees. A link
+      // that wraps onto a second line has a box whose middle may be other text: each line's
+      // middle is asked, and the control is covered when none of them is the control.
+      const middle = (/** @type {DOMRect} */ r) => /** @type {[number, number]} */ ([
+        (Math.max(r.left, 0) + Math.min(r.right, innerWidth)) / 2,
+        (Math.max(r.top, 0) + Math.min(r.bottom, innerHeight)) / 2,
+      ]);
+      const rects = el.getClientRects().length > 1 ? [...el.getClientRects()] : [box];
+      const hits = rects.map((r) => document.elementFromPoint(...middle(r)));
+      const hit = hits.find((h) => h && (h === el || el.contains(h))) ?? hits[0];
       return {
         name: `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.getAttribute('name') ? `[name=${el.getAttribute('name')}]` : ''} «${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}»`,
         cls: el.className,

@@ -149,7 +149,7 @@ pub fn worked_examples() -> Result<WorkedExamples> {
         tokens: tokens::tokens(0.2)?,
         verifier: verifier::verifier(),
         grpo: grpo::worked()?,
-        trainers: trainers::trainers(),
+        trainers: trainers::trainers()?,
         exercises: exercises::exercises()?
             .into_iter()
             .map(|(n, e)| (n.to_string(), e))
