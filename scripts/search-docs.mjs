@@ -6,7 +6,8 @@
 // templates with the same function (www/js/search-text.js).
 import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sectionsOf } from '../www/js/search-text.js';
 
 export const SEARCH_DOCS = 'search-docs.json';
@@ -44,5 +45,7 @@ export async function writeSearch(out, built, src) {
     minify: true,
     legalComments: 'none',
     logLevel: 'silent',
+    // The packages are the repository's, wherever the sources being built are (a test's copy).
+    nodePaths: [join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules')],
   });
 }

@@ -52,14 +52,17 @@ const SEARCH = {
   fuzzy: (/** @type {string} */ term) => (term.length >= 6 ? 0.2 : 0),
 };
 
+/** How the index reads the sections. */
+const OPTIONS = { fields: ['heading', 'text'], tokenize, processTerm: (/** @type {string} */ term) => stemWord(term), searchOptions: SEARCH };
+
 /** An empty index of SearchDocs. */
 export function newIndex() {
-  return new MiniSearch({
-    fields: ['heading', 'text'],
-    tokenize,
-    processTerm: (term) => stemWord(term),
-    searchOptions: SEARCH,
-  });
+  return new MiniSearch(OPTIONS);
+}
+
+/** An index serialised with JSON.stringify (e2e/bench-search.mjs times this against building one). @param {string} json */
+export function loadIndex(json) {
+  return MiniSearch.loadJSON(json, OPTIONS);
 }
 
 /**
