@@ -61,7 +61,11 @@ function templates(built) {
   return built
     .map(({ file, html }) => {
       const title = one(html, /<title>([\s\S]*?)<\/title>/, `${file}'s title`)[1];
-      const main = one(html, /<main[^>]*>([\s\S]*)<\/main>/, `${file}'s <main>`)[1].replace(/<p data-served>[\s\S]*?<\/p>\n?/g, '');
+      // Not the page's copy of the glossary's definitions either: the contents page's glossary
+      // is in the file once, and js/glossary.js takes them from its template.
+      const main = one(html, /<main[^>]*>([\s\S]*)<\/main>/, `${file}'s <main>`)[1]
+        .replace(/<p data-served>[\s\S]*?<\/p>\n?/g, '')
+        .replace(/<template id="glossary-defs">[\s\S]*?<\/template>\n?/, '');
       // The contents beside the page (its sections, the page marked): onefile.js puts it in place of the frame's.
       const contents = one(html, /<nav class="contents"[\s\S]*?<\/nav>/, `${file}'s contents`)[0];
       return `<template id="page-${stem(file)}" data-title="${title}">${fragmentLinks(main, stem(file), files)}</template>\n<template id="contents-${stem(file)}">${fragmentLinks(contents, stem(file), files)}</template>`;

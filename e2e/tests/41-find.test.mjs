@@ -9,7 +9,7 @@
 // checked by 20-lessons' visit (axe); printing without them by 95-a11y's print test; the
 // search's speed by `node e2e/bench.mjs search` (gated in `gates`).
 import { after, before, it } from 'node:test';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -68,6 +68,17 @@ before(() => {
   book = pathToFileURL(join(folder, 'pgbook.html')).href;
 });
 after(() => rmSync(folder, { recursive: true, force: true }));
+
+it('offline: the service worker caches what the search needs (its library and the sections), and the one file carries them', () => {
+  const sw = readFileSync(join(SITE, 'sw.js'), 'utf8');
+  const files = JSON.parse(/const BUILD = (\{.*\});/.exec(sw)?.[1] ?? '{}').files ?? [];
+  for (const f of ['search-docs.json', 'js/search.js', 'js/search-engine.js', 'js/search-text.js', 'js/search-box.js'])
+    assert(files.includes(f), `sw.js does not cache ${f}`);
+  const engine = readFileSync(join(SITE, 'js', 'search-engine.js'), 'utf8');
+  assert(!/from\s*["'](minisearch|@orama)/.test(engine), 'js/search-engine.js was not bundled: it imports from npm');
+  const book = readFileSync(join(SITE, 'pgbook.html'), 'utf8');
+  assert(!book.includes('id="glossary-defs"') && book.includes('id="term-baseline"'), 'the one file should carry the glossary once, on its contents page');
+});
 
 forEachBrowser((env) => {
   it('contents: every lesson and this page\'s sections beside it, the section in view marked, a link there; the skip link', async (t) => {
@@ -206,6 +217,13 @@ forEachBrowser((env) => {
         outline: document.querySelectorAll('#contents .outline a').length,
       }));
       assert(here.page === '#clipping' && here.outline > 3, `the contents after the jump: ${JSON.stringify(here)}`);
+      // A term's popover, its definition from the glossary the file carries once.
+      const popover = await tab.eval(() => {
+        /** @type {HTMLElement} */ (document.querySelector('main a.term')).focus();
+        const tip = document.getElementById('term-popover');
+        return { shown: !tip?.hidden, text: tip?.textContent ?? '', href: document.querySelector('main a.term')?.getAttribute('href') };
+      });
+      assert(popover.shown && popover.text.length > 40 && popover.href?.startsWith('#index/term-'), `the one file's popover: ${JSON.stringify(popover)}`);
       t.diagnostic(`${hits.length} results in the one file; ${target.href}`);
     });
   });

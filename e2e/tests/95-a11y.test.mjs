@@ -23,11 +23,14 @@ const typed = (x) => x.toFixed(4).replace('.', ',').replace('-', '−');
 async function tabStops(tab, scope = 'main') {
   await tab.eval((sel) => {
     const within = /** @type {HTMLElement} */ (document.querySelector(sel));
-    // The last control before the scope: the theme switch in the page's header for the lesson.
+    // The last control shown before the scope (for the lesson: the contents' last link beside it).
     const before = [...document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex="0"]')].filter(
-      (e) => within.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_PRECEDING && !e.closest('[hidden], details:not([open]) > :not(summary)'),
+      (e) =>
+        within.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_PRECEDING &&
+        !e.closest('[hidden], details:not([open]) > :not(summary)') &&
+        e.getClientRects().length > 0,
     );
-    const start = /** @type {HTMLElement} */ (sel === 'main' ? document.getElementById('theme-switch') : before[before.length - 1]);
+    const start = /** @type {HTMLElement} */ (before[before.length - 1]);
     start.focus();
     start.dataset.tabAt = '';
   }, scope);
@@ -43,7 +46,8 @@ async function tabStops(tab, scope = 'main') {
       el.dataset.tabAt = '';
       el.dataset.tabSeen = '';
       const style = getComputedStyle(el);
-      const box = el.getBoundingClientRect();
+      // A link wrapped over two lines (a glossary term): its first line's box.
+      const box = el.getClientRects()[0] ?? el.getBoundingClientRect();
       // The middle of the part inside the window: what covers it is what the reader sees.
       const x = (Math.max(box.left, 0) + Math.min(box.right, innerWidth)) / 2;
       const y = (Math.max(box.top, 0) + Math.min(box.bottom, innerHeight)) / 2;

@@ -8,9 +8,34 @@
 /** How long the pointer may take to cross from a term onto its popover (ms). */
 const GRACE_MS = 300;
 
+/**
+ * Where a term's definition is: the page's own copy (<template id="glossary-defs">, written by
+ * the build), or in the one-file book the contents page's glossary (its template holds each
+ * entry once). Returns the term's name and the definition's nodes, or null.
+ * @returns {((id: string) => { name: Node[], text: Node[] } | null) | null}
+ */
+function definitions() {
+  const own = document.getElementById('glossary-defs');
+  if (own instanceof HTMLTemplateElement)
+    return (id) => {
+      const def = own.content.querySelector(`[data-term="${CSS.escape(id)}"]`);
+      return def?.firstElementChild && def.lastElementChild
+        ? { name: [...def.firstElementChild.childNodes], text: [...def.lastElementChild.childNodes] }
+        : null;
+    };
+  const index = document.getElementById('page-index');
+  if (index instanceof HTMLTemplateElement)
+    return (id) => {
+      const dt = index.content.getElementById(`term-${id}`);
+      const dd = dt?.nextElementSibling;
+      return dt && dd ? { name: [...dt.childNodes], text: [...dd.childNodes] } : null;
+    };
+  return null;
+}
+
 export function wireGlossary() {
-  const defs = document.getElementById('glossary-defs');
-  if (!(defs instanceof HTMLTemplateElement)) return;
+  const lookup = definitions();
+  if (!lookup || !document.querySelector('main a.term')) return;
   const tip = document.createElement('div');
   tip.id = 'term-popover';
   tip.className = 'term-popover';
@@ -29,10 +54,15 @@ export function wireGlossary() {
   const show = (term) => {
     clearTimeout(hideTimer);
     if (shown === term && !tip.hidden) return;
-    const def = defs.content.querySelector(`[data-term="${term.dataset.term}"]`);
+    const def = lookup(term.dataset.term ?? '');
     if (!def) return;
     hide();
-    tip.replaceChildren(...[...def.childNodes].map((n) => n.cloneNode(true)));
+    const name = document.createElement('p');
+    name.className = 'term-name';
+    name.append(...def.name.map((n) => n.cloneNode(true)));
+    const text = document.createElement('p');
+    text.append(...def.text.map((n) => n.cloneNode(true)));
+    tip.replaceChildren(name, text);
     tip.hidden = false;
     shown = term;
     term.setAttribute('aria-describedby', tip.id);
