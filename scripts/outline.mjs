@@ -107,7 +107,8 @@ export function contentsNav(lessons, current, headings) {
 <ol class="lessons">
 ${items.join('\n')}
 </ol>
-<div class="progress-box" data-progress hidden><p class="progress-status" role="status"></p><button type="button" class="progress-clear">Забыть, что прочитано</button></div>
+<div class="progress-box" data-progress hidden><p class="progress-status"></p><button type="button" class="progress-clear">Забыть, что прочитано</button></div>
+<p class="visually-hidden progress-announce" role="status"></p>
 </nav>`;
 }
 

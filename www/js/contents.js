@@ -145,6 +145,18 @@ function showContinue(nav, store) {
 }
 
 /**
+ * Scrolls the contents beside the page (when it scrolls: the exercises' long outline) so that
+ * the section in view stays in view there too. Measured only when that section changes.
+ * @param {HTMLElement} nav @param {HTMLElement} link
+ */
+function keepInView(nav, link) {
+  if (nav.scrollHeight <= nav.clientHeight || document.documentElement.dataset.contents === 'open') return;
+  const box = nav.getBoundingClientRect();
+  const at = link.getBoundingClientRect();
+  if (at.top < box.top || at.bottom > box.bottom) nav.scrollTop += at.top - box.top - box.height / 3;
+}
+
+/**
  * Marks the section in view and records what the reader reaches. A heading is reached once it
  * is above the line at LINE of the window (the observer's root reaches far above the window, so
  * a jump past a heading counts too); the end of the page reaches every section.
@@ -169,6 +181,7 @@ function spy(nav, store, redraw) {
       current?.removeAttribute('aria-current');
       now?.setAttribute('aria-current', 'location');
       current = now;
+      if (now) keepInView(nav, now);
     }
     if (page === 'index') return;
     const last = passed[passed.length - 1];
@@ -224,18 +237,22 @@ export function wireContents() {
   let kept = null;
   clear?.addEventListener('click', () => {
     if (!box) return;
+    // The summary changes as the reader reads, so it is no live region; this is said once.
+    const said = nav.querySelector('p.progress-announce');
     if (kept) {
       store.restore(kept);
       kept = null;
       clear.textContent = 'Забыть, что прочитано';
       delete box.dataset.cleared;
       redraw();
+      if (said) said.textContent = 'Отметки о прочитанном возвращены.';
       return;
     }
     kept = store.clear();
     box.dataset.cleared = '';
     redraw();
     /** @type {HTMLElement} */ (box.querySelector('.progress-status')).textContent = 'Отметки о прочитанном и решённом удалены.';
+    if (said) said.textContent = 'Отметки о прочитанном и решённом удалены.';
     clear.textContent = 'Вернуть отметки';
   });
 }

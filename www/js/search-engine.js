@@ -53,7 +53,12 @@ const SEARCH = {
 };
 
 /** How the index reads the sections. */
-const OPTIONS = { fields: ['heading', 'text'], tokenize, processTerm: (/** @type {string} */ term) => stemWord(term), searchOptions: SEARCH };
+const OPTIONS = {
+  fields: ['heading', 'text'],
+  tokenize,
+  processTerm: (/** @type {string} */ term) => stemWord(term),
+  searchOptions: SEARCH,
+};
 
 /** An empty index of SearchDocs. */
 export function newIndex() {
@@ -114,18 +119,21 @@ export function snippet(text, stems) {
 }
 
 /**
- * The sections that match `query`, best first (at most `limit`), each with its snippet. Every
- * word must match; when none matches them all, sections that match any word are given.
+ * The sections that match `query`, best first (at most `limit`), each with its snippet, and how
+ * many matched in all. Every word must match; when no section matches them all, the sections
+ * that match any word are given (`all` false).
  * @param {MiniSearch} index @param {Map<number, SearchDoc>} docs @param {string} query @param {number} [limit]
- * @returns {Hit[]}
+ * @returns {{ hits: Hit[], total: number, all: boolean }}
  */
 export function search(index, docs, query, limit = 20) {
   let results = index.search(query);
-  if (!results.length && tokenize(query).length > 1) results = index.search(query, { combineWith: 'OR' });
-  return results.slice(0, limit).flatMap((r) => {
+  const all = results.length > 0 || tokenize(query).length < 2;
+  if (!all) results = index.search(query, { combineWith: 'OR' });
+  const hits = results.slice(0, limit).flatMap((r) => {
     const doc = docs.get(Number(r.id));
     if (!doc) return [];
     const stems = new Set(r.terms);
     return [{ doc, score: r.score, terms: r.terms, pieces: snippet(doc.text, stems) }];
   });
+  return { hits, total: results.length, all };
 }

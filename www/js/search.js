@@ -79,12 +79,15 @@ export async function startSearch(input) {
     if (failed) return say(failed);
     if (!ready) return say('Поиск готовится…');
     const t0 = performance.now();
-    const hits = search(ready.index, ready.docs, query);
+    const { hits, total, all } = search(ready.index, ready.docs, query);
     (window.pgbookSearchTimes ??= []).push(performance.now() - t0);
+    const found = `Найдено разделов: ${total}${total > hits.length ? `, показаны ${hits.length} лучших` : ''}`;
     say(
-      hits.length
-        ? `Найдено разделов: ${hits.length}${hits.length === 20 ? ' (показаны лучшие)' : ''}`
-        : `Ничего не найдено по запросу «${query}»`,
+      !hits.length
+        ? `Ничего не найдено по запросу «${query}»`
+        : all
+          ? found
+          : `${found} — со всеми словами запроса нет ни одного, это разделы с любым из них`,
     );
     for (const hit of hits) {
       const { doc } = hit;
