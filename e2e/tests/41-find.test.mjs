@@ -228,7 +228,7 @@ forEachBrowser((env) => {
     });
   });
 
-  it('glossary: a term\'s popover by keyboard (Esc dismisses it) and by touch (a second tap follows the link); axe with it open', async () => {
+  it('glossary: a term\'s popover by keyboard (Esc dismisses it), by hover (the pointer may move onto it) and by touch (a second tap follows the link); axe with it open', async () => {
     await env.withTab('gae.html', null, async (tab) => {
       await tab.waitReady();
       const term = await tab.eval(() => {
@@ -255,6 +255,26 @@ forEachBrowser((env) => {
       await noViolations(tab, 'a glossary popover open');
       await tab.press(':focus', 'Escape');
       assert((await tab.eval(() => document.getElementById('term-popover')?.hidden)) && (await focused(tab)).startsWith('a#first-term'), 'Esc did not dismiss the popover, or moved focus');
+      // Hover: the pointer on the term shows it, may move onto the popover (it stays), and leaving both hides it.
+      await tab.eval(() => /** @type {HTMLElement} */ (document.activeElement)?.blur());
+      /** @param {string} type @param {string} on @param {string} to '' for none */
+      const mouse = (type, on, to) =>
+        tab.eval(
+          ([t, a, b]) =>
+            document.querySelector(a)?.dispatchEvent(
+              new PointerEvent(t, { pointerType: 'mouse', bubbles: true, relatedTarget: b ? document.querySelector(b) : null }),
+            ),
+          [type, on, to],
+        );
+      const hidden = () => tab.eval(() => document.getElementById('term-popover')?.hidden);
+      await mouse('pointerover', '#first-term', '');
+      assert(!(await hidden()), 'hover did not show the definition');
+      await mouse('pointerout', '#first-term', '#term-popover');
+      await mouse('pointerover', '#term-popover', '');
+      await tab.eval(() => new Promise((r) => setTimeout(r, 600)));
+      assert(!(await hidden()), 'the popover went away when the pointer moved onto it');
+      await mouse('pointerout', '#term-popover', 'main h1');
+      await tab.waitFor(() => document.getElementById('term-popover')?.hidden, null, 5000);
       // Touch: a tap shows the definition and stays on the page; a tap elsewhere closes it; two taps follow the link.
       /** @param {string} selector */
       const tap = (selector) =>
@@ -264,7 +284,6 @@ forEachBrowser((env) => {
           e.dispatchEvent(new PointerEvent('pointerup', { pointerType: 'touch', bubbles: true, isPrimary: true }));
           e.click();
         }, selector);
-      await tab.eval(() => /** @type {HTMLElement} */ (document.activeElement)?.blur());
       await tab.eval(() => {
         window.pgbookOldPage = true;
       });
