@@ -202,6 +202,10 @@ forEachBrowser((env) => {
     await checkTab(await env.browser.open(`${book}#index`, { deviceScaleFactor: 1, file: book }), async (tab) => {
       await tab.waitReady();
       const hits = await searchFor(tab, 'клиппированием');
+      // The same sections as the served book's, every page's, read from the file's templates.
+      const served = JSON.parse(readFileSync(join(SITE, 'search-docs.json'), 'utf8'));
+      const own = await tab.eval(() => window.pgbookSearchBuilt?.sections);
+      assert(own === served.length, `the one file indexed ${own} sections, the served book ${served.length}`);
       const target = hits.find((h) => h.href.startsWith('#clipping/'));
       assert(target, `no result in lesson 5: ${hits.map((h) => h.href).join(', ')}`);
       await tab.eval(() => {
