@@ -111,8 +111,11 @@ function markSolved(nav, solved) {
   for (const form of document.querySelectorAll(/** @type {'form'} */ ('form[data-exercise]'))) {
     let heading = form.previousElementSibling;
     while (heading && heading.tagName !== 'H3') heading = heading.previousElementSibling;
-    const li = heading?.id ? nav.querySelector(`a[data-anchor="${CSS.escape(heading.id)}"]`)?.parentElement : null;
-    li?.classList.toggle('solved', solved.includes(Number(form.dataset.exercise)));
+    const link = heading?.id ? nav.querySelector(`a[data-anchor="${CSS.escape(heading.id)}"]`) : null;
+    const done = solved.includes(Number(form.dataset.exercise));
+    link?.parentElement?.classList.toggle('solved', done);
+    link?.querySelector('.progress-said')?.remove();
+    if (done) link?.append(span('span', 'progress-said visually-hidden', ' (решено)'));
   }
 }
 
