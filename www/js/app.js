@@ -79,14 +79,17 @@ async function main() {
   // service worker to be read offline.
   if (location.protocol === 'file:' && !ONE_FILE) return;
   if (!ONE_FILE) registerOffline();
-  // Finding things needs no wasm: the contents, the search box and the glossary's popovers.
+  // The wasm starts loading first; meanwhile, in a task of their own, what needs no wasm: the
+  // contents, the search box and the glossary's popovers.
+  const loading = loadCore();
+  loading.catch(() => {}); // reported below, once awaited
+  await nextTask();
   wireContents();
   wireSearchBox();
   wireGlossary();
-  await nextTask();
   let wasm;
   try {
-    wasm = await loadCore();
+    wasm = await loading;
   } catch (e) {
     showFatal(`Не удалось загрузить модуль WebAssembly: ${messageOf(e)}`);
     return;
