@@ -480,7 +480,10 @@ forEachBrowser((env) => {
           const idle = [...document.querySelectorAll('section.trainer[data-status=idle]')];
           const canvases = [...document.querySelectorAll('canvas')].filter((c) => c.width > 0 && !c.closest('[data-status=idle]'));
           return {
-            controls: [...document.querySelectorAll('input, button, select, textarea, nav, header.site, footer.site, summary')].filter(shown).map((e) => e.outerHTML.slice(0, 80)),
+            // A Python fold's summary prints as its code's title (issue 39: book.css's print rules).
+            controls: [...document.querySelectorAll('input, button, select, textarea, nav, header.site, footer.site, summary:not(details.snippet > summary)')]
+              .filter(shown)
+              .map((e) => e.outerHTML.slice(0, 80)),
             canvases: canvases.length,
             canvasesShown: canvases.filter(shown).length,
             images: [...document.querySelectorAll('img.print-copy')].filter(shown).length,
