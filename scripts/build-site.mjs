@@ -14,6 +14,9 @@ import { BOOK_TITLE, LESSONS, MOVED } from '../www/book.mjs';
 import { formatNumber } from '../www/js/format.js';
 import { ONE_FILE, OneFileError, writeOneFile } from './onefile.mjs';
 import { formatValue, numberTableHtml } from '../www/js/numbers.js';
+import { GlossaryError, glossaryList, linkTerms } from './glossary.mjs';
+import { contentsNav, headingIds, HEADER_TOOLS, SEARCH_BOX, SKIP_LINK } from './outline.mjs';
+import { writeSearch } from './search-docs.mjs';
 import { CodeError, NOTEBOOK, embedCodeExercises, embedSnippets } from './code-exercises.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -215,10 +218,11 @@ export function description(heading, body) {
 }
 
 /**
- * The frame every page shares.
- * @param {{ title: string, heading: string, body: string, after: string }} page
+ * The frame every page shares: the header (the contents' menu button on a phone, the search
+ * box, the theme), the contents beside the text (scripts/outline.mjs), the page.
+ * @param {{ title: string, heading: string, body: string, after: string, contents: string }} page
  */
-function frame({ title, heading, body, after }) {
+function frame({ title, heading, body, after, contents }) {
   return `<!doctype html>
 <html lang="ru">
 <head>
@@ -233,14 +237,18 @@ function frame({ title, heading, body, after }) {
 ${preloads(body)}
 </head>
 <body>
-<header class="site"><a class="brand" href="index.html">pgbook <small>· градиенты политики</small></a><label class="theme">Оформление <select id="theme-switch"><option value="auto">как в системе</option><option value="light">светлое</option><option value="dark">тёмное</option><option value="contrast">высокий контраст</option></select></label></header>
+${SKIP_LINK}
+<header class="site">${HEADER_TOOLS}<a class="brand" href="index.html">pgbook <small>· градиенты политики</small></a>${SEARCH_BOX}<label class="theme">Оформление <select id="theme-switch"><option value="auto">как в системе</option><option value="light">светлое</option><option value="dark">тёмное</option><option value="contrast">высокий контраст</option></select></label></header>
 <div class="file-warning" id="file-warning" role="alert" hidden>Книга открыта прямо с диска (file://), а так браузер не запускает модули этой страницы: рисунки и тренажёры не работают. Откройте из этой же папки <a id="file-warning-onefile" href="${ONE_FILE}">${ONE_FILE}</a> — вся книга в одном файле, она работает и с диска. Или запустите в папке книги <code>python3 -m http.server 8000 --bind 127.0.0.1</code> (или <code>scripts/serve.sh</code> в исходниках) и откройте <a href="http://127.0.0.1:8000/">http://127.0.0.1:8000/</a>.</div>
 <script>if (location.protocol === 'file:') { document.getElementById('file-warning').hidden = false; document.getElementById('file-warning-onefile').href += '#' + (location.pathname.split('/').pop() || 'index.html').replace(/\\.html$/, '') + location.search; }</script>
-<main>
+<div class="book">
+${contents}
+<main id="main">
 <h1>${escapeHtml(heading)}</h1>
 ${body.trimEnd()}
 ${after}
 </main>
+</div>
 <footer class="site">pgbook · Rust + WebAssembly</footer>
 </body>
 </html>
@@ -301,24 +309,37 @@ export async function pages(src = SRC, known) {
   const present = readdirSync(join(src, 'pages')).filter((f) => f.endsWith('.html'));
   const unlisted = present.filter((f) => !files.includes(f));
   if (unlisted.length) throw new BuildError(`www/pages/ has pages missing from www/book.mjs: ${unlisted.join(', ')}`);
-  /** @param {string} file */
-  const body = (file) => {
+  /**
+   * A page's body filled and rendered, and the contents beside it: its headings get anchors, a
+   * lesson's terms link to the glossary, the contents page gets the glossary.
+   * @param {string} file
+   */
+  const page = (file) => {
     const path = join(src, 'pages', file);
     if (!existsSync(path)) throw new BuildError(`www/book.mjs lists ${file}, but www/pages/${file} does not exist`);
     const where = `www/pages/${file}`;
-    const html = embedSources(renderMath(fillWorked(fillNumbers(readFileSync(path, 'utf8'), core, where), core, where), where));
-    const code = embedCodeExercises(embedSnippets(html, join(src, 'python'), where), core.code, where);
+    const { html, headings } = headingIds(fillWorked(fillNumbers(readFileSync(path, 'utf8'), core, where), core, where));
+    let linked;
+    if (file === 'index.html') {
+      if (!html.includes('<div data-glossary></div>')) throw new BuildError(`${where}: no <div data-glossary></div> for the glossary`);
+      // «Продолжить с …» (js/contents.js fills it from the reader's progress), then the page.
+      linked = `<p class="continue" data-continue hidden></p>\n${html.replace('<div data-glossary></div>', glossaryList())}`;
+    } else linked = linkTerms(html).html;
+    const code = embedCodeExercises(embedSnippets(embedSources(renderMath(linked, where)), join(src, 'python'), where), core.code, where);
     code.seen.forEach((id) => placed.add(id));
-    return code.html;
+    return {
+      body: code.html,
+      contents: renderMath(contentsNav(LESSONS, file, headings), `${where} (its headings in the contents)`),
+    };
   };
   const built = [
-    { file: 'index.html', html: frame({ title: BOOK_TITLE, heading: BOOK_TITLE, body: body('index.html'), after: toc() }) },
+    { file: 'index.html', html: frame({ title: BOOK_TITLE, heading: BOOK_TITLE, ...page('index.html'), after: toc() }) },
     ...LESSONS.map((l, i) => ({
       file: l.file,
       html: frame({
         title: `Урок ${i + 1}. ${l.title} — pgbook`,
         heading: `Урок ${i + 1}. ${l.title}`,
-        body: body(l.file),
+        ...page(l.file),
         after: pager(i),
       }),
     })),
@@ -410,6 +431,7 @@ export async function buildSite(out, src = SRC) {
       filter: (p) => !p.endsWith('.d.ts') && !p.endsWith('.gitignore') && !p.includes('pgbook_build'),
     });
   writeFileSync(join(out, NOTEBOOK), core.notebook); // the coding exercises to take home (the student's copy)
+  await writeSearch(out, built, src); // the search's library bundled and its sections, cached offline like the rest
   const stamped = writeServiceWorker(out, src);
   await writeOneFile(out, built); // the whole book as one file, after sw.js: the served book's cache does not hold it
   return stamped;
@@ -425,7 +447,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       `[build] ${relative(process.cwd(), join(out, ONE_FILE))}: ${statSync(join(out, ONE_FILE)).size} bytes, the whole book in one file`,
     );
   } catch (e) {
-    if (!(e instanceof BuildError || e instanceof OneFileError || e instanceof CodeError)) throw e;
+    if (!(e instanceof BuildError || e instanceof OneFileError || e instanceof CodeError || e instanceof GlossaryError)) throw e;
     console.error(`[build] error: ${e.message}`);
     process.exit(1);
   }

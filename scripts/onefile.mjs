@@ -78,8 +78,14 @@ function templates(built, out) {
   return built
     .map(({ file, html }) => {
       const title = one(html, /<title>([\s\S]*?)<\/title>/, `${file}'s title`)[1];
-      const main = one(html, /<main>([\s\S]*)<\/main>/, `${file}'s <main>`)[1].replace(/<p data-served>[\s\S]*?<\/p>\n?/g, '');
-      return `<template id="page-${stem(file)}" data-title="${title}">${inlineDownloads(fragmentLinks(main, stem(file), files), out)}</template>`;
+      // Not the page's copy of the glossary's definitions either: the contents page's glossary
+      // is in the file once, and js/glossary.js takes them from its template.
+      const main = one(html, /<main[^>]*>([\s\S]*)<\/main>/, `${file}'s <main>`)[1]
+        .replace(/<p data-served>[\s\S]*?<\/p>\n?/g, '')
+        .replace(/<template id="glossary-defs">[\s\S]*?<\/template>\n?/, '');
+      // The contents beside the page (its sections, the page marked): onefile.js puts it in place of the frame's.
+      const contents = one(html, /<nav class="contents"[\s\S]*?<\/nav>/, `${file}'s contents`)[0];
+      return `<template id="page-${stem(file)}" data-title="${title}">${inlineDownloads(fragmentLinks(main, stem(file), files), out)}</template>\n<template id="contents-${stem(file)}">${fragmentLinks(contents, stem(file), files)}</template>`;
     })
     .join('\n');
 }
@@ -112,10 +118,10 @@ function frame(html, out, files) {
   const body = one(html, /<body>([\s\S]*)<\/body>/, 'index.html <body>')[1]
     .replace(/<div class="file-warning"[\s\S]*?<\/div>\n?/, '')
     .replace(/<script>[^<]*file-warning[^<]*<\/script>\n?/, '');
-  const [top, bottom] = body.split(/<main>[\s\S]*<\/main>/);
+  const [top, bottom] = body.split(/<main[^>]*>[\s\S]*<\/main>/);
   if (bottom === undefined) throw new OneFileError('the built index.html has no <main>');
   const page = (/** @type {string} */ part) => fragmentLinks(part, 'index', files);
-  const before = `<!doctype html>\n${one(html, /<html[^>]*>/, 'index.html <html>')[0].replace('<html', '<html data-book="onefile"')}\n${head}\n<body>${page(top)}<main>\n<noscript><p class="figure-error">Книге нужен JavaScript: включите его в браузере и откройте файл снова.</p></noscript>\n</main>`;
+  const before = `<!doctype html>\n${one(html, /<html[^>]*>/, 'index.html <html>')[0].replace('<html', '<html data-book="onefile"')}\n${head}\n<body>${page(top)}<main id="main">\n<noscript><p class="figure-error">Книге нужен JavaScript: включите его в браузере и откройте файл снова.</p></noscript>\n</main>`;
   return { before, after: page(bottom), entries };
 }
 

@@ -1,30 +1,22 @@
 // @ts-check
-// One term per concept, the glossary's (shared/course/terms.md and the front page's «Термины»):
-// no lesson, page script or Russian string of the core (trainer forms, figures, messages) uses
-// the words the glossary replaced. One meaning per letter and lesson: every letter the pages'
-// formulas use (read from their TeX by KaTeX's parser) has its row in the front page's table of
-// symbols for that lesson, and no row names a letter a lesson does not use. Each lesson links
-// to its exercises. No browser needed.
+// One term per concept, the glossary's (www/glossary.mjs, its one source, after the course's
+// shared/course/terms.md): no lesson, page script or Russian string of the core (trainer forms,
+// figures, messages) uses the words the glossary replaced; the build writes the glossary onto
+// the contents page and links the lessons' terms to it, inflected forms too. One meaning per
+// letter and lesson: every letter the pages' formulas use (read from their TeX by KaTeX's
+// parser) has its row in the front page's table of symbols for that lesson, and no row names a
+// letter a lesson does not use. Each lesson links to its exercises. No browser needed.
 import { it } from 'node:test';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import katex from 'katex';
 import { assert, ROOT } from '../harness.mjs';
 import { LESSONS } from '../../www/book.mjs';
+import { GLOSSARY } from '../../www/glossary.mjs';
+import { glossaryList, linkTerms } from '../../scripts/glossary.mjs';
 
-/** Replaced word → the glossary's term. Cyrillic has no \b in JavaScript: explicit edges. */
-const REPLACED = [
-  [/базов\S* лини/, 'опорный уровень'],
-  [/(?<![а-яё-])батч/, 'пакет'],
-  [/мини-батч/, 'мини-пакет'],
-  [/(?<![а-яё])след(?![а-яё])|обрывать след|след не/, 'обрыв рекурсии (trace_cut)'],
-  [/(?<![а-яё])отдач[аиуейю]/, 'возврат'],
-  [/шаг(?:а|у|ом)? обучения/, 'скорость обучения'],
-  [/<th>std<|делённ\S* на std|'std'/, 'ст. откл.'],
-  [/[а-яё]\s+actor[–-]critic/, 'актор–критик'],
-  [/бутстрэп(?!пинг)/, 'бутстрэппинг'],
-  [/бонус\S* энтропии/, 'энтропийный бонус'],
-];
+/** Replaced word → the glossary's term, from the glossary's entries. Cyrillic has no \b in JavaScript: explicit edges. */
+const REPLACED = GLOSSARY.flatMap((t) => t.replaces ?? []);
 
 /** @param {string} dir @param {(f: string) => boolean} keep @returns {string[]} */
 const walk = (dir, keep) =>
@@ -192,4 +184,33 @@ it('each lesson ends with links to its exercises, and the exercises page lists t
   const want = [...byLesson].sort(([a], [b]) => a - b).map(([l, ns]) => `${l}: ${ns.sort((a, b) => a - b).join(',')}`);
   if (listed.join(' | ') !== want.join(' | ')) bad.push(`exercises.html's list: ${listed.join(' | ')} against ${want.join(' | ')}`);
   assert(bad.length === 0, bad.join('\n'));
+});
+
+it('the glossary: every entry once on the contents page, with its definition', () => {
+  const list = glossaryList();
+  for (const t of GLOSSARY) {
+    assert(list.split(`id="term-${t.id}"`).length === 2, `${t.id}: not exactly once in the list`);
+    assert(t.def.length > 40 && t.en && t.match.length, `${t.id}: no definition, English term or phrase to link`);
+  }
+  assert(REPLACED.length >= 9, `only ${REPLACED.length} replaced words`);
+});
+
+it("a lesson's terms link to the glossary once per section, in any inflection; not in headings, formulas, code or links", () => {
+  const html = [
+    '<h2>Опорный уровень</h2>',
+    '<p>Вычтем опорного уровня значение: опорным уровнем служит среднее, и <code>опорный уровень</code> тут ни при чём.</p>',
+    '<p>Градиентов логарифмов вероятностей два; <span class="math">\\text{опорный уровень}</span>.</p>',
+    '<h3>Дальше</h3>',
+    '<p>Опорные уровни снова, <a href="x.html">опорный уровень</a>, мини-пакетами и обрыва рекурсии.</p>',
+  ].join('\n');
+  const { html: out, linked } = linkTerms(html);
+  const links = [...out.matchAll(/<a class="term" href="index\.html#term-([a-z-]+)" data-term="\1">([^<]*)<\/a>/g)].map((m) => `${m[1]}:${m[2]}`);
+  assert(
+    JSON.stringify(links) ===
+      JSON.stringify(['baseline:опорного уровня', 'log-derivative:Градиентов логарифмов вероятностей', 'baseline:Опорные уровни', 'batch:мини-пакетами', 'trace-cut:обрыва рекурсии']),
+    `links: ${links.join(', ')}`,
+  );
+  assert(out.startsWith('<h2>Опорный уровень</h2>'), 'a heading was linked');
+  assert(/<template id="glossary-defs">[\s\S]*data-term="baseline"[\s\S]*<\/template>/.test(out), 'the definitions are not on the page');
+  assert(linked.length === 4, `linked ${linked.join(', ')}`);
 });
