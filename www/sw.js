@@ -168,19 +168,24 @@ const megabytes = (/** @type {number} */ b) => (b / 1048576).toFixed(1).replace(
 async function notSaved(request, file) {
   const known = INDEX.has(file);
   if (request.mode !== 'navigate') {
-    const text = known ? `Файл ${file} не сохранён для чтения без сети, а сервер книги не отвечает.` : `Файла ${file} нет в книге.`;
+    const text = known
+      ? `Файл ${file} не сохранён для чтения без сети, а сервер книги не отвечает.`
+      : `Файла ${file} нет в сохранённой книге, а сервер книги не отвечает.`;
     return new Response(text, { status: 503, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
   }
   const s = await status();
   const list = s.missing.slice(0, 8).map((f) => `<code>${escapeHtml(f)}</code>`);
   const more = s.missing.length > list.length ? ` и ещё файлов: ${s.missing.length - list.length}` : '';
-  const saved = `Сохранено ${megabytes(s.savedBytes)} из ${megabytes(s.bytes)} МБ (файлов: ${s.saved} из ${s.files})`;
+  const saved = `Сохранено ${megabytes(s.savedBytes)} из ${megabytes(s.bytes)} МБ книги (файлов: ${s.saved} из ${s.files}); не хватает: ${list.join(', ')}${more}.`;
+  const contents = s.missing.includes('index.html')
+    ? ''
+    : ` Сохранённое открывается с <a href="${escapeHtml(BASE)}index.html">оглавления</a>.`;
   const what = known
     ? `Страница <code>${escapeHtml(file)}</code> ещё не сохранена для чтения без сети, а сервер книги сейчас не отвечает.`
-    : `Страницы <code>${escapeHtml(file)}</code> в сохранённой книге нет, а сервер книги сейчас не отвечает.`;
+    : `Страницы <code>${escapeHtml(file)}</code> в сохранённой книге нет, а сервер книги сейчас не отвечает.${contents}`;
   const state = s.complete
-    ? `Остальная книга сохранена: откройте <a href="${escapeHtml(BASE)}index.html">оглавление</a>.`
-    : `${saved}; не хватает: ${list.join(', ')}${more}. Когда связь вернётся, откройте страницу снова — книга досохранится сама.`;
+    ? ''
+    : `<p>${saved}${known ? ` Когда связь вернётся, откройте страницу снова — книга досохранится сама.${contents}` : ''}</p>`;
   const html = `<!doctype html>
 <html lang="ru" data-offline-missing>
 <meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -188,7 +193,7 @@ async function notSaved(request, file) {
 <style>body { font: 1.05rem/1.5 system-ui, sans-serif; max-width: 42rem; margin: 2rem auto; padding: 0 1rem; color-scheme: light dark; }</style>
 <h1>Эта страница сейчас не откроется</h1>
 <p>${what}</p>
-<p>${state}</p>
+${state}
 </html>
 `;
   return new Response(html, { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } });

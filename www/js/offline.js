@@ -157,13 +157,19 @@ export function registerOffline() {
   let version = null;
   /** @type {ReturnType<typeof statusLine> | null} */
   let line = null;
+  /** @type {ServiceWorkerRegistration | undefined} */
+  let registration;
 
-  /** @param {OfflineStatus} s @param {boolean} fromController */
-  const show = (s, fromController) => {
+  /**
+   * `active`: the report is the active worker's, the one that answers the book's pages (an
+   * installing worker's complete cache serves nothing yet).
+   * @param {OfflineStatus} s @param {boolean} active
+   */
+  const show = (s, active) => {
     line ??= statusLine();
-    if (fromController && s.complete) line.set('saved', SAVED);
-    else if (fromController) {
-      // The controller's cache lost files (the browser evicted them); it fetches them again.
+    if (active && s.complete) line.set('saved', SAVED);
+    else if (active) {
+      // The active worker's cache lost files (the browser evicted them); it fetches them again.
       line.set(
         s.failure ? 'failed' : 'filling',
         s.failure
@@ -171,8 +177,8 @@ export function registerOffline() {
           : `Часть книги пропала из памяти браузера, сохраняю её заново; пока без сети не откроется ${missingList(s)}.`,
         `Сохранено ${amount(s)}.`,
       );
-    } else if (container.controller) {
-      // A new build is saved beside the one this page runs.
+    } else if (container.controller || registration?.active) {
+      // A new build is saved beside the one that answers the book's pages.
       if (line.state === 'saved') line.set('saved', SAVED, s.complete || s.failure ? '' : `Новая версия книги сохраняется: ${amount(s)}.`);
     } else if (s.failure) {
       line.set(
@@ -188,18 +194,22 @@ export function registerOffline() {
       );
     }
   };
-  const ask = () => container.controller?.postMessage({ type: 'pgbook-offline-status', refill: true });
+  // The active worker (this page's controller, or — a page reloaded past the cache — the one
+  // that would answer its links).
+  const ask = () => (container.controller ?? registration?.active)?.postMessage({ type: 'pgbook-offline-status', refill: true });
 
   container.addEventListener('message', (e) => {
     const s = /** @type {OfflineStatus} */ (e.data);
     if (s?.type !== 'pgbook-offline') return;
-    // The active worker is the one that controls this page (it claims every page of the book).
     const source = e.source instanceof ServiceWorker ? e.source : null;
-    const fromController = !!container.controller && !!source && (source === container.controller || source.state.startsWith('activat'));
-    if (!fromController) last = s;
-    else if (version !== null && s.version !== version) return void (updating ? location.reload() : builtAnew());
-    else version = s.version;
-    show(s, fromController);
+    const active = !!source && (source === container.controller || source.state.startsWith('activat'));
+    last = s;
+    if (active && container.controller) {
+      // A build other than this page's took over (this tab's update, or another tab's).
+      if (version !== null && s.version !== version) return void (updating ? location.reload() : builtAnew());
+      version = s.version;
+    }
+    show(s, active);
   });
   container.startMessages();
   document.addEventListener('input', noteEdit, true);
@@ -212,8 +222,9 @@ export function registerOffline() {
   });
   guardLinks(() => last);
   container.register(new URL('../sw.js', import.meta.url)).then(
-    (registration) => {
-      if (!registration) return; // service workers blocked (a test browser)
+    (r) => {
+      if (!r) return; // service workers blocked (a test browser)
+      registration = r;
       ask();
       /** @param {ServiceWorker | null} worker */
       const watch = (worker) => {
@@ -228,8 +239,8 @@ export function registerOffline() {
         worker.addEventListener('statechange', check);
         worker.postMessage({ type: 'pgbook-offline-status' });
       };
-      watch(registration.waiting ?? registration.installing);
-      registration.addEventListener('updatefound', () => watch(registration.installing));
+      watch(r.waiting ?? r.installing);
+      r.addEventListener('updatefound', () => watch(r.installing));
     },
     (e) => {
       // Without a service worker the book still works online; offline it does not: say so.
