@@ -2,12 +2,14 @@
 // Issue 43's trial in a loop (e2e/offline-trial.mjs), to measure how often the book fails
 // offline after a first visit:
 //   node e2e/offline-trials.mjs [TRIALS] [--wait issue|said] [--load document|ready] [--idle] [--skip PAGE,…] [--no-settle]
-//     [--root SITE] (another build, e.g. an older commit's)
+//     [--root SITE] (another build, e.g. an older commit's) [--full] (with --load document: each
+//     lesson in turn loaded whole, as 40-offline does)
 // Each browser of $PGBOOK_BROWSERS (default both) runs TRIALS trials (default 30) in one
 // browser, a fresh context each, under one busy loop per core (--idle: none). One JSON line
 // per trial, then each browser's failure rate with the failures' messages.
 import { launch, BROWSERS } from './harness.mjs';
 import { cpuLoad, offlineTrial } from './offline-trial.mjs';
+import { LESSONS } from '../www/book.mjs';
 
 const args = process.argv.slice(2);
 const flag = (/** @type {string} */ name) => {
@@ -22,6 +24,8 @@ const noSettle = args.includes('--no-settle');
 if (noSettle) args.splice(args.indexOf('--no-settle'), 1);
 const skip = (flag('--skip') ?? '').split(',').filter(Boolean);
 const root = flag('--root') ?? undefined;
+const rotate = args.includes('--full');
+if (rotate) args.splice(args.indexOf('--full'), 1);
 const trials = Number(args[0] ?? 30);
 
 const stress = idle ? null : cpuLoad();
@@ -33,7 +37,14 @@ try {
     const messages = new Map();
     try {
       for (let i = 0; i < trials; i++) {
-        const r = await offlineTrial(browser, { wait, load, skip, noSettle, root }).catch((e) => ({
+        const r = await offlineTrial(browser, {
+          wait,
+          load,
+          skip,
+          noSettle,
+          root,
+          full: rotate ? LESSONS[i % LESSONS.length].file : '',
+        }).catch((e) => ({
           failures: [{ page: '(trial)', message: String(e?.message ?? e).split('\n')[0] }],
           pages: [],
           said: null,
