@@ -14,6 +14,7 @@ import { BOOK_TITLE, LESSONS, MOVED } from '../www/book.mjs';
 import { formatNumber } from '../www/js/format.js';
 import { ONE_FILE, OneFileError, writeOneFile } from './onefile.mjs';
 import { formatValue, numberTableHtml } from '../www/js/numbers.js';
+import { CodeError, NOTEBOOK, embedCodeExercises, embedSnippets } from './code-exercises.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'www');
@@ -60,16 +61,24 @@ export function renderMath(html, where) {
  * `worked_examples()` (every worked example, the profiles' settings, the core's constants, the
  * figures' sliders) and `russian_count` (a number with its agreeing noun).
  * @param {string} src
- * @returns {Promise<{ values: unknown, count: (n: number, digits: number, forms: string[]) => string }>}
+ * Also lesson 10's coding exercises and their notebook (lessons::code).
+ * @returns {Promise<{ values: unknown, count: (n: number, digits: number, forms: string[]) => string,
+ *   code: import('./code-exercises.mjs').Exercise[], notebook: string }>}
  */
 export async function coreNumbers(src) {
   const pkg = join(src, 'pkg');
   if (!existsSync(join(pkg, 'pgbook_bg.wasm'))) throw new BuildError('www/pkg/ is missing: run scripts/build-wasm.sh first');
   const wasm = await import(pathToFileURL(join(pkg, 'pgbook.js')).href);
   wasm.initSync({ module: readFileSync(join(pkg, 'pgbook_bg.wasm')) });
+  // The build's own module (pkg/pgbook_build): what no page needs.
+  if (!existsSync(join(pkg, 'pgbook_build_bg.wasm'))) throw new BuildError('www/pkg/pgbook_build is missing: run scripts/build-wasm.sh');
+  const build = await import(pathToFileURL(join(pkg, 'pgbook_build.js')).href);
+  build.initSync({ module: readFileSync(join(pkg, 'pgbook_build_bg.wasm')) });
   return {
     values: wasm.worked_examples(),
     count: (n, digits, [one, few, many]) => wasm.russian_count(n, digits, one, few, many),
+    code: JSON.parse(build.code_exercises()),
+    notebook: build.exercise_notebook(),
   };
 }
 
@@ -280,9 +289,10 @@ export function embedSources(html) {
   });
 }
 
-/** @param {string} [src] */
-export async function pages(src = SRC) {
-  const core = await coreNumbers(src);
+/** @param {string} [src] @param {Awaited<ReturnType<typeof coreNumbers>>} [known] the core, when loaded already */
+export async function pages(src = SRC, known) {
+  const core = known ?? (await coreNumbers(src));
+  const placed = new Set();
   const files = ['index.html', ...LESSONS.map((l) => l.file)];
   const present = readdirSync(join(src, 'pages')).filter((f) => f.endsWith('.html'));
   const unlisted = present.filter((f) => !files.includes(f));
@@ -292,9 +302,12 @@ export async function pages(src = SRC) {
     const path = join(src, 'pages', file);
     if (!existsSync(path)) throw new BuildError(`www/book.mjs lists ${file}, but www/pages/${file} does not exist`);
     const where = `www/pages/${file}`;
-    return embedSources(renderMath(fillWorked(fillNumbers(readFileSync(path, 'utf8'), core, where), core, where), where));
+    const html = embedSources(renderMath(fillWorked(fillNumbers(readFileSync(path, 'utf8'), core, where), core, where), where));
+    const code = embedCodeExercises(embedSnippets(html, join(src, 'python'), where), core.code, where);
+    code.seen.forEach((id) => placed.add(id));
+    return code.html;
   };
-  return [
+  const built = [
     { file: 'index.html', html: frame({ title: BOOK_TITLE, heading: BOOK_TITLE, body: body('index.html'), after: toc() }) },
     ...LESSONS.map((l, i) => ({
       file: l.file,
@@ -306,6 +319,10 @@ export async function pages(src = SRC) {
       }),
     })),
   ];
+  const missing = core.code.filter((e) => !placed.has(e.exercise.id)).map((e) => e.exercise.id);
+  if (missing.length)
+    throw new BuildError(`no page has the coding exercise(s) ${missing.join(', ')} (<div class="code-exercise" data-code-exercise="ID">)`);
+  return built;
 }
 
 /**
@@ -384,7 +401,8 @@ export function writeServiceWorker(out, src = SRC) {
 
 /** @param {string} out @param {string} [src] the sources (www/) */
 export async function buildSite(out, src = SRC) {
-  const built = await pages(src); // before touching `out`: a TeX error leaves the last good build in place
+  const core = await coreNumbers(src);
+  const built = await pages(src, core); // before touching `out`: a TeX error leaves the last good build in place
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   for (const { file, html } of built) writeFileSync(join(out, file), html);
@@ -394,7 +412,11 @@ export async function buildSite(out, src = SRC) {
     writeFileSync(join(out, from), redirectPage(to));
   }
   for (const a of ASSETS)
-    cpSync(join(src, a), join(out, a), { recursive: true, filter: (p) => !p.endsWith('.d.ts') && !p.endsWith('.gitignore') });
+    cpSync(join(src, a), join(out, a), {
+      recursive: true,
+      filter: (p) => !p.endsWith('.d.ts') && !p.endsWith('.gitignore') && !p.includes('pgbook_build'),
+    });
+  writeFileSync(join(out, NOTEBOOK), core.notebook); // the coding exercises to take home (the student's copy)
   await writeOneFile(out, built);
   return writeServiceWorker(out, src); // last: it lists every file, the one-file book too
 }
@@ -409,7 +431,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       `[build] ${relative(process.cwd(), join(out, ONE_FILE))}: ${statSync(join(out, ONE_FILE)).size} bytes, the whole book in one file`,
     );
   } catch (e) {
-    if (!(e instanceof BuildError || e instanceof OneFileError)) throw e;
+    if (!(e instanceof BuildError || e instanceof OneFileError || e instanceof CodeError)) throw e;
     console.error(`[build] error: ${e.message}`);
     process.exit(1);
   }

@@ -51,18 +51,35 @@ export function fragmentLinks(html, page, files) {
   });
 }
 
+/** Media types of the files a page offers for download. */
+const DOWNLOAD_TYPES = { ipynb: 'application/x-ipynb+json' };
+
+/**
+ * A download the page offers (`<a href="FILE" download>` of a file of the build, the exercises'
+ * notebook) as a data: link, so that the one file carries it.
+ * @param {string} html @param {string} out
+ */
+export function inlineDownloads(html, out) {
+  return html.replace(/<a href="([^"#?:]+)" download>/g, (whole, file) => {
+    const type = DOWNLOAD_TYPES[/** @type {keyof typeof DOWNLOAD_TYPES} */ (file.split('.').pop())];
+    const path = join(out, file);
+    if (!type || !existsSync(path)) return whole; // assertSelfContained names it
+    return `<a href="data:${type};base64,${readFileSync(path).toString('base64')}" download="${escapeAttr(file)}">`;
+  });
+}
+
 /**
  * Every built page as a template: its <main>'s content (but what only the served book says,
- * `<p data-served>`: where to get the one file), its title.
- * @param {{ file: string, html: string }[]} built
+ * `<p data-served>`: where to get the one file), its title; its downloads inline.
+ * @param {{ file: string, html: string }[]} built @param {string} out
  */
-function templates(built) {
+function templates(built, out) {
   const files = new Set(built.map((p) => p.file));
   return built
     .map(({ file, html }) => {
       const title = one(html, /<title>([\s\S]*?)<\/title>/, `${file}'s title`)[1];
       const main = one(html, /<main>([\s\S]*)<\/main>/, `${file}'s <main>`)[1].replace(/<p data-served>[\s\S]*?<\/p>\n?/g, '');
-      return `<template id="page-${stem(file)}" data-title="${title}">${fragmentLinks(main, stem(file), files)}</template>`;
+      return `<template id="page-${stem(file)}" data-title="${title}">${inlineDownloads(fragmentLinks(main, stem(file), files), out)}</template>`;
     })
     .join('\n');
 }
@@ -212,7 +229,7 @@ export function assertSelfContained(html) {
     ...[...html.matchAll(/<link [^>]*href="([^"]*)"/g)].map((m) => m[1]),
     ...[...html.matchAll(/url\(\s*['"]?([^'")]*)/g)].map((m) => m[1]),
   ].filter((u) => !u.startsWith('data:'));
-  const links = [...html.matchAll(/<a [^>]*href="([^"]*)"/g)].map((m) => m[1]).filter((u) => !/^(#|https?:|mailto:)/.test(u));
+  const links = [...html.matchAll(/<a [^>]*href="([^"]*)"/g)].map((m) => m[1]).filter((u) => !/^(#|https?:|mailto:|data:)/.test(u));
   const bad = [...loads, ...links];
   if (bad.length) throw new OneFileError(`${ONE_FILE} would load ${bad.slice(0, 5).join(', ')} from outside the file`);
 }
@@ -239,7 +256,7 @@ export async function writeOneFile(out, built) {
   const [workerFile] = workers;
   const worker = await bundle(out, [workerFile], [embeddedWasm(out, workerWasm)], true);
   const wasm = new Set([...pageWasm, ...workerWasm]);
-  const shell = `${before}${after}\n${templates(built)}\n`;
+  const shell = `${before}${after}\n${templates(built, out)}\n`;
   assertSelfContained(shell);
   const payload = [...wasm]
     .sort()

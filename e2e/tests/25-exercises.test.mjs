@@ -4,7 +4,13 @@
 // exercises show the project's Rust function taken from src/rl/ at build time.
 import { it } from 'node:test';
 import { readFileSync } from 'node:fs';
-import { forEachBrowser, assert } from '../harness.mjs';
+import { join } from 'node:path';
+import { SITE, forEachBrowser, assert } from '../harness.mjs';
+import { ROOT, coreNumbers } from '../../scripts/build-site.mjs';
+import { NOTEBOOK } from '../../scripts/code-exercises.mjs';
+
+/** Lesson 10's coding exercises as the core describes them (lessons::code), loaded once. */
+const { code } = await coreNumbers(join(ROOT, 'www'));
 
 /** A number as a Russian reader types it. @param {number} x */
 const typed = (x) => x.toFixed(4).replace('.', ',').replace('-', '−');
@@ -91,6 +97,52 @@ forEachBrowser((env) => {
         const text = readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
         assert(code.includes(`pub fn ${name}`) && text.includes(code.trim().split('\n').slice(-3).join('\n')), `${source}: not the file's function`);
       }
+    });
+  });
+
+  it('lesson 10: the coding exercises — the stub, the core\'s cases and hints, the solution behind a reveal; «Копировать»; the notebook downloads', async (t) => {
+    await env.withTab('exercises.html', null, async (tab) => {
+      await tab.waitReady();
+      /** @type {{ id: string, stub: string, cases: number, hints: number, solution: string, revealed: boolean }[]} */
+      const blocks = await tab.eval(() =>
+        /** @type {HTMLElement[]} */ ([...document.querySelectorAll('[data-code-exercise]')]).map((b) => ({
+          id: b.dataset.codeExercise ?? '',
+          stub: b.querySelector('.code-stub pre')?.textContent ?? '',
+          cases: b.querySelectorAll('details.code-cases li').length,
+          hints: b.querySelectorAll('details.code-hints li').length,
+          solution: b.querySelector('details.answer pre')?.textContent ?? '',
+          revealed: /** @type {HTMLDetailsElement | null} */ (b.querySelector('details.answer'))?.open ?? true,
+        })),
+      );
+      assert(JSON.stringify(blocks.map((b) => b.id)) === JSON.stringify(code.map((c) => c.exercise.id)), `coding exercises ${blocks.map((b) => b.id).join(', ')}`);
+      for (const [i, b] of blocks.entries()) {
+        const { exercise, stub, solution } = code[i];
+        assert(b.stub === stub.trimEnd() && exercise.functions.every((f) => b.stub.includes(`def ${f}(`)) && b.stub.includes('raise NotImplementedError'), `${b.id}: the stub`);
+        assert(b.cases === exercise.cases.length && b.cases >= 4, `${b.id}: ${b.cases} cases shown of ${exercise.cases.length}`);
+        assert(b.hints === exercise.hints.length && b.hints >= 2, `${b.id}: ${b.hints} hints shown of ${exercise.hints.length}`);
+        assert(b.solution === solution.trimEnd() && !b.revealed, `${b.id}: the solution (${b.revealed ? 'open' : 'closed'})`);
+      }
+      // Copy: the clipboard where the browser allows it, else the stub selected for Ctrl+C.
+      await tab.click('button.copy-code');
+      const said = String(await tab.waitFor(() => document.querySelector('.copy-status')?.textContent || null, undefined, 5000));
+      const selected = await tab.eval(() => getSelection()?.toString() ?? '');
+      assert(said.startsWith('Скопировано') || (said.includes('выделена') && selected.trim() === blocks[0].stub.trim()), `copy: «${said}», selected ${selected.length} characters`);
+      // The notebook: the build's file, the stubs and no solution.
+      /** @type {{ href: string, text: string } | null} */
+      const notebook = await tab.eval(async () => {
+        const a = /** @type {HTMLAnchorElement | null} */ (document.querySelector('#code-notebook a[download]'));
+        return a && { href: a.getAttribute('href') ?? '', text: await (await fetch(a.href)).text() };
+      });
+      const built = readFileSync(join(SITE, NOTEBOOK), 'utf8');
+      assert(notebook?.href === NOTEBOOK && notebook.text === built, `the notebook link: ${notebook?.href}`);
+      const cells = JSON.parse(built).cells;
+      assert(cells.filter((/** @type {{ source: string[] }} */ c) => c.source.join('').startsWith('check(')).length === code.length, 'a check per exercise');
+      assert(!built.includes('running = r[t] + gamma * running'), 'the student\'s notebook holds a solution');
+      if (env.name === 'chromium') {
+        const file = await tab.download('#code-notebook a[download]');
+        assert(file.name === NOTEBOOK && file.text === built, `downloaded ${file.name}`);
+      }
+      t.diagnostic(`${blocks.length} coding exercises; the notebook ${built.length} bytes`);
     });
   });
 });

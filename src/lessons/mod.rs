@@ -25,6 +25,7 @@
 
 pub mod baselines;
 pub mod clipping;
+pub mod code;
 pub mod describe;
 pub mod exercises;
 pub mod gae;

@@ -7,6 +7,7 @@
 // part starts in a task of its own and the figures are drawn one per task, so that no task of
 // the load keeps the page from answering for long (< 50 ms, on a phone too).
 import { announceFigures } from './announce.js';
+import { wireCopyButtons } from './copy-code.js';
 import { loadCore, loadFull, needsTrainers } from './core.js';
 import { messageOf, nextTask } from './dom.js';
 import { wireExercises } from './exercises.js';
@@ -29,7 +30,7 @@ try {
 }
 
 // ---------- scrolled boxes: a wide formula or table scrolls, and the keyboard can scroll it ----------
-const SCROLLERS = '.math-display, .math, .table-wrap, details.figure-numbers table, pre.source, table.record-flags';
+const SCROLLERS = '.math-display, .math, .table-wrap, details.figure-numbers table, pre.source, pre.python, table.record-flags';
 let marking = 0; // the latest markScrollers pass: an older one still measuring gives way
 /**
  * Makes every box that scrolls now focusable (so arrows scroll it) and no other. Every box is
@@ -94,6 +95,7 @@ async function main() {
   const drawn = wireFigures();
   announceFigures();
   wireExercises();
+  wireCopyButtons();
   await nextTask();
   const marked = keyboardScrolling();
   await nextTask();

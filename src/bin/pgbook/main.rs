@@ -5,6 +5,7 @@
 mod out;
 mod args;
 mod cartpole;
+mod notebook;
 mod ppo;
 mod replay;
 mod sequence;
@@ -30,13 +31,16 @@ USAGE:
   pgbook bench ppo [--json] [--updates 60] [--repeats 3] [--kernels avx512|avx2|portable]
                    [--precision f64|f32]
                    (widest SIMD path allowed; portable is what wasm runs; the networks' scalar)
+  pgbook notebook [--teacher] [--out FILE.ipynb]
+                                             the coding exercises as a Jupyter notebook (stubs;
+                                             --teacher: with the solutions)
   pgbook help | --help | COMMAND --help
 
 TRAIN OPTIONS:
 ";
 
 /// Options that take no value, across all commands.
-const FLAGS: &[&str] = &["json", "help", "url"];
+const FLAGS: &[&str] = &["json", "help", "url", "teacher"];
 /// Options that may be given more than once.
 const REPEATABLE: &[&str] = &["set"];
 
@@ -65,7 +69,9 @@ fn run(argv: &[String]) -> Result<()> {
         for verb in ["train", "settings"] {
             known.extend(NAMES.iter().map(|n| format!("{verb} {n}")));
         }
-        known.extend(["simulate baselines", "replay FILE", "bench ppo"].map(String::from));
+        known.extend(
+            ["simulate baselines", "replay FILE", "bench ppo", "notebook"].map(String::from),
+        );
         let known: Vec<&str> = known.iter().map(String::as_str).collect();
         Err(Error::unknown(Name::Command, words.join(" "), &known))
     };
@@ -79,6 +85,7 @@ fn run(argv: &[String]) -> Result<()> {
         ["simulate", "baselines"] => simulate::baselines(args),
         ["replay", path] => replay::replay(path, args),
         ["bench", "ppo"] => ppo::bench(args),
+        ["notebook"] => notebook::notebook(args),
         _ => unknown(),
     }
 }
