@@ -392,24 +392,35 @@ function listFiles(dir) {
 }
 
 /**
- * Writes out/sw.js: the service worker with the list of every file in `out` and a version
- * that is the hash of their names and contents, so any change to the build replaces it.
+ * Writes out/sw.js: the service worker with the list of every file in `out` (the one-file book
+ * last: the largest, and the one a reader of the served book needs least), each file's size
+ * (the page shows how much is saved) and the start of its SHA-256 (the worker keeps no file of
+ * another build), and a version that is the hash of them all, so any change to the build
+ * replaces it.
  * @param {string} out
  * @param {string} [src]
  */
 export function writeServiceWorker(out, src = SRC) {
-  const files = listFiles(out).filter((f) => f !== 'sw.js');
+  const files = listFiles(out)
+    .filter((f) => f !== 'sw.js')
+    .sort((a, b) => Number(a === ONE_FILE) - Number(b === ONE_FILE));
   const hash = createHash('sha256');
-  for (const f of files)
-    hash
-      .update(`${f}\0`)
-      .update(readFileSync(join(out, f)))
-      .update('\0');
+  /** @type {number[]} */
+  const bytes = [];
+  /** @type {string[]} */
+  const hashes = [];
+  for (const f of files) {
+    const data = readFileSync(join(out, f));
+    bytes.push(data.length);
+    hashes.push(createHash('sha256').update(data).digest('hex').slice(0, 16));
+    hash.update(`${f}\0`).update(data).update('\0');
+  }
   const version = hash.digest('hex').slice(0, 16);
   const template = readFileSync(join(src, 'sw.js'), 'utf8');
-  const stamp = `const BUILD = ${JSON.stringify({ version, files })};`;
-  if (!template.includes("const BUILD = { version: 'dev', files: [] };")) throw new BuildError('www/sw.js: BUILD line not found');
-  writeFileSync(join(out, 'sw.js'), template.replace("const BUILD = { version: 'dev', files: [] };", stamp));
+  const stamp = `const BUILD = ${JSON.stringify({ version, files, bytes, hashes })};`;
+  const line = "const BUILD = { version: 'dev', files: [], bytes: [], hashes: [] };";
+  if (!template.includes(line)) throw new BuildError('www/sw.js: BUILD line not found');
+  writeFileSync(join(out, 'sw.js'), template.replace(line, stamp));
   return { version, files };
 }
 
@@ -432,9 +443,8 @@ export async function buildSite(out, src = SRC) {
     });
   writeFileSync(join(out, NOTEBOOK), core.notebook); // the coding exercises to take home (the student's copy)
   await writeSearch(out, built, src); // the search's library bundled and its sections, cached offline like the rest
-  const stamped = writeServiceWorker(out, src);
-  await writeOneFile(out, built); // the whole book as one file, after sw.js: the served book's cache does not hold it
-  return stamped;
+  await writeOneFile(out, built);
+  return writeServiceWorker(out, src); // last: it lists every file, the one-file book too
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
