@@ -25,6 +25,7 @@
 
 pub mod baselines;
 pub mod clipping;
+pub mod code;
 pub mod describe;
 pub mod exercises;
 pub mod gae;
@@ -151,7 +152,7 @@ pub fn worked_examples() -> Result<WorkedExamples> {
         tokens: tokens::tokens(0.2)?,
         verifier: verifier::verifier(),
         grpo: grpo::worked()?,
-        trainers: trainers::trainers(),
+        trainers: trainers::trainers()?,
         prepared: prepared::prepared(),
         exercises: exercises::exercises()?
             .into_iter()

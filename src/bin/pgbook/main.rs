@@ -5,6 +5,7 @@
 mod out;
 mod args;
 mod cartpole;
+mod notebook;
 mod ppo;
 mod prepared;
 mod replay;
@@ -34,13 +35,16 @@ USAGE:
   pgbook bench ppo [--json] [--updates 60] [--repeats 3] [--kernels avx512|avx2|portable]
                    [--precision f64|f32]
                    (widest SIMD path allowed; portable is what wasm runs; the networks' scalar)
+  pgbook notebook [--teacher] [--out FILE.ipynb]
+                                             the coding exercises as a Jupyter notebook (stubs;
+                                             --teacher: with the solutions)
   pgbook help | --help | COMMAND --help
 
 TRAIN OPTIONS:
 ";
 
 /// Options that take no value, across all commands.
-const FLAGS: &[&str] = &["json", "help", "url"];
+const FLAGS: &[&str] = &["json", "help", "url", "teacher"];
 /// Options that may be given more than once.
 const REPEATABLE: &[&str] = &["set"];
 
@@ -75,6 +79,7 @@ fn run(argv: &[String]) -> Result<()> {
                 "replay FILE",
                 "prepared ID",
                 "bench ppo",
+                "notebook",
             ]
             .map(String::from),
         );
@@ -92,6 +97,7 @@ fn run(argv: &[String]) -> Result<()> {
         ["replay", path] => replay::replay(path, args),
         ["prepared", id] => prepared::prepared(id, args),
         ["bench", "ppo"] => ppo::bench(args),
+        ["notebook"] => notebook::notebook(args),
         _ => unknown(),
     }
 }

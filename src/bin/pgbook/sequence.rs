@@ -12,9 +12,14 @@ use std::path::Path;
 impl TextOutput<SequenceTrainer> for Sequence {
     fn header(config: &SequenceConfig, profile: &str, seeds: &[u64]) -> String {
         format!(
-            "GRU policy, RLOO + token PPO: profile {profile}, seeds {seeds:?}, reduction {}, \
-             {} iterations, group size {}, {} PPO epochs",
-            config.reduction, config.iterations, config.group_size, config.ppo_epochs
+            "GRU policy, {} advantages + {}-level clipped PPO: profile {profile}, seeds {seeds:?}, \
+             reduction {}, {} iterations, group size {}, {} PPO epochs",
+            config.advantage_estimator,
+            config.ratio_level,
+            config.reduction,
+            config.iterations,
+            config.group_size,
+            config.ppo_epochs
         )
     }
 
@@ -45,12 +50,14 @@ impl TextOutput<SequenceTrainer> for Sequence {
             "eval_succ",
             "greedy"
         );
+        // The greedy answers are one per difficulty level (copy task) or prompt (lesson 8's).
+        let levels = run.trainer.config().task.levels();
         let every = (run.reports.len() / 20).max(1);
         for r in &run.reports {
             if r.iteration % every == 0 || r.iteration == 1 {
                 let _ = writeln!(
                     s,
-                    "{:>5} {:>8.3} {:>8.3} {:>6.2} {:>9.5} {:>7.3} {:>9.3} {:>9.3} {:>5}/3",
+                    "{:>5} {:>8.3} {:>8.3} {:>6.2} {:>9.5} {:>7.3} {:>9.3} {:>9.3} {:>5}/{levels}",
                     r.iteration,
                     r.mean_reward,
                     r.success_rate,
@@ -84,13 +91,13 @@ impl TextOutput<SequenceTrainer> for Sequence {
             Some(it) => {
                 let _ = write!(
                     s,
-                    "solved (greedy 3/3 and success >= {SOLVED_SUCCESS}) first at iteration {it}"
+                    "solved (greedy {levels}/{levels} and success >= {SOLVED_SUCCESS}) first at iteration {it}"
                 );
             }
             None => {
                 let _ = write!(
                     s,
-                    "never solved (greedy 3/3 and success >= {SOLVED_SUCCESS})"
+                    "never solved (greedy {levels}/{levels} and success >= {SOLVED_SUCCESS})"
                 );
             }
         }
