@@ -81,12 +81,10 @@ const EPSILONS: &[&str] = &[
     "full;clip_coef=off",
 ];
 
-/// Any ε of the three as good as the profile's; no clipping at all: later, or never.
-const EPSILON_PREDICTIONS: &[Prediction] = &[
-    p(0, 1, Goal, Close),
-    p(2, 1, Goal, Close),
-    p(3, 1, Goal, Higher),
-];
+/// No clipping at all: later, or never. Between the three ε no order held: on two held-out
+/// sets of eight seeds (201–208, 209–216) ε = 0.1 was a little earlier by the median, its
+/// interquartile range overlapping or just touching the others' — too weak to predict.
+const EPSILON_PREDICTIONS: &[Prediction] = &[p(3, 1, Goal, Higher)];
 
 const SPECS: &[Spec] = &[
     Spec {

@@ -59,6 +59,8 @@ async function markScrollers() {
   for (const [box, scrolls] of measured) {
     if (scrolls && !box.hasAttribute('tabindex')) box.tabIndex = 0;
     else if (!scrolls && box.tabIndex === 0) box.removeAttribute('tabindex');
+    // The scroll cue (book.css): shadows on the edges with more to see.
+    box.toggleAttribute('data-scrolls', scrolls);
   }
 }
 /** Marks the scrolling boxes now and whenever the layout may have changed; resolves once marked. */
