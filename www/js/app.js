@@ -73,6 +73,13 @@ function keyboardScrolling() {
   addEventListener('resize', later);
   // A figure's «Числа рисунка» or a lesson's source box may only scroll once opened.
   document.addEventListener('toggle', later, true);
+  // A redrawn figure's table or a run's results table may start or stop scrolling.
+  /** @param {Node} n */
+  const touches = (n) =>
+    n instanceof Element && (n.matches(SCROLLERS) || n.closest(SCROLLERS) !== null || n.querySelector(SCROLLERS) !== null);
+  new MutationObserver((records) => {
+    if (records.some((r) => [...r.addedNodes].some(touches))) later();
+  }).observe(document.querySelector('main') ?? document.body, { childList: true, subtree: true });
   return markScrollers();
 }
 
@@ -111,7 +118,8 @@ async function main() {
   wireExercises();
   wireCopyButtons();
   await nextTask();
-  const marked = keyboardScrolling();
+  // Measured once the figures are drawn: their tables are filled by then.
+  const marked = drawn.then(keyboardScrolling, keyboardScrolling);
   await nextTask();
   // The trainers' panels (and a link that names a trainer, which may lead to another page).
   if (needsTrainers() || /[?&#](run|form)=/.test(location.search + location.hash)) {
