@@ -7,6 +7,7 @@ mod args;
 mod cartpole;
 mod notebook;
 mod ppo;
+mod prepared;
 mod replay;
 mod sequence;
 mod simulate;
@@ -28,6 +29,9 @@ USAGE:
   pgbook replay FILE.json [--reset-seed N] [--json]
                                              a policy file from the book: its greedy episode
   pgbook simulate baselines [--group-size 8|2,4,8,16] [--groups 80000] [--seed 2026] [--json]
+  pgbook prepared ID [--seeds 201,202] [--threads 1] [--json]
+                                       a lesson's prepared comparison: its table, and
+                                       whether the lesson's prediction held (ID: masks, kl, …)
   pgbook bench ppo [--json] [--updates 60] [--repeats 3] [--kernels avx512|avx2|portable]
                    [--precision f64|f32]
                    (widest SIMD path allowed; portable is what wasm runs; the networks' scalar)
@@ -70,7 +74,14 @@ fn run(argv: &[String]) -> Result<()> {
             known.extend(NAMES.iter().map(|n| format!("{verb} {n}")));
         }
         known.extend(
-            ["simulate baselines", "replay FILE", "bench ppo", "notebook"].map(String::from),
+            [
+                "simulate baselines",
+                "replay FILE",
+                "prepared ID",
+                "bench ppo",
+                "notebook",
+            ]
+            .map(String::from),
         );
         let known: Vec<&str> = known.iter().map(String::as_str).collect();
         Err(Error::unknown(Name::Command, words.join(" "), &known))
@@ -84,6 +95,7 @@ fn run(argv: &[String]) -> Result<()> {
         }
         ["simulate", "baselines"] => simulate::baselines(args),
         ["replay", path] => replay::replay(path, args),
+        ["prepared", id] => prepared::prepared(id, args),
         ["bench", "ppo"] => ppo::bench(args),
         ["notebook"] => notebook::notebook(args),
         _ => unknown(),
