@@ -14,6 +14,7 @@ mod cli;
 mod grpo;
 mod grpo_figures;
 mod gru_gradcheck;
+mod legends;
 mod memory_estimate;
 mod narrow_figures;
 mod nn_gradcheck;

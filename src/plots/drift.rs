@@ -61,12 +61,9 @@ pub fn draw<DB: DrawingBackend>(
             color.stroke_width(theme.px(2.0)),
         ))?;
     }
-    // On a phone the legend starts further left, or its longest line is cut.
-    let legend_x = if theme.is_narrow(area) { 0.36 } else { 0.55 };
     swatch_legend(
-        &top,
+        &chart,
         theme,
-        (legend_x, 0.40),
         &[
             (theme.colors.blue, "действие 0 (A > 0)"),
             (theme.colors.red, "действие 1 (A < 0)"),
@@ -109,9 +106,8 @@ pub fn draw<DB: DrawingBackend>(
         theme.colors.grey.stroke_width(theme.px(1.5)),
     ))?;
     swatch_legend(
-        &bottom,
+        &chart,
         theme,
-        (0.55, 0.36),
         &[
             (theme.colors.ink, "клиппированная цель"),
             (theme.colors.grey, "r·A без клиппирования"),

@@ -139,9 +139,8 @@ pub fn draw<DB: DrawingBackend>(
         theme,
     )?;
     swatch_legend(
-        &top,
+        &chart,
         theme,
-        (0.06, 0.58),
         &[
             (
                 theme.colors.blue,
@@ -194,9 +193,8 @@ pub fn draw<DB: DrawingBackend>(
         theme,
     )?;
     swatch_legend(
-        &left,
+        &chart,
         theme,
-        (0.14, 0.12),
         &[
             (theme.colors.blue, "две маски"),
             (theme.colors.red, "один флаг done"),

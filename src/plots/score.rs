@@ -88,9 +88,8 @@ pub fn draw<DB: DrawingBackend>(
         )))?;
     }
     swatch_legend(
-        &left,
+        &chart,
         theme,
-        (0.16, 0.14),
         &[
             (theme.colors.blue, "π"),
             (theme.colors.red, "e_a − π (ярче — a)"),
@@ -129,9 +128,8 @@ pub fn draw<DB: DrawingBackend>(
         theme.colors.red.filled(),
     )))?;
     swatch_legend(
-        &right,
+        &chart,
         theme,
-        (0.30, 0.14),
         &[
             (theme.colors.blue, "точно"),
             (theme.colors.red, "по выборкам"),
@@ -185,9 +183,8 @@ pub fn draw<DB: DrawingBackend>(
         theme.colors.ink.stroke_width(theme.px(2.0)),
     ))?;
     swatch_legend(
-        &bottom,
+        &chart,
         theme,
-        (0.12, 0.16),
         &[
             (theme.colors.ink, "точный градиент"),
             (theme.colors.blue, "± одно точное ст. откл."),
