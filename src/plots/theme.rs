@@ -333,6 +333,68 @@ impl Theme {
         }
     }
 
+    /// The rows of a legend laid out side by side across `width` backend pixels: each entry's
+    /// left end and row, measured with `area`'s backend.
+    fn legend_rows<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        entries: &[(ShapeStyle, &str)],
+    ) -> Result<Vec<(i32, i32)>, DrawingAreaErrorKind<DB::ErrorType>> {
+        let width = area.dim_in_pixel().0 as i32;
+        let font = self.font(12.0).color(&self.colors.ink);
+        let (x0, gap) = (self.ipx(12.0), self.ipx(16.0));
+        let (mut x, mut row) = (x0, 0);
+        let mut out = Vec::with_capacity(entries.len());
+        for (_, label) in entries {
+            let w = self.legend_sample()
+                + self.ipx(6.0)
+                + area.estimate_text_size(label, &font)?.0 as i32;
+            if x > x0 && x + w > width {
+                (x, row) = (x0, row + 1);
+            }
+            out.push((x, row));
+            x += w + gap;
+        }
+        Ok(out)
+    }
+
+    /// For a panel too full for a legend anywhere inside (a cloud of points over its whole
+    /// width): splits off a strip at the bottom of `area` where `entries` go side by side
+    /// ([`Theme::row_legend`]); `(chart area, strip)`.
+    pub fn row_strip<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        entries: &[(ShapeStyle, &str)],
+    ) -> Result<(DrawingArea<DB, Shift>, DrawingArea<DB, Shift>), DrawingAreaErrorKind<DB::ErrorType>>
+    {
+        let rows = self
+            .legend_rows(area, entries)?
+            .last()
+            .map_or(1, |r| r.1 + 1);
+        let h = area.dim_in_pixel().1;
+        let strip = self.px(16.0 * f64::from(rows as u32) + 6.0).min(h / 3);
+        Ok(area.split_vertically(h - strip))
+    }
+
+    /// The legend in a [`Theme::row_strip`]'s strip: entries side by side, wrapped to rows.
+    pub fn row_legend<DB: DrawingBackend>(
+        &self,
+        strip: &DrawingArea<DB, Shift>,
+        entries: &[(ShapeStyle, &str)],
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        let at = self.legend_rows(strip, entries)?;
+        for ((style, label), (x, row)) in entries.iter().zip(at) {
+            let y = self.ipx(4.0) + self.ipx(16.0) * row;
+            self.legend_entry_sample(strip, (x, y + self.ipx(7.0)), *style)?;
+            strip.draw(&Text::new(
+                label.to_string(),
+                (x + self.legend_sample() + self.ipx(6.0), y),
+                self.font(12.0).color(&self.colors.ink),
+            ))?;
+        }
+        Ok(())
+    }
+
     /// A thin grey dashed line from `from` to `to`: a level or a marker the data is read
     /// against, drawn the same in every figure.
     pub fn guide(
