@@ -59,7 +59,8 @@ fn render(
 ) -> (Vec<LegendBox>, Vec<Mark>) {
     let theme = Theme::for_dpr(f64::from(canvas.dpr));
     let (w, h) = (canvas.css.0 * canvas.dpr, canvas.css.1 * canvas.dpr);
-    to_svg(w, h, |area| draw(area, &theme)).expect("the figure draws");
+    let svg = to_svg(w, h, |area| draw(area, &theme)).expect("the figure draws");
+    LAST_SVG.with(|last| *last.borrow_mut() = svg);
     (marks::legends(), marks::drawn())
 }
 
@@ -86,6 +87,11 @@ fn covered(canvas: Canvas, legends: &[LegendBox], drawn: &[Mark]) -> Vec<(Legend
             (hits > 0).then_some((*legend, hits))
         })
         .collect()
+}
+
+std::thread_local! {
+    /// The last rendering, kept for a look (target/tmp/legends/*.svg).
+    static LAST_SVG: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
 }
 
 type Draw = Box<dyn Fn(&Area, &Theme) -> pgbook::Result<()>>;
@@ -240,11 +246,19 @@ fn no_lesson_figure_legend_covers_data_at_any_slider_end() {
     let mut problems = Vec::new();
     let mut legends_seen = 0;
     let mut crowded = 0;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("legends");
+    std::fs::create_dir_all(&dir).expect("a directory for the renderings");
     for (name, class, prefix) in LESSON_FIGURES {
-        for p in settings(prefix) {
+        for (k, p) in settings(prefix).into_iter().enumerate() {
             let draw = lesson_figure(name, &p);
             for canvas in canvases(class) {
                 let (legends, drawn) = render(canvas, &draw);
+                if k == 0 {
+                    let file = dir.join(format!("{name}-{}.svg", canvas.css.0));
+                    LAST_SVG
+                        .with(|svg| std::fs::write(file, &*svg.borrow()))
+                        .expect("the rendering written");
+                }
                 legends_seen += legends.len();
                 for (legend, hits) in covered(canvas, &legends, &drawn) {
                     if CROWDED.contains(&name) && !legend.free {
