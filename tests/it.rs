@@ -24,5 +24,6 @@ mod properties;
 mod reference_cases;
 mod reinforce;
 mod sequence;
+mod sequence_before_seam;
 mod source_layout;
 mod worked_examples;
