@@ -9,14 +9,16 @@ mod linear;
 mod mlp;
 mod optim;
 mod scalar;
+pub mod sequence_policy;
 mod simd;
 mod tanh;
 
-pub use gru::{Gru, GruBlock, GruShape, Tape};
+pub use gru::{Gru, GruBlock, GruShape, GruTape};
 pub use init::orthogonal;
 pub use linear::Linear;
 pub use mlp::{Mlp, MlpCache};
 pub use optim::{clip_grad_norm, Adam};
 pub use scalar::{Precision, Scalar, TileWidths};
+pub use sequence_policy::{PolicyCost, PolicyTape, SequencePolicy};
 pub use simd::{kernel_path, set_widest_kernels, Kernels};
 pub use tanh::{fast_tanh, fast_tanh_f32, tanh_in_place};

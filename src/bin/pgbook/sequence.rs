@@ -11,9 +11,17 @@ use std::path::Path;
 impl TextOutput<SequenceTrainer> for Sequence {
     fn header(config: &SequenceConfig, profile: &str, seeds: &[u64]) -> String {
         format!(
-            "GRU policy, RLOO + token PPO: profile {profile}, seeds {seeds:?}, reduction {}, \
-             {} iterations, group size {}, {} PPO epochs",
-            config.reduction, config.iterations, config.group_size, config.ppo_epochs
+            "{} policy ({}), {} advantages, {}-level clipped PPO: profile {profile}, seeds \
+             {seeds:?}, task {}, reduction {}, {} iterations, group size {}, {} PPO epochs",
+            config.policy,
+            config.precision.name(),
+            config.advantage_estimator,
+            config.ratio_level,
+            config.task.name(),
+            config.reduction,
+            config.iterations,
+            config.group_size,
+            config.ppo_epochs
         )
     }
 

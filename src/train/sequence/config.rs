@@ -1,7 +1,9 @@
 //! Every setting of a sequence run, described once.
 
+use super::policy::PolicyKind;
 use super::tasks::TaskKind;
 use crate::error::{Bound, Error, Result, Rule};
+use crate::nn::Precision;
 use crate::rl::{AdvantageEstimator, KlEstimator, Reduction};
 use crate::train::settings::{Kind, Settings};
 use std::fmt;
@@ -154,6 +156,17 @@ crate::settings! {
         max_grad_norm: f64 = [1.0, 1.0, 1.0, 1.0, 1.0], Optimisation, Kind::real_above(0.0, 1000.0),
             "предел нормы градиента",
             "Норма градиента обрезается до этого значения.";
+        /// The policy network: the GRU, or the small transformer.
+        policy: PolicyKind = [PolicyKind::Gru, PolicyKind::Gru, PolicyKind::Gru, PolicyKind::Gru, PolicyKind::Gru], Network,
+            Kind::Choice(&["gru"]),
+            "сеть политики",
+            "gru — рекуррентная сеть: эмбеддинг, ячейка GRU, выходной слой.";
+        /// The scalar the network computes in (the GRU: f64 only). The log-probabilities, the
+        /// loss and the reports are f64 either way.
+        precision: Precision = [Precision::F64, Precision::F64, Precision::F64, Precision::F64, Precision::F64], Network,
+            Kind::Choice(&["f64"]),
+            "точность вычислений сети",
+            "f64 — двойная точность, как в проверках градиентов.";
         /// Embedding width.
         embed_dim: usize = [16, 16, 16, 16, 16], Network, Kind::Int { min: 1, max: 256 },
             "ширина эмбеддинга",
@@ -182,7 +195,10 @@ crate::settings! {
         let work = c.total_work();
         if work > MAX_WORK {
             let rule = Rule::at_most(MAX_WORK);
-            return Err(Error::range("iterations × group_size × ppo_epochs × hidden_dim", rule, work));
+            let what = match c.policy {
+                PolicyKind::Gru => "iterations × group_size × ppo_epochs × hidden_dim",
+            };
+            return Err(Error::range(what, rule, work));
         }
         Ok(())
     }
@@ -233,18 +249,5 @@ impl SequenceConfig {
     /// ε_high: `clip_epsilon_high`, or ε when it is off.
     pub fn epsilon_high(&self) -> f64 {
         self.clip_epsilon_high.unwrap_or(self.clip_epsilon)
-    }
-
-    /// Multiply-adds of the run: every token of every sampled, evaluated and trained row
-    /// through the GRU cell (3 gates over input and state) and the head.
-    pub fn total_work(&self) -> f64 {
-        let (h, e) = (self.hidden_dim as f64, self.embed_dim as f64);
-        let per_token = 3.0 * h * (h + e) + h * self.task.num_actions() as f64;
-        let rows = (self.prompts() * self.group_size) as f64;
-        let eval_rows = (self.task.levels() * self.eval_samples_per_prompt) as f64;
-        // Sampling, the reference's forward, then each epoch's forward and backward (≈ 3).
-        let trained = rows * (2.0 + 3.0 * self.ppo_epochs as f64);
-        let tokens = self.sequence_len() as f64 * (trained + eval_rows);
-        self.iterations as f64 * tokens * per_token
     }
 }
