@@ -25,5 +25,7 @@ mod reference_cases;
 mod reinforce;
 mod sequence;
 mod sequence_before_seam;
+mod sequence_transformer;
 mod source_layout;
+mod transformer_gradcheck;
 mod worked_examples;

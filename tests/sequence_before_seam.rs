@@ -11,7 +11,7 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use pgbook::train::lines::{report_line, summary_line};
+use pgbook::train::lines::run_lines;
 use pgbook::train::sequence::{SequenceConfig, SequenceTrainer};
 use pgbook::train::settings::seeds::parse_seeds;
 use pgbook::train::settings::Request;
@@ -98,20 +98,7 @@ fn lines_of_link(url: &str) -> Vec<String> {
     let (_, config) = Request { profile, set }
         .resolve::<SequenceConfig>()
         .expect("the link's settings");
-    let mut lines = Vec::new();
-    let mut summaries = Vec::new();
-    for seed in seeds {
-        let mut trainer = SequenceTrainer::new(config.clone(), seed).expect("a trainer");
-        while !trainer.is_finished() {
-            let report = trainer.step().expect("a step");
-            lines.push(report_line::<SequenceTrainer>(seed, &report).expect("a line"));
-        }
-        let extra = serde_json::Map::new();
-        summaries
-            .push(summary_line::<SequenceTrainer>(&trainer.summary(), &extra).expect("a line"));
-    }
-    lines.extend(summaries);
-    lines
+    run_lines::<SequenceTrainer>(&config, &seeds).expect("the run")
 }
 
 #[test]

@@ -12,6 +12,7 @@ mod scalar;
 pub mod sequence_policy;
 mod simd;
 mod tanh;
+pub mod transformer;
 
 pub use gru::{Gru, GruBlock, GruShape, GruTape};
 pub use init::orthogonal;
@@ -22,3 +23,4 @@ pub use scalar::{Precision, Scalar, TileWidths};
 pub use sequence_policy::{PolicyCost, PolicyTape, SequencePolicy};
 pub use simd::{kernel_path, set_widest_kernels, Kernels};
 pub use tanh::{fast_tanh, fast_tanh_f32, tanh_in_place};
+pub use transformer::{KvCache, Transformer, TransformerShape, TransformerTape};

@@ -30,6 +30,11 @@ USAGE:
   pgbook bench ppo [--json] [--updates 60] [--repeats 3] [--kernels avx512|avx2|portable]
                    [--precision f64|f32]
                    (widest SIMD path allowed; portable is what wasm runs; the networks' scalar)
+  pgbook bench transformer [--json] [--repeats 3] [--kernels avx512|avx2|portable]
+                   [--precision f32|f64] [--clock wall|cpu]
+                   (the transformer profile's network: tokens/s sampled through the KV cache
+                   and trained forward + backward, GFLOP/s; both precisions unless one is given;
+                   --clock cpu: the thread's CPU time, for a machine shared with other work)
   pgbook help | --help | COMMAND --help
 
 TRAIN OPTIONS:
@@ -65,7 +70,15 @@ fn run(argv: &[String]) -> Result<()> {
         for verb in ["train", "settings"] {
             known.extend(NAMES.iter().map(|n| format!("{verb} {n}")));
         }
-        known.extend(["simulate baselines", "replay FILE", "bench ppo"].map(String::from));
+        known.extend(
+            [
+                "simulate baselines",
+                "replay FILE",
+                "bench ppo",
+                "bench transformer",
+            ]
+            .map(String::from),
+        );
         let known: Vec<&str> = known.iter().map(String::as_str).collect();
         Err(Error::unknown(Name::Command, words.join(" "), &known))
     };
@@ -79,6 +92,7 @@ fn run(argv: &[String]) -> Result<()> {
         ["simulate", "baselines"] => simulate::baselines(args),
         ["replay", path] => replay::replay(path, args),
         ["bench", "ppo"] => ppo::bench(args),
+        ["bench", "transformer"] => sequence::bench_transformer(args),
         _ => unknown(),
     }
 }

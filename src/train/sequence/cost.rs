@@ -72,6 +72,7 @@ impl SequenceConfig {
         let mut drivers = vec!["prompts_per_iteration", "group_size", "max_response_len"];
         drivers.extend(match self.policy {
             super::PolicyKind::Gru => &["hidden_dim"][..],
+            super::PolicyKind::Transformer => &["model_dim", "mlp_dim", "layers"][..],
         });
         drivers
     }

@@ -6,6 +6,7 @@
 use super::config::SequenceConfig;
 use crate::error::{Error, Result, Rule};
 use crate::nn::{Gru, GruShape, PolicyCost, Precision, SequencePolicy};
+use crate::nn::{Transformer, TransformerShape};
 use std::fmt;
 
 /// The networks a sequence run can train.
@@ -14,6 +15,8 @@ use std::fmt;
 pub enum PolicyKind {
     /// A recurrent network: embedding → GRU cell → head ([`crate::nn::Gru`]).
     Gru,
+    /// A decoder-only transformer with causal self-attention ([`crate::nn::Transformer`]).
+    Transformer,
 }
 
 impl PolicyKind {
@@ -21,6 +24,7 @@ impl PolicyKind {
     pub fn name(self) -> &'static str {
         match self {
             PolicyKind::Gru => "gru",
+            PolicyKind::Transformer => "transformer",
         }
     }
 }
@@ -68,12 +72,43 @@ impl Policy for Gru {
     }
 }
 
+/// The transformer in either scalar (`precision`).
+macro_rules! transformer_policy {
+    ($($scalar:ty => $precision:expr),*) => {$(
+        impl Policy for Transformer<$scalar> {
+            const KIND: PolicyKind = PolicyKind::Transformer;
+            const PRECISION: Precision = $precision;
+            fn shape_of(config: &SequenceConfig) -> TransformerShape {
+                config.transformer_shape()
+            }
+        }
+    )*};
+}
+transformer_policy!(f64 => Precision::F64, f32 => Precision::F32);
+
 impl SequenceConfig {
+    /// The transformer's shape under these settings (whatever `policy` says).
+    pub fn transformer_shape(&self) -> TransformerShape {
+        TransformerShape {
+            vocab: self.task.vocab_size(),
+            outputs: self.task.num_actions(),
+            model: self.model_dim,
+            heads: self.heads,
+            layers: self.layers,
+            mlp: self.mlp_dim,
+            context: self.context_len,
+        }
+    }
+
     /// What the network these settings name costs (the one cost model: the memory bound,
     /// the work bound and the page's estimate all read it).
     pub fn policy_cost(&self) -> PolicyCost {
         match self.policy {
             PolicyKind::Gru => Gru::cost(&Gru::shape_of(self)),
+            PolicyKind::Transformer => match self.precision {
+                Precision::F64 => Transformer::<f64>::cost(&self.transformer_shape()),
+                Precision::F32 => Transformer::<f32>::cost(&self.transformer_shape()),
+            },
         }
     }
 }

@@ -9,7 +9,7 @@ use super::report::{FirstBatchRow, GreedyAnswer, IterationReport, SampleEvaluati
 use super::rollout::RolloutBatch;
 use super::{SequenceRun, SequenceSummary};
 use crate::error::{Result, StepUnit};
-use crate::nn::Gru;
+use crate::nn::{Gru, Precision, Transformer};
 use crate::rl::DiagnosticsAccumulator;
 use crate::train::{Progress, ProgressUnit, Record, Trainer};
 use ndarray::{Array1, Array2};
@@ -34,6 +34,8 @@ pub struct SequenceTrainer {
 #[derive(Debug, Clone)]
 enum ByPolicy {
     Gru(SequenceRun<Gru>),
+    Transformer(SequenceRun<Transformer<f64>>),
+    TransformerF32(SequenceRun<Transformer<f32>>),
 }
 
 /// `$body` with `$r` bound to the run, whatever its network.
@@ -41,6 +43,8 @@ macro_rules! by_policy {
     ($self:expr, $r:ident => $body:expr) => {
         match $self {
             ByPolicy::Gru($r) => $body,
+            ByPolicy::Transformer($r) => $body,
+            ByPolicy::TransformerF32($r) => $body,
         }
     };
 }
@@ -52,8 +56,14 @@ impl SequenceTrainer {
     /// Validates `config` and initialises the network it names from `seed`.
     pub fn new(config: SequenceConfig, seed: u64) -> Result<Self> {
         config.validate()?;
-        let run = match config.policy {
-            PolicyKind::Gru => ByPolicy::Gru(SequenceRun::new(config, seed)?),
+        let run = match (config.policy, config.precision) {
+            (PolicyKind::Gru, _) => ByPolicy::Gru(SequenceRun::new(config, seed)?),
+            (PolicyKind::Transformer, Precision::F64) => {
+                ByPolicy::Transformer(SequenceRun::new(config, seed)?)
+            }
+            (PolicyKind::Transformer, Precision::F32) => {
+                ByPolicy::TransformerF32(SequenceRun::new(config, seed)?)
+            }
         };
         Ok(SequenceTrainer { run })
     }
