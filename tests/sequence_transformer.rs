@@ -28,6 +28,7 @@ fn small(precision: Precision) -> SequenceConfig {
         layers: 1,
         mlp_dim: 16,
         eval_samples_per_prompt: 4,
+        learning_rate: 3e-3,
         precision,
         ..SequenceConfig::for_profile(SequenceProfile::Transformer)
     }

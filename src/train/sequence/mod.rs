@@ -35,6 +35,7 @@ pub mod cost;
 pub mod lab;
 pub mod loss;
 pub mod policy;
+pub mod policy_file;
 pub mod report;
 pub mod rollout;
 pub mod task;

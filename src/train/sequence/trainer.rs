@@ -147,6 +147,21 @@ impl SequenceTrainer {
         by_policy!(&self.run, r => r.loss_and_gradient(batch, diagnostics).map(LossAndGradient::widened))
     }
 
+    /// The trained network as a policy file ([`super::policy_file`]): a transformer's; the
+    /// GRU has none.
+    pub fn policy_file(&self) -> Option<Result<String>> {
+        use super::policy_file::to_json;
+        match &self.run {
+            ByPolicy::Gru(_) => None,
+            ByPolicy::Transformer(r) => {
+                Some(to_json(r.config(), r.seed(), r.iteration(), r.policy()))
+            }
+            ByPolicy::TransformerF32(r) => {
+                Some(to_json(r.config(), r.seed(), r.iteration(), r.policy()))
+            }
+        }
+    }
+
     /// The policy's parameters in f64 (exactly: f32 widens without rounding).
     pub fn params(&self) -> Vec<f64> {
         use crate::nn::{Scalar, SequencePolicy};
