@@ -253,8 +253,8 @@ pub fn figure(level: usize, sample: u64, policy: Option<&str>) -> Result<Figure<
     }
     let uniform = uniform_sum / uniform_count.max(1.0);
     let what = match task {
-        TaskKind::Copy => "символу запроса, который нужно повторить",
-        TaskKind::ThreePrompts => "токену запроса q",
+        TaskKind::Copy => "символ запроса, который нужно повторить",
+        TaskKind::ThreePrompts => "токен запроса q",
     };
     let verdict_words = if verdict.correct {
         "верный"
@@ -263,7 +263,7 @@ pub fn figure(level: usize, sample: u64, policy: Option<&str>) -> Result<Figure<
     };
     let focus = if best.2 >= 0.5 {
         format!(
-            "Больше всех внимания {what} уделяет голова {} блока {}: в среднем {} веса на каждом шаге ответа; равномерное внимание по тем же позициям дало бы {}.",
+            "Голова {} блока {} смотрит на {what}: в среднем {} веса на каждом шаге ответа; равномерное внимание по тем же позициям дало бы {}.",
             best.1 + 1,
             best.0 + 1,
             num(best.2, 2),
@@ -271,11 +271,7 @@ pub fn figure(level: usize, sample: u64, policy: Option<&str>) -> Result<Figure<
         )
     } else {
         format!(
-            "Ни одна голова не сосредоточена на {}: больше всех — голова {} блока {}, в среднем {} веса; равномерное внимание дало бы {}.",
-            match task {
-                TaskKind::Copy => "символе, который нужно повторить",
-                TaskKind::ThreePrompts => "токене запроса q",
-            },
+            "Ни одна голова не смотрит именно на {what}: больше всех — голова {} блока {}, в среднем {} веса; равномерное внимание дало бы {}.",
             best.1 + 1,
             best.0 + 1,
             num(best.2.max(0.0), 2),
@@ -352,6 +348,14 @@ mod tests {
         );
         assert!(f.numbers.uniform_weight > 0.0 && f.numbers.uniform_weight < 0.5);
         assert!(figure(5, 1, None).is_err() && figure(1, 0, None).is_err());
+        // Drawn wide and on a phone: every head's title and the key are there.
+        for width in [900, 360] {
+            let svg = crate::plots::to_svg(width, 520, |a| {
+                crate::plots::attention::draw(a, &f.data, &crate::plots::Theme::default())
+            })
+            .unwrap();
+            assert!(svg.contains("блок 2, голова 4") && svg.contains("вес внимания"));
+        }
         assert!(figure(1, 1, Some("{}")).is_err());
     }
 

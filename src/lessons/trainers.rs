@@ -58,6 +58,8 @@ pub struct Trainers {
     pub sequence_full: SequenceProfileFacts,
     /// The `grpo` profile: its seeds are lesson 9's prepared comparisons'.
     pub sequence_grpo: SequenceProfileFacts,
+    /// The `transformer` profile: lesson 8 quotes its network's shape.
+    pub sequence_transformer: SequenceProfileFacts,
     /// The seeds of REINFORCE's `full` profile (lessons 2 and 3's prepared comparisons).
     pub reinforce_full_seeds: Vec<u64>,
     /// REINFORCE's `full` settings (lessons 1 and 2 say what its loss optimises).
@@ -93,6 +95,7 @@ pub fn trainers() -> Trainers {
         ppo_full: ppo(PpoProfile::Full),
         sequence_full: sequence(SequenceProfile::Full),
         sequence_grpo: sequence(SequenceProfile::Grpo),
+        sequence_transformer: sequence(SequenceProfile::Transformer),
         reinforce_full_seeds: ReinforceProfile::Full.seeds().to_vec(),
         reinforce_full: ReinforceConfig::for_profile(ReinforceProfile::Full),
         solved_threshold: SOLVED_THRESHOLD,
