@@ -65,7 +65,7 @@ crate::settings! {
         /// GRPO's recipe on the copy task with the transformer policy (f32): two blocks of four
         /// heads, d_model 32, a slower learning rate over twice the iterations (chosen on
         /// held-out seeds 6–21, docs/notes.md).
-        Transformer = "transformer", seeds [1, 2, 3, 4, 5], label "transformer — GRPO, трансформер",
+        Transformer = "transformer", seeds [1, 2, 3, 4, 5], label "transformer — трансформер",
     }
 
     fields {
