@@ -27,12 +27,12 @@ const benchInWorker = (precision) =>
     };
   });
 
-/** Runs in the page: each seed's final success and solved iteration. */
+/** Runs in the page: each seed's final success (the panel's board holds every job's summary). */
 const seedResults = () =>
-  window.pgbookRuns.sequence.map((/** @type {any} */ r) => ({
+  /** @type {any} */ ((window.pgbookPanels).sequence.board?.summaries() ?? []).map((/** @type {any} */ r) => ({
     seed: r.seed,
-    final_success_rate: r.summary?.final_success_rate ?? null,
-    final_success_by_level: r.summary?.final_success_by_level ?? null,
+    final_success_rate: r.final_success_rate ?? null,
+    final_success_by_level: r.final_success_by_level ?? null,
   }));
 
 /** @param {import('./bench-runs.mjs').BenchContext} ctx */
