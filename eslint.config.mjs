@@ -8,7 +8,7 @@ export default [
     ignores: ['site/', 'target/', 'node_modules/', 'www/pkg/', 'e2e/artifacts/', '**/*.d.ts'],
   },
   js.configs.recommended,
-  { files: ['www/js/*.js', 'www/book.mjs'], languageOptions: { globals: globals.browser } },
+  { files: ['www/js/*.js', 'www/book.mjs', 'www/glossary.mjs'], languageOptions: { globals: globals.browser } },
   { files: ['www/sw.js'], languageOptions: { globals: globals.serviceworker } },
   // The page tests send some of their functions into the page: both sets of globals.
   { files: ['e2e/**/*.mjs', 'scripts/*.mjs', '*.mjs'], languageOptions: { globals: { ...globals.node, ...globals.browser } } },

@@ -37,6 +37,9 @@
 //    `lighthouse [--site DIR]`: only Lighthouse. `--site DIR` serves another build (an earlier
 //    commit's site, for a before/after table); `--pages a.html,b.html` only those pages;
 //    `--no-lighthouse` leaves Lighthouse out; `--cpu 4` measures only at 4× (`--cpu 1,4`: both).
+//  - search (`node e2e/bench.mjs search` only): e2e/bench-search.mjs — the search library's and
+//    sections' size, the index's build on first use (served, and the one file from disk) against
+//    loading a serialised index, and every keystroke of typed queries (p50, p95, most), both browsers;
 //  - gates (`node e2e/bench.mjs gates`, run by scripts/bench.sh): the time budgets the page
 //    tests used to assert, each a `gate` line with its figure, its budget and ok; the process
 //    exits with 1 when one is over budget. First contentful paint of every page (median of 3
@@ -46,9 +49,10 @@
 //    panel's redraws during a two-seed smoke run p95 ≤ 16 ms and none ≥ 50 ms (Chromium); the
 //    main thread during eight seeds of the full profile and during a comparison of ten smoke
 //    runs: no task with over 50 ms of CPU time (Chromium's trace; wall-clock tasks reported);
-//    the CLI refuses every out-of-bounds size and bad option of tests/cli.rs within 5 s.
+//    the CLI refuses every out-of-bounds size and bad option of tests/cli.rs within 5 s; every
+//    keystroke in the search answered within 50 ms (p95; served and one file, both browsers).
 // Usage: scripts/build-wasm.sh && node scripts/build-site.mjs && cargo build --release &&
-//        node e2e/bench.mjs [page|gates|compare|reinforce|grpo|transformer|onefile|load|lighthouse|versus [COMMIT]]
+//        node e2e/bench.mjs [page|gates|compare|reinforce|grpo|transformer|onefile|search|load|lighthouse|versus [COMMIT]]
 //        (`page`: only the page weights and first paints)
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -60,6 +64,7 @@ import { grpo, reinforce, slideFigure, versus } from './bench-runs.mjs';
 import { oneFile, oneFileGates } from './bench-onefile.mjs';
 import { transformer } from './bench-transformer.mjs';
 import { FLOOR_PAGE, lighthouseBench, loadBench } from './bench-load.mjs';
+import { searchBench } from './bench-search.mjs';
 
 /** Runs in the page: the CLI's `bench ppo` in a fresh Web Worker. @param {string} precision */
 const benchInWorker = (precision) =>
@@ -100,6 +105,7 @@ const onlyReinforce = process.argv[2] === 'reinforce';
 const onlyGrpo = process.argv[2] === 'grpo';
 const onlyTransformer = process.argv[2] === 'transformer';
 const onlyOneFile = process.argv[2] === 'onefile';
+const onlySearch = process.argv[2] === 'search';
 const versusCommit = process.argv[2] === 'versus' ? (process.argv[3] ?? 'ec1f6b9') : null;
 const onlyLoad = process.argv[2] === 'load';
 const onlyLighthouse = process.argv[2] === 'lighthouse';
@@ -378,6 +384,9 @@ async function gates() {
     await firefox.close();
   }
 
+  // The search: every keystroke answered within 50 ms (p95), served and from the one file, both browsers.
+  await searchBench(context, gate);
+
   // While a page loads at 4× CPU (a phone): the book's own scripts hold the main thread at
   // most LOAD_SCRIPT_BUDGET_MS in one task (issue 26 found 351 ms before figures got a task
   // each), and a page without a trainer transfers no trainer code.
@@ -579,6 +588,7 @@ try {
   else if (onlyGrpo) await grpo(context);
   else if (onlyTransformer) await transformer(context);
   else if (onlyOneFile) await oneFile(context);
+  else if (onlySearch) await searchBench(context);
   else await pagesAndTraining();
 } finally {
   await chromium.close();

@@ -25,6 +25,19 @@ export const CHROMIUM_ARGS = [
 ];
 export const CHROMIUM = process.env.PGBOOK_CHROMIUM || '/usr/bin/chromium';
 
+/** A tab's problems: the page's and its workers' console errors and page errors. @param {import('playwright-core').Page} page @param {Tab} tab */
+function watch(page, tab) {
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') tab.problems.push(`console error: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => tab.problems.push(`page error: ${err.message}`));
+  page.on('worker', (worker) => {
+    worker.on('console', (msg) => {
+      if (msg.type() === 'error') tab.problems.push(`worker console error: ${msg.text()}`);
+    });
+  });
+}
+
 /**
  * @param {import('playwright-core').BrowserContext} context
  * @param {import('playwright-core').Page} page
@@ -33,7 +46,17 @@ export const CHROMIUM = process.env.PGBOOK_CHROMIUM || '/usr/bin/chromium';
  */
 function chromiumDriver(context, page, release) {
   return {
-    goto: async (url) => void (await page.goto(url)),
+    beside: async (url) => {
+      const other = await context.newPage();
+      const tab = new Tab(
+        'chromium',
+        chromiumDriver(context, other, () => other.close()),
+      );
+      watch(other, tab);
+      await other.goto(url);
+      return tab;
+    },
+    goto: async (url, until = 'load') => void (await page.goto(url, { waitUntil: until })),
     url: () => page.url(),
     eval: (fn, arg) => page.evaluate(/** @type {any} */ (fn), arg),
     waitFor: async (fn, arg, timeout) => (await page.waitForFunction(/** @type {any} */ (fn), arg, { timeout, polling: 100 })).jsonValue(),
@@ -186,15 +209,7 @@ export async function launchChromium(serviceWorkers, reducedMotion) {
         if (u.protocol === 'http:' || u.protocol === 'https:') state.origins.add(u.origin);
         else if (u.protocol === 'file:') state.origins.add('file://');
       });
-      page.on('console', (msg) => {
-        if (msg.type() === 'error') tab.problems.push(`console error: ${msg.text()}`);
-      });
-      page.on('pageerror', (err) => tab.problems.push(`page error: ${err.message}`));
-      page.on('worker', (worker) => {
-        worker.on('console', (msg) => {
-          if (msg.type() === 'error') tab.problems.push(`worker console error: ${msg.text()}`);
-        });
-      });
+      watch(page, tab);
       await page.goto(url);
       return tab;
     },

@@ -14,13 +14,45 @@ import { allowed, assert, Tab } from './tab.mjs';
 const FIREFOX = process.env.PGBOOK_FIREFOX || (existsSync('/usr/bin/firefox-esr') ? '/usr/bin/firefox-esr' : '/usr/bin/firefox');
 
 /**
+ * A tab's window size and checks: its console errors, page errors and requests outside what it
+ * may load.
+ * @param {import('puppeteer-core').Page} page @param {Tab} tab
+ * @param {{ viewport: { width: number, height: number }, deviceScaleFactor: number, file?: string }} options
+ */
+async function watch(page, tab, { viewport, deviceScaleFactor, file }) {
+  await page.setViewport({ ...viewport, deviceScaleFactor });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') tab.problems.push(`console error: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => tab.problems.push(`page error: ${err instanceof Error ? err.message : err}`));
+  await page.setRequestInterception(true);
+  page.on('request', (request) => {
+    if (allowed(request.url(), file)) return void request.continue();
+    tab.problems.push(`request outside ${file ?? '127.0.0.1'}: ${request.url()}`);
+    void request.abort();
+  });
+}
+
+/**
  * @param {import('puppeteer-core').BrowserContext} context
  * @param {import('puppeteer-core').Page} page
+ * @param {() => Promise<void>} close
+ * @param {{ viewport: { width: number, height: number }, deviceScaleFactor: number, file?: string }} options
  * @returns {Driver}
  */
-function firefoxDriver(context, page) {
+function firefoxDriver(context, page, close, options) {
   return {
-    goto: async (url) => void (await page.goto(url)),
+    beside: async (url) => {
+      const other = await context.newPage();
+      const tab = new Tab(
+        'firefox',
+        firefoxDriver(context, other, () => other.close(), options),
+      );
+      await watch(other, tab, options);
+      await other.goto(url);
+      return tab;
+    },
+    goto: async (url, until = 'load') => void (await page.goto(url, { waitUntil: until })),
     url: () => page.url(),
     eval: (fn, arg) => page.evaluate(/** @type {any} */ (fn), arg),
     waitFor: async (fn, arg, timeout) => (await page.waitForFunction(/** @type {any} */ (fn), { timeout, polling: 100 }, arg)).jsonValue(),
@@ -76,7 +108,7 @@ function firefoxDriver(context, page) {
       return /** @type {Promise<Download>} */ (page.evaluate(() => /** @type {any} */ (window).pgbookDownload));
     },
     tasks: null, // no trace of the main thread's tasks over WebDriver BiDi
-    close: () => context.close(),
+    close,
   };
 }
 
@@ -101,18 +133,11 @@ export async function launchFirefox(serviceWorkers, reducedMotion) {
     async open(url, { viewport = { width: 1100, height: 900 }, deviceScaleFactor = 2, file } = {}) {
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
-      const tab = new Tab('firefox', firefoxDriver(context, page));
-      await page.setViewport({ ...viewport, deviceScaleFactor });
-      page.on('console', (msg) => {
-        if (msg.type() === 'error') tab.problems.push(`console error: ${msg.text()}`);
-      });
-      page.on('pageerror', (err) => tab.problems.push(`page error: ${err instanceof Error ? err.message : err}`));
-      await page.setRequestInterception(true);
-      page.on('request', (request) => {
-        if (allowed(request.url(), file)) return void request.continue();
-        tab.problems.push(`request outside ${file ?? '127.0.0.1'}: ${request.url()}`);
-        void request.abort();
-      });
+      const tab = new Tab(
+        'firefox',
+        firefoxDriver(context, page, () => context.close(), { viewport, deviceScaleFactor, file }),
+      );
+      await watch(page, tab, { viewport, deviceScaleFactor, file });
       await page.goto(url);
       return tab;
     },

@@ -41,7 +41,7 @@ export const allowed = (url, file) =>
 /**
  * What each browser's driver provides for one page; everything else a test uses is built on it.
  * @typedef {{
- *   goto: (url: string) => Promise<void>,
+ *   goto: (url: string, until?: 'load' | 'domcontentloaded') => Promise<void>,
  *   url: () => string,
  *   eval: (fn: Function, arg: unknown) => Promise<any>,
  *   waitFor: (fn: Function, arg: unknown, timeout: number) => Promise<any>,
@@ -54,6 +54,7 @@ export const allowed = (url, file) =>
  *   download: (selector: string) => Promise<Download>,
  *   tasks: (<T>(during: () => Promise<T>) => Promise<{ result: T, tasks: MainThreadTask[] }>) | null,
  *   close: () => Promise<void>,
+ *   beside: (url: string) => Promise<Tab>,
  *   playwright?: import('playwright-core').Page,
  * }} Driver
  */
@@ -82,9 +83,13 @@ export class Tab {
     this.problems = this.problems.filter((p) => !pattern.test(p));
   }
 
-  /** @param {string} url */
-  goto(url) {
-    return this.driver.goto(url);
+  /**
+   * Opens `url`; returns once the page has loaded (`until` 'domcontentloaded': once its
+   * document has arrived and been parsed, before its scripts' and styles' loads end).
+   * @param {string} url @param {'load' | 'domcontentloaded'} [until]
+   */
+  goto(url, until = 'load') {
+    return this.driver.goto(url, until);
   }
   url() {
     return this.driver.url();
@@ -146,6 +151,14 @@ export class Tab {
   }
   close() {
     return this.driver.close();
+  }
+  /**
+   * Opens `url` in another tab of this tab's browser context (the same storage and service
+   * worker registrations, as a reader's second tab); close it before this one.
+   * @param {string} url
+   */
+  beside(url) {
+    return this.driver.beside(url);
   }
   /**
    * Lets the page's late log entries arrive before its problems are read: a round trip to the

@@ -14,6 +14,10 @@ import { BOOK_TITLE, LESSONS, MOVED } from '../www/book.mjs';
 import { formatNumber } from '../www/js/format.js';
 import { ONE_FILE, OneFileError, writeOneFile } from './onefile.mjs';
 import { formatValue, numberTableHtml } from '../www/js/numbers.js';
+import { GlossaryError, glossaryList, linkTerms } from './glossary.mjs';
+import { contentsNav, headingIds, HEADER_TOOLS, SEARCH_BOX, SKIP_LINK } from './outline.mjs';
+import { writeSearch } from './search-docs.mjs';
+import { CodeError, NOTEBOOK, embedCodeExercises, embedSnippets } from './code-exercises.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'www');
@@ -60,16 +64,24 @@ export function renderMath(html, where) {
  * `worked_examples()` (every worked example, the profiles' settings, the core's constants, the
  * figures' sliders) and `russian_count` (a number with its agreeing noun).
  * @param {string} src
- * @returns {Promise<{ values: unknown, count: (n: number, digits: number, forms: string[]) => string }>}
+ * Also lesson 10's coding exercises and their notebook (lessons::code).
+ * @returns {Promise<{ values: unknown, count: (n: number, digits: number, forms: string[]) => string,
+ *   code: import('./code-exercises.mjs').Exercise[], notebook: string }>}
  */
 export async function coreNumbers(src) {
   const pkg = join(src, 'pkg');
   if (!existsSync(join(pkg, 'pgbook_bg.wasm'))) throw new BuildError('www/pkg/ is missing: run scripts/build-wasm.sh first');
   const wasm = await import(pathToFileURL(join(pkg, 'pgbook.js')).href);
   wasm.initSync({ module: readFileSync(join(pkg, 'pgbook_bg.wasm')) });
+  // The build's own module (pkg/pgbook_build): what no page needs.
+  if (!existsSync(join(pkg, 'pgbook_build_bg.wasm'))) throw new BuildError('www/pkg/pgbook_build is missing: run scripts/build-wasm.sh');
+  const build = await import(pathToFileURL(join(pkg, 'pgbook_build.js')).href);
+  build.initSync({ module: readFileSync(join(pkg, 'pgbook_build_bg.wasm')) });
   return {
     values: wasm.worked_examples(),
     count: (n, digits, [one, few, many]) => wasm.russian_count(n, digits, one, few, many),
+    code: JSON.parse(build.code_exercises()),
+    notebook: build.exercise_notebook(),
   };
 }
 
@@ -113,7 +125,11 @@ export function fillNumbers(html, core, where) {
         };
         if (mod.includes(',')) {
           if (typeof v !== 'number') throw new BuildError(`${where}: {{${path}}} is not a number to count`);
-          return core.count(v, digits, mod.split(','));
+          const counted = core.count(v, digits, mod.split(','));
+          // Thousands apart here too: «300 000 шагов».
+          return Number.isInteger(v) && Math.abs(v) >= 10000
+            ? counted.replace(/^\d+/, (d) => d.replace(/\B(?=(\d{3})+$)/g, '\u00a0'))
+            : counted;
         }
         return one(v);
       });
@@ -202,10 +218,11 @@ export function description(heading, body) {
 }
 
 /**
- * The frame every page shares.
- * @param {{ title: string, heading: string, body: string, after: string }} page
+ * The frame every page shares: the header (the contents' menu button on a phone, the search
+ * box, the theme), the contents beside the text (scripts/outline.mjs), the page.
+ * @param {{ title: string, heading: string, body: string, after: string, contents: string }} page
  */
-function frame({ title, heading, body, after }) {
+function frame({ title, heading, body, after, contents }) {
   return `<!doctype html>
 <html lang="ru">
 <head>
@@ -220,14 +237,18 @@ function frame({ title, heading, body, after }) {
 ${preloads(body)}
 </head>
 <body>
-<header class="site"><a class="brand" href="index.html">pgbook <small>· градиенты политики</small></a><label class="theme">Оформление <select id="theme-switch"><option value="auto">как в системе</option><option value="light">светлое</option><option value="dark">тёмное</option><option value="contrast">высокий контраст</option></select></label></header>
+${SKIP_LINK}
+<header class="site">${HEADER_TOOLS}<a class="brand" href="index.html">pgbook <small>· градиенты политики</small></a>${SEARCH_BOX}<label class="theme">Оформление <select id="theme-switch"><option value="auto">как в системе</option><option value="light">светлое</option><option value="dark">тёмное</option><option value="contrast">высокий контраст</option></select></label></header>
 <div class="file-warning" id="file-warning" role="alert" hidden>Книга открыта прямо с диска (file://), а так браузер не запускает модули этой страницы: рисунки и тренажёры не работают. Откройте из этой же папки <a id="file-warning-onefile" href="${ONE_FILE}">${ONE_FILE}</a> — вся книга в одном файле, она работает и с диска. Или запустите в папке книги <code>python3 -m http.server 8000 --bind 127.0.0.1</code> (или <code>scripts/serve.sh</code> в исходниках) и откройте <a href="http://127.0.0.1:8000/">http://127.0.0.1:8000/</a>.</div>
 <script>if (location.protocol === 'file:') { document.getElementById('file-warning').hidden = false; document.getElementById('file-warning-onefile').href += '#' + (location.pathname.split('/').pop() || 'index.html').replace(/\\.html$/, '') + location.search; }</script>
-<main>
+<div class="book">
+${contents}
+<main id="main">
 <h1>${escapeHtml(heading)}</h1>
 ${body.trimEnd()}
 ${after}
 </main>
+</div>
 <footer class="site">pgbook · Rust + WebAssembly</footer>
 </body>
 </html>
@@ -280,32 +301,53 @@ export function embedSources(html) {
   });
 }
 
-/** @param {string} [src] */
-export async function pages(src = SRC) {
-  const core = await coreNumbers(src);
+/** @param {string} [src] @param {Awaited<ReturnType<typeof coreNumbers>>} [known] the core, when loaded already */
+export async function pages(src = SRC, known) {
+  const core = known ?? (await coreNumbers(src));
+  const placed = new Set();
   const files = ['index.html', ...LESSONS.map((l) => l.file)];
   const present = readdirSync(join(src, 'pages')).filter((f) => f.endsWith('.html'));
   const unlisted = present.filter((f) => !files.includes(f));
   if (unlisted.length) throw new BuildError(`www/pages/ has pages missing from www/book.mjs: ${unlisted.join(', ')}`);
-  /** @param {string} file */
-  const body = (file) => {
+  /**
+   * A page's body filled and rendered, and the contents beside it: its headings get anchors, a
+   * lesson's terms link to the glossary, the contents page gets the glossary.
+   * @param {string} file
+   */
+  const page = (file) => {
     const path = join(src, 'pages', file);
     if (!existsSync(path)) throw new BuildError(`www/book.mjs lists ${file}, but www/pages/${file} does not exist`);
     const where = `www/pages/${file}`;
-    return embedSources(renderMath(fillWorked(fillNumbers(readFileSync(path, 'utf8'), core, where), core, where), where));
+    const { html, headings } = headingIds(fillWorked(fillNumbers(readFileSync(path, 'utf8'), core, where), core, where));
+    let linked;
+    if (file === 'index.html') {
+      if (!html.includes('<div data-glossary></div>')) throw new BuildError(`${where}: no <div data-glossary></div> for the glossary`);
+      // «Продолжить с …» (js/contents.js fills it from the reader's progress), then the page.
+      linked = `<p class="continue" data-continue hidden></p>\n${html.replace('<div data-glossary></div>', glossaryList())}`;
+    } else linked = linkTerms(html).html;
+    const code = embedCodeExercises(embedSnippets(embedSources(renderMath(linked, where)), join(src, 'python'), where), core.code, where);
+    code.seen.forEach((id) => placed.add(id));
+    return {
+      body: code.html,
+      contents: renderMath(contentsNav(LESSONS, file, headings), `${where} (its headings in the contents)`),
+    };
   };
-  return [
-    { file: 'index.html', html: frame({ title: BOOK_TITLE, heading: BOOK_TITLE, body: body('index.html'), after: toc() }) },
+  const built = [
+    { file: 'index.html', html: frame({ title: BOOK_TITLE, heading: BOOK_TITLE, ...page('index.html'), after: toc() }) },
     ...LESSONS.map((l, i) => ({
       file: l.file,
       html: frame({
         title: `Урок ${i + 1}. ${l.title} — pgbook`,
         heading: `Урок ${i + 1}. ${l.title}`,
-        body: body(l.file),
+        ...page(l.file),
         after: pager(i),
       }),
     })),
   ];
+  const missing = core.code.filter((e) => !placed.has(e.exercise.id)).map((e) => e.exercise.id);
+  if (missing.length)
+    throw new BuildError(`no page has the coding exercise(s) ${missing.join(', ')} (<div class="code-exercise" data-code-exercise="ID">)`);
+  return built;
 }
 
 /**
@@ -350,30 +392,42 @@ function listFiles(dir) {
 }
 
 /**
- * Writes out/sw.js: the service worker with the list of every file in `out` and a version
- * that is the hash of their names and contents, so any change to the build replaces it.
+ * Writes out/sw.js: the service worker with the list of every file in `out` (the one-file book
+ * last: the largest, and the one a reader of the served book needs least), each file's size
+ * (the page shows how much is saved) and the start of its SHA-256 (the worker keeps no file of
+ * another build), and a version that is the hash of them all, so any change to the build
+ * replaces it.
  * @param {string} out
  * @param {string} [src]
  */
 export function writeServiceWorker(out, src = SRC) {
-  const files = listFiles(out).filter((f) => f !== 'sw.js');
+  const files = listFiles(out)
+    .filter((f) => f !== 'sw.js')
+    .sort((a, b) => Number(a === ONE_FILE) - Number(b === ONE_FILE));
   const hash = createHash('sha256');
-  for (const f of files)
-    hash
-      .update(`${f}\0`)
-      .update(readFileSync(join(out, f)))
-      .update('\0');
+  /** @type {number[]} */
+  const bytes = [];
+  /** @type {string[]} */
+  const hashes = [];
+  for (const f of files) {
+    const data = readFileSync(join(out, f));
+    bytes.push(data.length);
+    hashes.push(createHash('sha256').update(data).digest('hex').slice(0, 16));
+    hash.update(`${f}\0`).update(data).update('\0');
+  }
   const version = hash.digest('hex').slice(0, 16);
   const template = readFileSync(join(src, 'sw.js'), 'utf8');
-  const stamp = `const BUILD = ${JSON.stringify({ version, files })};`;
-  if (!template.includes("const BUILD = { version: 'dev', files: [] };")) throw new BuildError('www/sw.js: BUILD line not found');
-  writeFileSync(join(out, 'sw.js'), template.replace("const BUILD = { version: 'dev', files: [] };", stamp));
+  const stamp = `const BUILD = ${JSON.stringify({ version, files, bytes, hashes })};`;
+  const line = "const BUILD = { version: 'dev', files: [], bytes: [], hashes: [] };";
+  if (!template.includes(line)) throw new BuildError('www/sw.js: BUILD line not found');
+  writeFileSync(join(out, 'sw.js'), template.replace(line, stamp));
   return { version, files };
 }
 
 /** @param {string} out @param {string} [src] the sources (www/) */
 export async function buildSite(out, src = SRC) {
-  const built = await pages(src); // before touching `out`: a TeX error leaves the last good build in place
+  const core = await coreNumbers(src);
+  const built = await pages(src, core); // before touching `out`: a TeX error leaves the last good build in place
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   for (const { file, html } of built) writeFileSync(join(out, file), html);
@@ -383,10 +437,14 @@ export async function buildSite(out, src = SRC) {
     writeFileSync(join(out, from), redirectPage(to));
   }
   for (const a of ASSETS)
-    cpSync(join(src, a), join(out, a), { recursive: true, filter: (p) => !p.endsWith('.d.ts') && !p.endsWith('.gitignore') });
-  const stamped = writeServiceWorker(out, src);
-  await writeOneFile(out, built); // the whole book as one file, after sw.js: the served book's cache does not hold it
-  return stamped;
+    cpSync(join(src, a), join(out, a), {
+      recursive: true,
+      filter: (p) => !p.endsWith('.d.ts') && !p.endsWith('.gitignore') && !p.includes('pgbook_build'),
+    });
+  writeFileSync(join(out, NOTEBOOK), core.notebook); // the coding exercises to take home (the student's copy)
+  await writeSearch(out, built, src); // the search's library bundled and its sections, cached offline like the rest
+  await writeOneFile(out, built);
+  return writeServiceWorker(out, src); // last: it lists every file, the one-file book too
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -399,7 +457,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       `[build] ${relative(process.cwd(), join(out, ONE_FILE))}: ${statSync(join(out, ONE_FILE)).size} bytes, the whole book in one file`,
     );
   } catch (e) {
-    if (!(e instanceof BuildError || e instanceof OneFileError)) throw e;
+    if (!(e instanceof BuildError || e instanceof OneFileError || e instanceof CodeError || e instanceof GlossaryError)) throw e;
     console.error(`[build] error: ${e.message}`);
     process.exit(1);
   }

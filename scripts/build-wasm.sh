@@ -6,7 +6,9 @@
 #                   page with a trainer panel, a prepared comparison or a run link, and the
 #                   site build's numbers (scripts/build-site.mjs);
 #   pgbook_figures  without the `trainers` feature: figures, lesson numbers, exercises — what a
-#                   page that only draws figures loads (js/app.js decides).
+#                   page that only draws figures loads (js/app.js decides);
+#   pgbook_build    the `book-build` feature alone: lesson 10's coding exercises and their
+#                   notebook for scripts/build-site.mjs (never copied into the site).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 wasm=target/wasm32-unknown-unknown/release/pgbook.wasm
@@ -14,9 +16,11 @@ wasm=target/wasm32-unknown-unknown/release/pgbook.wasm
 # hook reports the message.
 cargo build --release --target wasm32-unknown-unknown --lib --no-default-features
 wasm-bindgen --target web --remove-name-section --out-dir www/pkg --out-name pgbook_figures "$wasm"
+cargo build --release --target wasm32-unknown-unknown --lib --no-default-features --features book-build
+wasm-bindgen --target web --remove-name-section --out-dir www/pkg --out-name pgbook_build "$wasm"
 cargo build --release --target wasm32-unknown-unknown --lib
 wasm-bindgen --target web --remove-name-section --out-dir www/pkg "$wasm"
-for name in pgbook_figures pgbook; do
+for name in pgbook_figures pgbook_build pgbook; do
   size=$(stat -c %s "www/pkg/${name}_bg.wasm")
   gz=$(gzip -9 -c "www/pkg/${name}_bg.wasm" | wc -c)
   echo "[build] www/pkg/${name}_bg.wasm: $size bytes ($gz gzipped)" >&2

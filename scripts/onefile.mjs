@@ -51,18 +51,41 @@ export function fragmentLinks(html, page, files) {
   });
 }
 
+/** Media types of the files a page offers for download. */
+const DOWNLOAD_TYPES = { ipynb: 'application/x-ipynb+json' };
+
+/**
+ * A download the page offers (`<a href="FILE" download>` of a file of the build, the exercises'
+ * notebook) as a data: link, so that the one file carries it.
+ * @param {string} html @param {string} out
+ */
+export function inlineDownloads(html, out) {
+  return html.replace(/<a href="([^"#?:]+)" download>/g, (whole, file) => {
+    const type = DOWNLOAD_TYPES[/** @type {keyof typeof DOWNLOAD_TYPES} */ (file.split('.').pop())];
+    const path = join(out, file);
+    if (!type || !existsSync(path)) return whole; // assertSelfContained names it
+    return `<a href="data:${type};base64,${readFileSync(path).toString('base64')}" download="${escapeAttr(file)}">`;
+  });
+}
+
 /**
  * Every built page as a template: its <main>'s content (but what only the served book says,
- * `<p data-served>`: where to get the one file), its title.
- * @param {{ file: string, html: string }[]} built
+ * `<p data-served>`: where to get the one file), its title; its downloads inline.
+ * @param {{ file: string, html: string }[]} built @param {string} out
  */
-function templates(built) {
+function templates(built, out) {
   const files = new Set(built.map((p) => p.file));
   return built
     .map(({ file, html }) => {
       const title = one(html, /<title>([\s\S]*?)<\/title>/, `${file}'s title`)[1];
-      const main = one(html, /<main>([\s\S]*)<\/main>/, `${file}'s <main>`)[1].replace(/<p data-served>[\s\S]*?<\/p>\n?/g, '');
-      return `<template id="page-${stem(file)}" data-title="${title}">${fragmentLinks(main, stem(file), files)}</template>`;
+      // Not the page's copy of the glossary's definitions either: the contents page's glossary
+      // is in the file once, and js/glossary.js takes them from its template.
+      const main = one(html, /<main[^>]*>([\s\S]*)<\/main>/, `${file}'s <main>`)[1]
+        .replace(/<p data-served>[\s\S]*?<\/p>\n?/g, '')
+        .replace(/<template id="glossary-defs">[\s\S]*?<\/template>\n?/, '');
+      // The contents beside the page (its sections, the page marked): onefile.js puts it in place of the frame's.
+      const contents = one(html, /<nav class="contents"[\s\S]*?<\/nav>/, `${file}'s contents`)[0];
+      return `<template id="page-${stem(file)}" data-title="${title}">${inlineDownloads(fragmentLinks(main, stem(file), files), out)}</template>\n<template id="contents-${stem(file)}">${fragmentLinks(contents, stem(file), files)}</template>`;
     })
     .join('\n');
 }
@@ -95,10 +118,10 @@ function frame(html, out, files) {
   const body = one(html, /<body>([\s\S]*)<\/body>/, 'index.html <body>')[1]
     .replace(/<div class="file-warning"[\s\S]*?<\/div>\n?/, '')
     .replace(/<script>[^<]*file-warning[^<]*<\/script>\n?/, '');
-  const [top, bottom] = body.split(/<main>[\s\S]*<\/main>/);
+  const [top, bottom] = body.split(/<main[^>]*>[\s\S]*<\/main>/);
   if (bottom === undefined) throw new OneFileError('the built index.html has no <main>');
   const page = (/** @type {string} */ part) => fragmentLinks(part, 'index', files);
-  const before = `<!doctype html>\n${one(html, /<html[^>]*>/, 'index.html <html>')[0].replace('<html', '<html data-book="onefile"')}\n${head}\n<body>${page(top)}<main>\n<noscript><p class="figure-error">Книге нужен JavaScript: включите его в браузере и откройте файл снова.</p></noscript>\n</main>`;
+  const before = `<!doctype html>\n${one(html, /<html[^>]*>/, 'index.html <html>')[0].replace('<html', '<html data-book="onefile"')}\n${head}\n<body>${page(top)}<main id="main">\n<noscript><p class="figure-error">Книге нужен JavaScript: включите его в браузере и откройте файл снова.</p></noscript>\n</main>`;
   return { before, after: page(bottom), entries };
 }
 
@@ -212,7 +235,7 @@ export function assertSelfContained(html) {
     ...[...html.matchAll(/<link [^>]*href="([^"]*)"/g)].map((m) => m[1]),
     ...[...html.matchAll(/url\(\s*['"]?([^'")]*)/g)].map((m) => m[1]),
   ].filter((u) => !u.startsWith('data:'));
-  const links = [...html.matchAll(/<a [^>]*href="([^"]*)"/g)].map((m) => m[1]).filter((u) => !/^(#|https?:|mailto:)/.test(u));
+  const links = [...html.matchAll(/<a [^>]*href="([^"]*)"/g)].map((m) => m[1]).filter((u) => !/^(#|https?:|mailto:|data:)/.test(u));
   const bad = [...loads, ...links];
   if (bad.length) throw new OneFileError(`${ONE_FILE} would load ${bad.slice(0, 5).join(', ')} from outside the file`);
 }
@@ -239,7 +262,7 @@ export async function writeOneFile(out, built) {
   const [workerFile] = workers;
   const worker = await bundle(out, [workerFile], [embeddedWasm(out, workerWasm)], true);
   const wasm = new Set([...pageWasm, ...workerWasm]);
-  const shell = `${before}${after}\n${templates(built)}\n`;
+  const shell = `${before}${after}\n${templates(built, out)}\n`;
   assertSelfContained(shell);
   const payload = [...wasm]
     .sort()

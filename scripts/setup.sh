@@ -2,7 +2,7 @@
 # Installs what building and testing pgbook needs, skipping whatever is already there.
 #   scripts/setup.sh serve   - the wasm toolchain only (rustup target, wasm-bindgen CLI)
 #   scripts/setup.sh test    - also Chromium, Firefox ESR, their drivers, wasm-pack, npm packages
-# Everything comes from the package registries (Debian, crates.io, npm): no browser, driver or
+# Everything comes from the package registries (Debian, crates.io, npm, PyPI): no browser, driver or
 # binary is downloaded from anywhere else, so this works on a machine with only registry access.
 set -euo pipefail
 mode="${1:-test}"
@@ -58,7 +58,26 @@ if ! command -v wasm-pack >/dev/null; then
   cargo install wasm-pack --locked
 fi
 
-# 6. npm packages: KaTeX and esbuild (the site build; esbuild bundles the one-file book),
+# 6. Python from PyPI: NumPy, nbclient, nbformat and ipykernel (scripts/python-requirements.txt)
+#    for the lessons' snippets and the exercises' notebook, run by tests/python.rs. Nothing is
+#    fetched when the pinned versions are there.
+python_ready() {
+  python3 - <<'PY'
+import sys
+from importlib.metadata import PackageNotFoundError, version
+pins = [l.split("==") for l in open("scripts/python-requirements.txt") if "==" in l and not l.startswith("#")]
+try:
+    sys.exit(0 if all(version(n) == v.strip() for n, v in pins) else 1)
+except PackageNotFoundError:
+    sys.exit(1)
+PY
+}
+if ! python_ready; then
+  say "pip install -r scripts/python-requirements.txt (NumPy, nbclient, nbformat, ipykernel)"
+  python3 -m pip install --quiet --disable-pip-version-check --no-input -r scripts/python-requirements.txt
+fi
+
+# 7. npm packages: KaTeX and esbuild (the site build; esbuild bundles the one-file book),
 #    playwright-core and puppeteer-core (drive Debian's Chromium and Firefox ESR, download
 #    nothing), TypeScript, prettier, ESLint.
 scripts/vendor.sh

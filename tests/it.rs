@@ -21,6 +21,7 @@ mod ppo;
 mod ppo_reference_clip;
 mod progress_hook;
 mod properties;
+mod python;
 mod reference_cases;
 mod reinforce;
 mod sequence;

@@ -279,6 +279,32 @@ fn run(function: &str, x: &Value) -> Conv<Result<Value, String>> {
                 .map(|a| json!({ "advantages": a.to_vec() }))
                 .map_err(e)
         }
+        "pass_at_k" => {
+            let (n, c, k) = (
+                index(arg(x, "n")?)?,
+                index(arg(x, "c")?)?,
+                index(arg(x, "k")?)?,
+            );
+            rl::pass_at_k(n, c, k)
+                .map(|v| json!({ "value": v }))
+                .map_err(e)
+        }
+        "pass_at_k_curve" => {
+            let list = |key| -> Conv<Vec<usize>> {
+                let a = arg(x, key)?
+                    .as_array()
+                    .ok_or_else(|| format!("`{key}` is not an array"))?;
+                a.iter().map(index).collect()
+            };
+            let (correct, ks, n) = (list("correct")?, list("ks")?, index(arg(x, "n")?)?);
+            rl::pass_at_k_curve(&correct, n, &ks)
+                .map(|v| json!({ "values": v }))
+                .map_err(e)
+        }
+        "group_stats" => array(x, "rewards")?
+            .and_then(|r| rl::group_stats(r.view()))
+            .map(|s| serde_json::to_value(s).expect("serialisable"))
+            .map_err(e),
         "bernoulli_group_gradient" => {
             let estimator = text(x, "estimator")?.parse::<AdvantageEstimator>();
             let (p, eps) = (scalar(x, "success_prob")?, scalar(x, "eps")?);
@@ -465,8 +491,9 @@ fn every_reference_case_passes_at_the_stated_tolerance() {
     assert!(out.checked > 0, "no cases found");
 }
 
-/// The GRPO family's functions, each of which must have cases in the file.
-const GRPO_FAMILY: [&str; 7] = [
+/// The GRPO family's functions and the evaluation of a language-model policy, each of which
+/// must have cases in the file.
+const GRPO_FAMILY: [&str; 10] = [
     "group_advantages",
     "bernoulli_group_gradient",
     "kl_estimators",
@@ -474,6 +501,9 @@ const GRPO_FAMILY: [&str; 7] = [
     "sequence_level_ratio",
     "aggregate_token_terms",
     "kl_in_reward",
+    "pass_at_k",
+    "pass_at_k_curve",
+    "group_stats",
 ];
 
 /// Moves the first number of a value by a relative 1e-6 (far beyond the tolerance).

@@ -329,3 +329,26 @@ fn smoke_profile_learns_and_the_whole_return_lags() {
         "whole return {whole_late} vs {late}"
     );
 }
+
+#[test]
+fn lesson_one_first_task_holds_on_the_smoke_seeds() {
+    // Lesson 1 tells the reader what the `smoke` profile shows: the curve starts at the first
+    // evaluations the core reports and ends at least at `final_at_least` on every seed.
+    let facts = pgbook::lessons::trainers::trainers()
+        .unwrap()
+        .reinforce_smoke;
+    assert_eq!(facts.seeds.len(), facts.first_evaluations.len());
+    for (&seed, &first) in facts.seeds.iter().zip(&facts.first_evaluations) {
+        let mut tr = ReinforceTrainer::new(facts.config.clone(), seed).unwrap();
+        while !tr.is_finished() {
+            tr.step().unwrap();
+        }
+        let evs = tr.evaluations();
+        assert_eq!(evs[0].mean, first, "seed {seed}: the first evaluation");
+        let last = evs.last().unwrap().mean;
+        assert!(
+            last >= facts.final_at_least && first < last,
+            "seed {seed}: {first} → {last}"
+        );
+    }
+}

@@ -1,9 +1,11 @@
 // @ts-check
 // The site build: a TeX error or a page missing from the list fails it (and leaves the last
 // good build in place); the output has every page, no KaTeX script, and a service worker
-// that lists every file it caches under the build's hash.
+// that lists every file it caches (the one-file book last) with its size and hash, under the
+// build's hash.
 import { describe, it } from 'node:test';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,6 +91,15 @@ describe('site build', () => {
       assert(build.files.includes(f), `sw.js does not cache ${f}`);
     }
     assert(/^[0-9a-f]{16}$/.test(build.version), build.version);
+    // Every file of the site, the one-file book too (last: the largest), with its size and
+    // hash, which the service worker checks each fetched file against.
+    assert(build.files.length === build.bytes.length && build.files.length === build.hashes.length, 'sw.js: files, bytes and hashes differ in length');
+    assert(build.files.at(-1) === 'pgbook.html', `sw.js caches ${build.files.at(-1)} last, not pgbook.html`);
+    build.files.forEach((/** @type {string} */ f, /** @type {number} */ i) => {
+      const data = readFileSync(join(SITE, f));
+      assert(data.length === build.bytes[i], `sw.js: ${f} is ${build.bytes[i]} bytes, the file ${data.length}`);
+      assert(createHash('sha256').update(data).digest('hex').startsWith(build.hashes[i]) && build.hashes[i].length === 16, `sw.js: ${f}'s hash`);
+    });
     // A renamed page's old address is a redirect page, cached offline like the rest.
     for (const [from, to] of Object.entries(MOVED)) {
       const html = readFileSync(join(SITE, from), 'utf8');

@@ -4,8 +4,43 @@
 // a screenshot of each lesson. A lesson's read-only checks share one visit. Redraw times and
 // first paint are measured by e2e/bench.mjs (scripts/bench.sh), not here.
 import { it } from 'node:test';
+import { readFileSync } from 'node:fs';
 import { forEachBrowser, assert, axe, canvasHash, RAW_TEX } from '../harness.mjs';
 import { LESSONS } from '../../www/book.mjs';
+
+/**
+ * The lessons' Python beside their formulas (www/python/, issue 39): one fold per placeholder of
+ * the page's source, closed while reading, its code the functions' files; the keyboard opens
+ * and closes it.
+ * @param {import('../harness.mjs').Tab} tab @param {string} file
+ */
+async function checkSnippets(tab, file) {
+  const source = readFileSync(new URL(`../../www/pages/${file}`, import.meta.url), 'utf8');
+  const placed = [...source.matchAll(/<div class="snippet" data-snippet="([^"]+)"><\/div>/g)].map((m) => m[1]);
+  /** @type {{ names: string, open: boolean, code: string }[]} */
+  const folds = await tab.eval(() =>
+    /** @type {HTMLDetailsElement[]} */ ([...document.querySelectorAll('details.snippet')]).map((d) => ({
+      names: d.dataset.snippet ?? '',
+      open: d.open,
+      code: d.querySelector('pre.python')?.textContent ?? '',
+    })),
+  );
+  assert(JSON.stringify(folds.map((f) => f.names)) === JSON.stringify(placed), `${file}: snippets ${folds.map((f) => f.names).join(' | ')} for ${placed.join(' | ')}`);
+  for (const f of folds) {
+    assert(!f.open, `${file}: the fold of ${f.names} is open while reading`);
+    for (const name of f.names.split(' ')) {
+      const text = readFileSync(new URL(`../../www/python/${name}.py`, import.meta.url), 'utf8');
+      const body = text.slice(text.indexOf(`def ${name}(`)).trim();
+      assert(f.code.includes(body), `${file}: the fold of ${f.names} lacks www/python/${name}.py as written`);
+    }
+  }
+  if (!folds.length) return;
+  const open = () => tab.eval(() => /** @type {HTMLDetailsElement} */ (document.querySelector('details.snippet')).open);
+  await tab.press('details.snippet > summary', 'Enter');
+  assert(await open(), `${file}: Enter on the first fold's summary leaves it closed`);
+  await tab.press('details.snippet > summary', 'Enter');
+  assert(!(await open()), `${file}: Enter again leaves the first fold open`);
+}
 
 /** @param {import('../harness.mjs').Tab} tab */
 function pageReport(tab) {
@@ -133,6 +168,7 @@ forEachBrowser((env) => {
         // states a reader reaches from here).
         const found = await axe(tab);
         assert(found.rules === 0, `axe (WCAG 2.2 AA): ${found.lines.join('\n')}`);
+        await checkSnippets(tab, lesson.file);
 
         // A redraw adds nothing to the page (plotters measured each label in a <span> of
         // <body>, a reflow each): every slider moved once under a MutationObserver.

@@ -1,21 +1,36 @@
 // @ts-check
-// Lesson 9: every exercise form is checked by the core — a right answer says so, a wrong one
+// Lesson 10: every exercise form is checked by the core — a right answer says so, a wrong one
 // says which fields or options are wrong, text that is not a number gets a message; the code
 // exercises show the project's Rust function taken from src/rl/ at build time.
 import { it } from 'node:test';
 import { readFileSync } from 'node:fs';
-import { forEachBrowser, assert } from '../harness.mjs';
+import { join } from 'node:path';
+import { SITE, forEachBrowser, assert } from '../harness.mjs';
+import { ROOT, coreNumbers } from '../../scripts/build-site.mjs';
+import { NOTEBOOK } from '../../scripts/code-exercises.mjs';
+
+/** Lesson 10's coding exercises as the core describes them (lessons::code), loaded once. */
+const { code } = await coreNumbers(join(ROOT, 'www'));
 
 /** A number as a Russian reader types it. @param {number} x */
 const typed = (x) => x.toFixed(4).replace('.', ',').replace('-', '−');
 
 forEachBrowser((env) => {
-  it('lesson 9: every exercise form answers right and wrong answers in Russian', { timeout: 120_000 }, async (t) => {
+  it('lesson 10: every exercise form answers right and wrong answers in Russian', { timeout: 120_000 }, async (t) => {
     await env.withTab('exercises.html', null, async (tab) => {
       await tab.waitReady();
       /** @type {Record<string, { correct_options: number[], options: number, expected: number[] }>} */
       const spec = await tab.eval(() => window.pgbookWasm.worked_examples().exercises);
       const forms = await tab.eval(() => [...document.querySelectorAll('form[data-exercise]')].map((f) => /** @type {HTMLElement} */ (f).dataset.exercise ?? ''));
+      // What the reader sees, not the attribute: a stylesheet rule once showed every option's
+      // «Верно/Неверно» before the check, `hidden` set and all.
+      /** @param {string} form */
+      const shownWhys = (form) =>
+        tab.eval((f) => [...document.querySelectorAll(`${f} [data-why]`)].filter((w) => getComputedStyle(w).display !== 'none' && /** @type {HTMLElement} */ (w).offsetHeight > 0).length, form);
+      for (const n of forms.filter((n) => spec[n].options > 0)) {
+        const before = await shownWhys(`form[data-exercise="${n}"]`);
+        assert(before === 0, `exercise ${n}: ${before} explanations visible before the check`);
+      }
       assert(forms.length === Object.keys(spec).length, `${forms.length} exercise forms for ${Object.keys(spec).length} exercises`);
       for (const n of Object.keys(spec)) assert(forms.includes(n), `no form for exercise ${n}`);
       for (const n of forms) {
@@ -37,7 +52,7 @@ forEachBrowser((env) => {
           await submit();
           const no = await feedback();
           assert(no?.startsWith('Неверно'), `exercise ${n}, wrong marks: «${no}»`);
-          const whys = await tab.eval((f) => [...document.querySelectorAll(`${f} [data-why]`)].filter((w) => !(/** @type {HTMLElement} */ (w).hidden)).length, form);
+          const whys = await shownWhys(form);
           // Only the options judged wrong are explained after a wrong answer.
           const judgedWrong = [1, 2, 3, 4, 5].filter((k) => wrong.includes(k) !== ex.correct_options.includes(k)).length;
           assert(whys === judgedWrong, `exercise ${n}: ${whys} explanations shown, ${judgedWrong} options judged wrong`);
@@ -45,7 +60,7 @@ forEachBrowser((env) => {
           await submit();
           const yes = await feedback();
           assert(yes?.startsWith('Верно'), `exercise ${n}, right marks: «${yes}»`);
-          const all = await tab.eval((f) => [...document.querySelectorAll(`${f} [data-why]`)].filter((w) => !(/** @type {HTMLElement} */ (w).hidden)).length, form);
+          const all = await shownWhys(form);
           assert(all === ex.options, `exercise ${n}: ${all} of ${ex.options} explanations shown after the right answer`);
           continue;
         }
@@ -78,7 +93,7 @@ forEachBrowser((env) => {
     });
   });
 
-  it('lesson 9: the code exercises show the functions of src/rl/ as built', async () => {
+  it('lesson 10: the code exercises show the functions of src/rl/ as built', async () => {
     await env.withTab('exercises.html', null, async (tab) => {
       await tab.waitReady();
       /** @type {{ source: string, code: string }[]} */
@@ -91,6 +106,52 @@ forEachBrowser((env) => {
         const text = readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
         assert(code.includes(`pub fn ${name}`) && text.includes(code.trim().split('\n').slice(-3).join('\n')), `${source}: not the file's function`);
       }
+    });
+  });
+
+  it('lesson 10: the coding exercises — the stub, the core\'s cases and hints, the solution behind a reveal; «Копировать»; the notebook downloads', async (t) => {
+    await env.withTab('exercises.html', null, async (tab) => {
+      await tab.waitReady();
+      /** @type {{ id: string, stub: string, cases: number, hints: number, solution: string, revealed: boolean }[]} */
+      const blocks = await tab.eval(() =>
+        /** @type {HTMLElement[]} */ ([...document.querySelectorAll('[data-code-exercise]')]).map((b) => ({
+          id: b.dataset.codeExercise ?? '',
+          stub: b.querySelector('.code-stub pre')?.textContent ?? '',
+          cases: b.querySelectorAll('details.code-cases li').length,
+          hints: b.querySelectorAll('details.code-hints li').length,
+          solution: b.querySelector('details.answer pre')?.textContent ?? '',
+          revealed: /** @type {HTMLDetailsElement | null} */ (b.querySelector('details.answer'))?.open ?? true,
+        })),
+      );
+      assert(JSON.stringify(blocks.map((b) => b.id)) === JSON.stringify(code.map((c) => c.exercise.id)), `coding exercises ${blocks.map((b) => b.id).join(', ')}`);
+      for (const [i, b] of blocks.entries()) {
+        const { exercise, stub, solution } = code[i];
+        assert(b.stub === stub.trimEnd() && exercise.functions.every((f) => b.stub.includes(`def ${f}(`)) && b.stub.includes('raise NotImplementedError'), `${b.id}: the stub`);
+        assert(b.cases === exercise.cases.length && b.cases >= 4, `${b.id}: ${b.cases} cases shown of ${exercise.cases.length}`);
+        assert(b.hints === exercise.hints.length && b.hints >= 2, `${b.id}: ${b.hints} hints shown of ${exercise.hints.length}`);
+        assert(b.solution === solution.trimEnd() && !b.revealed, `${b.id}: the solution (${b.revealed ? 'open' : 'closed'})`);
+      }
+      // Copy: the clipboard where the browser allows it, else the stub selected for Ctrl+C.
+      await tab.click('button.copy-code');
+      const said = String(await tab.waitFor(() => document.querySelector('.copy-status')?.textContent || null, undefined, 5000));
+      const selected = await tab.eval(() => getSelection()?.toString() ?? '');
+      assert(said.startsWith('Скопировано') || (said.includes('выделена') && selected.trim() === blocks[0].stub.trim()), `copy: «${said}», selected ${selected.length} characters`);
+      // The notebook: the build's file, the stubs and no solution.
+      /** @type {{ href: string, text: string } | null} */
+      const notebook = await tab.eval(async () => {
+        const a = /** @type {HTMLAnchorElement | null} */ (document.querySelector('#code-notebook a[download]'));
+        return a && { href: a.getAttribute('href') ?? '', text: await (await fetch(a.href)).text() };
+      });
+      const built = readFileSync(join(SITE, NOTEBOOK), 'utf8');
+      assert(notebook?.href === NOTEBOOK && notebook.text === built, `the notebook link: ${notebook?.href}`);
+      const cells = JSON.parse(built).cells;
+      assert(cells.filter((/** @type {{ source: string[] }} */ c) => c.source.join('').startsWith('check(')).length === code.length, 'a check per exercise');
+      assert(!built.includes('running = r[t] + gamma * running'), 'the student\'s notebook holds a solution');
+      if (env.name === 'chromium') {
+        const file = await tab.download('#code-notebook a[download]');
+        assert(file.name === NOTEBOOK && file.text === built, `downloaded ${file.name}`);
+      }
+      t.diagnostic(`${blocks.length} coding exercises; the notebook ${built.length} bytes`);
     });
   });
 });

@@ -168,6 +168,9 @@ describe('numbers from the core', () => {
     assert(fill('{{simulation.groups}}') === `${groups.slice(0, -3)}\u00a0${groups.slice(-3)}`, 'thousands apart');
     const steps = values.trainers.ppo_full.config.num_steps;
     assert(fill('{{trainers.ppo_full.config.num_steps|шаг,шага,шагов}}') === core.count(steps, 3, ['шаг', 'шага', 'шагов']), 'noun');
+    const budget = values.trainers.reinforce_full.env_step_budget;
+    const spaced = fill('{{trainers.reinforce_full.env_step_budget|шаг,шага,шагов}}');
+    assert(budget >= 10000 && spaced === core.count(budget, 3, ['шаг', 'шага', 'шагов']).replace(String(budget), `${String(budget).slice(0, -3)}\u00a0${String(budget).slice(-3)}`), `a large count, thousands apart: «${spaced}»`);
     assert(fill('{{constants.gae_buffer.terminated.0|checked}}') === '', 'checked');
     assert(fill('{{trainers.ppo_full.entropy_bonus?да:нет}}') === (values.trainers.ppo_full.entropy_bonus ? 'да' : 'нет'), 'switch');
     for (const bad of ['{{no.such.path}}', '{{ppo.ratio?a:b}}', '{{ppo.ratio|шаг,шага,шагов}}']) {

@@ -164,6 +164,17 @@ forEachBrowser((env) => {
       const wrong = await answer(ex.correct_options.slice(1));
       const right = await answer(ex.correct_options);
       assert(wrong.startsWith('Неверно') && right.startsWith('Верно'), `exercise ${n}: «${wrong}», «${right}»`);
+      // The coding exercises' notebook travels inside the file, as a data: link.
+      const notebook = await tab.eval(async () => {
+        const a = /** @type {HTMLAnchorElement | null} */ (document.querySelector('#code-notebook a[download]'));
+        return a && { name: a.getAttribute('download'), scheme: a.href.slice(0, 5), text: await (await fetch(a.href)).text() };
+      });
+      const built = readFileSync(join(SITE, 'pgbook-exercises.ipynb'), 'utf8');
+      assert(notebook?.name === 'pgbook-exercises.ipynb' && notebook.scheme === 'data:' && notebook.text === built, `the notebook from the file: ${notebook?.name}, ${notebook?.scheme}`);
+      if (env.name === 'chromium') {
+        const file = await tab.download('#code-notebook a[download]');
+        assert(file.name === 'pgbook-exercises.ipynb' && file.text === built, `downloaded ${file.name} from the file`);
+      }
       // Back is the page before, loaded anew; a page the file does not have opens the contents.
       await newLoad(tab, () => tab.eval(() => history.back()));
       assert((await tab.text('h1'))?.startsWith(`Урок ${LESSONS.length - 1}.`), `Back opened «${await tab.text('h1')}»`);

@@ -23,11 +23,14 @@ const typed = (x) => x.toFixed(4).replace('.', ',').replace('-', '−');
 async function tabStops(tab, scope = 'main') {
   await tab.eval((sel) => {
     const within = /** @type {HTMLElement} */ (document.querySelector(sel));
-    // The last control before the scope: the theme switch in the page's header for the lesson.
+    // The last control shown before the scope (for the lesson: the contents' last link beside it).
     const before = [...document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex="0"]')].filter(
-      (e) => within.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_PRECEDING && !e.closest('[hidden], details:not([open]) > :not(summary)'),
+      (e) =>
+        within.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_PRECEDING &&
+        !e.closest('[hidden], details:not([open]) > :not(summary)') &&
+        e.getClientRects().length > 0,
     );
-    const start = /** @type {HTMLElement} */ (sel === 'main' ? document.getElementById('theme-switch') : before[before.length - 1]);
+    const start = /** @type {HTMLElement} */ (before[before.length - 1]);
     start.focus();
     start.dataset.tabAt = '';
   }, scope);
@@ -44,10 +47,16 @@ async function tabStops(tab, scope = 'main') {
       el.dataset.tabSeen = '';
       const style = getComputedStyle(el);
       const box = el.getBoundingClientRect();
-      // The middle of the part inside the window: what covers it is what the reader sees.
-      const x = (Math.max(box.left, 0) + Math.min(box.right, innerWidth)) / 2;
-      const y = (Math.max(box.top, 0) + Math.min(box.bottom, innerHeight)) / 2;
-      const hit = document.elementFromPoint(x, y);
+      // The middle of the part inside the window: what covers it is what the reader sees. A link
+      // that wraps onto a second line has a box whose middle may be other text: each line's
+      // middle is asked, and the control is covered when none of them is the control.
+      const middle = (/** @type {DOMRect} */ r) => /** @type {[number, number]} */ ([
+        (Math.max(r.left, 0) + Math.min(r.right, innerWidth)) / 2,
+        (Math.max(r.top, 0) + Math.min(r.bottom, innerHeight)) / 2,
+      ]);
+      const rects = el.getClientRects().length > 1 ? [...el.getClientRects()] : [box];
+      const hits = rects.map((r) => document.elementFromPoint(...middle(r)));
+      const hit = hits.find((h) => h && (h === el || el.contains(h))) ?? hits[0];
       return {
         name: `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.getAttribute('name') ? `[name=${el.getAttribute('name')}]` : ''} «${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}»`,
         cls: el.className,
@@ -476,7 +485,10 @@ forEachBrowser((env) => {
           const idle = [...document.querySelectorAll('section.trainer[data-status=idle]')];
           const canvases = [...document.querySelectorAll('canvas')].filter((c) => c.width > 0 && !c.closest('[data-status=idle]'));
           return {
-            controls: [...document.querySelectorAll('input, button, select, textarea, nav, header.site, footer.site, summary')].filter(shown).map((e) => e.outerHTML.slice(0, 80)),
+            // A Python fold's summary prints as its code's title (issue 39: book.css's print rules).
+            controls: [...document.querySelectorAll('input, button, select, textarea, nav, header.site, footer.site, summary:not(details.snippet > summary)')]
+              .filter(shown)
+              .map((e) => e.outerHTML.slice(0, 80)),
             canvases: canvases.length,
             canvasesShown: canvases.filter(shown).length,
             images: [...document.querySelectorAll('img.print-copy')].filter(shown).length,

@@ -103,7 +103,7 @@ fn unknown_ru(what: Name) -> &'static str {
         Name::Setting => "неизвестная настройка",
         Name::Profile => "неизвестный профиль",
         Name::Reduction => "неизвестная редукция",
-        Name::Estimator => "неизвестная оценка преимущества",
+        Name::Estimator => "неизвестный оцениватель преимущества",
         Name::KlEstimator => "неизвестная оценка KL",
         Name::Task => "неизвестная задача",
         Name::Precision => "неизвестная точность",

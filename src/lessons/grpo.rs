@@ -42,8 +42,8 @@ pub fn estimator_label(e: AdvantageEstimator) -> &'static str {
         AdvantageEstimator::None => "без опорного уровня",
         AdvantageEstimator::Mean => "среднее группы (Dr. GRPO)",
         AdvantageEstimator::Rloo => "RLOO",
-        AdvantageEstimator::MeanStdPopulation => "среднее и ст. откл. (GRPO)",
-        AdvantageEstimator::MeanStdSample => "среднее и ст. откл., ddof = 1",
+        AdvantageEstimator::MeanStdPopulation => "GRPO, σ с делением на G",
+        AdvantageEstimator::MeanStdSample => "GRPO, σ с делением на G − 1",
     }
 }
 
@@ -104,8 +104,8 @@ pub fn difficulty_figure(
     }
     let text = format!(
         "Отношение ожидаемого градиента группы к истинному при G = {}: без опорного уровня и у \
-         RLOO оно равно 1 при любом p, у среднего группы — {}, а у GRPO (деление на ст. откл.) \
-         {} при p = 0,05 против {} при p = 0,5: трудный запрос весит в {} раза больше среднего.",
+         RLOO оно равно 1 при любом p, у среднего группы — {}, а у GRPO (деление на ст. откл., \
+         посчитанное с делением на G) {} при p = 0,05 против {} при p = 0,5: трудный запрос весит в {} раза больше среднего.",
         group_size,
         num(numbers.estimators[1].ratios[1], 3),
         num(grpo[0], 2),

@@ -27,6 +27,7 @@
 pub mod attention;
 pub mod baselines;
 pub mod clipping;
+pub mod code;
 pub mod describe;
 pub mod exercises;
 pub mod gae;
@@ -150,7 +151,7 @@ pub fn worked_examples() -> Result<WorkedExamples> {
         tokens: tokens::tokens(0.2)?,
         verifier: verifier::verifier(),
         grpo: grpo::worked()?,
-        trainers: trainers::trainers(),
+        trainers: trainers::trainers()?,
         exercises: exercises::exercises()?
             .into_iter()
             .map(|(n, e)| (n.to_string(), e))

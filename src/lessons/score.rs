@@ -67,7 +67,28 @@ pub struct ScoreFigure {
     pub resample_std: f64,
     /// The exact standard deviation of the N-sample estimate of component a.
     pub exact_std: f64,
+    /// The offset c at which that standard deviation is smallest (the cross term's doing: not
+    /// zero in general), and the smallest standard deviation.
+    pub best_offset: f64,
+    pub best_std: f64,
     pub resamples: usize,
+}
+
+/// The offset minimising the std of component `j`: the estimate's variance is
+/// Σ_x π_x (q_x + c)² s_j(x)² − g_j² (its mean g_j does not depend on c, since E[s_j] = 0),
+/// a parabola in c with its vertex at c* = −Σ π s² q / Σ π s².
+fn best_offset(probs: &[f64], q: &[f64], j: usize) -> f64 {
+    let (mut num, mut den) = (0.0, 0.0);
+    for (x, (&p, &qx)) in probs.iter().zip(q).enumerate() {
+        let s = f64::from(u8::from(x == j)) - probs[j];
+        num += p * s * s * qx;
+        den += p * s * s;
+    }
+    if den > 0.0 {
+        -num / den
+    } else {
+        0.0
+    }
 }
 
 /// The exact std of the N-sample REINFORCE estimate of component `j` at offset `c`:
@@ -140,6 +161,8 @@ pub fn figure(
         / m)
         .sqrt();
     let exact_sd = exact_std(&probs, &FIGURE_REWARDS, offset, action, sample_size);
+    let best = best_offset(&probs, &FIGURE_REWARDS, action);
+    let best_std = exact_std(&probs, &FIGURE_REWARDS, best, action, sample_size);
     let curve = (0..CURVE_POINTS)
         .map(|i| {
             let c =
@@ -174,6 +197,8 @@ pub fn figure(
         resample_mean,
         resample_std,
         exact_std: exact_sd,
+        best_offset: best,
+        best_std,
         resamples: FIGURE_RESAMPLES,
     };
     let description = describe(&numbers);
@@ -190,7 +215,8 @@ fn describe(f: &ScoreFigure) -> Description {
     let text = format!(
         "Политика π = {} при логитах {}; для действия {} вектор e_a − π = {}. \
          Оценка REINFORCE компоненты {} по N = {} выборкам при сдвиге награды c = {}: \
-         среднее по {} повторениям {} против точного градиента {}, разброс {} (точно {}).",
+         среднее по {} повторениям {} против точного градиента {}, разброс {} (точно {}); \
+         наименьший разброс, {}, — при сдвиге c = {}.",
         list(&f.probs, 3),
         list(&f.logits, 2),
         f.action,
@@ -203,6 +229,8 @@ fn describe(f: &ScoreFigure) -> Description {
         num(f.exact_component, 3),
         num(f.resample_std, 3),
         num(f.exact_std, 3),
+        num(f.best_std, 3),
+        num(f.best_offset, 2),
     );
     let mut table = Table::new(&[
         "действие",
@@ -248,6 +276,14 @@ mod tests {
         // The score is e_a − π and sums to zero.
         assert!(a.score.iter().sum::<f64>().abs() < 1e-15);
         assert!((a.score[2] - (1.0 - a.probs[2])).abs() < 1e-15);
+        // The smallest spread is at the vertex, not at c = 0 (the cross term), and it is the
+        // curve's minimum: no offset nearby does better.
+        assert!(a.best_offset.abs() > 0.1, "{}", a.best_offset);
+        assert!(a.best_std < a.exact_std);
+        for dc in [-0.01, 0.01] {
+            let near = at(a.best_offset + dc);
+            assert!(near.exact_std > a.best_std, "{dc}");
+        }
     }
 
     #[test]

@@ -15,6 +15,9 @@ pub struct Tokens {
     pub input_ids: Vec<Vec<i64>>,
     pub prompt_lengths: Vec<usize>,
     pub advantages: Vec<f64>,
+    /// The log-probabilities the ratios come from (junk off the mask, on purpose).
+    pub old_log_probs: Grid,
+    pub new_log_probs: Grid,
     pub clip_epsilon: f64,
     pub mask: Grid,
     pub mask_without_eos: Grid,
@@ -167,6 +170,8 @@ pub fn tokens_with(clip_epsilon: f64, opts: TokenOptions) -> Result<Tokens> {
         input_ids: ex.input_ids,
         prompt_lengths: ex.prompt_lengths,
         advantages: ex.advantages,
+        old_log_probs: ex.old_log_probs,
+        new_log_probs: ex.new_log_probs,
         clip_epsilon,
         mask: rl::rows(mask.view()),
         mask_without_eos: rl::rows(mask_without_eos.view()),

@@ -4,6 +4,7 @@
 
 mod arrays;
 mod baselines;
+mod evaluation;
 mod gae;
 mod grpo;
 mod kl;
@@ -18,6 +19,7 @@ pub use baselines::{
     group_gradient_estimates, group_mean_advantages, group_zscore_advantages,
     leave_one_out_baselines, rloo_advantages, GroupGradients,
 };
+pub use evaluation::{group_stats, pass_at_k, pass_at_k_curve, GroupStats};
 pub use gae::{gae_advantages, td_errors, Truncation};
 pub use grpo::{
     bernoulli_group_gradient, group_advantages, AdvantageEstimator, BernoulliGroupGradient,

@@ -247,6 +247,23 @@ pub fn worked_examples() -> Result<JsValue, JsError> {
     to_js(&lessons::worked_examples().map_err(js_error)?)
 }
 
+/// Lesson 10's coding exercises as JSON text (task, stub, solution, test vectors, hints): the
+/// site build writes them into the page. Only the build asks: only its module has it.
+#[cfg(feature = "book-build")]
+#[wasm_bindgen]
+pub fn code_exercises() -> Result<String, JsError> {
+    let all = lessons::code::for_page().map_err(js_error)?;
+    serde_json::to_string(&all).map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// The notebook of the coding exercises (the student's copy, stubs; JSON text) that the site
+/// build writes beside the book.
+#[cfg(feature = "book-build")]
+#[wasm_bindgen]
+pub fn exercise_notebook() -> Result<String, JsError> {
+    lessons::code::notebook(false).map_err(js_error)
+}
+
 /// `n` and its noun in the agreeing form («32 шага»): the one Russian-numeral rule
 /// ([`crate::numerals`]), used by the site build for the lessons' phrases.
 #[wasm_bindgen]

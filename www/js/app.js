@@ -1,12 +1,17 @@
 // @ts-check
 // Page wiring: loads the wasm core and starts each part of the page — figures and their
 // controls (figures.js, sliders.js), exercises, themes and printing (theme.js), the trainers —
-// and makes wide boxes keyboard-scrollable. No number shown on the page is computed here:
+// the contents beside the page, the search box and the glossary's popovers (contents.js,
+// search-box.js, glossary.js) — and makes wide boxes keyboard-scrollable. No number shown on the page is computed here:
 // figures come from the Rust core; the worked examples, formulas, navigation and the table of
 // contents were written into the page when the site was built (scripts/build-site.mjs). Each
 // part starts in a task of its own and the figures are drawn one per task, so that no task of
 // the load keeps the page from answering for long (< 50 ms, on a phone too).
 import { announceFigures } from './announce.js';
+import { wireContents } from './contents.js';
+import { wireGlossary } from './glossary.js';
+import { wireSearchBox } from './search-box.js';
+import { wireCopyButtons } from './copy-code.js';
 import { loadCore, loadFull, needsTrainers } from './core.js';
 import { messageOf, nextTask } from './dom.js';
 import { wireExercises } from './exercises.js';
@@ -29,7 +34,7 @@ try {
 }
 
 // ---------- scrolled boxes: a wide formula or table scrolls, and the keyboard can scroll it ----------
-const SCROLLERS = '.math-display, .math, .table-wrap, details.figure-numbers table, pre.source, table.record-flags';
+const SCROLLERS = '.math-display, .math, .table-wrap, details.figure-numbers table, pre.source, pre.python, table.record-flags';
 let marking = 0; // the latest markScrollers pass: an older one still measuring gives way
 /**
  * Makes every box that scrolls now focusable (so arrows scroll it) and no other. Every box is
@@ -75,9 +80,17 @@ async function main() {
   // service worker to be read offline.
   if (location.protocol === 'file:' && !ONE_FILE) return;
   if (!ONE_FILE) registerOffline();
+  // The wasm starts loading first; meanwhile, in a task of their own, what needs no wasm: the
+  // contents, the search box and the glossary's popovers.
+  const loading = loadCore();
+  loading.catch(() => {}); // reported below, once awaited
+  await nextTask();
+  wireContents();
+  wireSearchBox();
+  wireGlossary();
   let wasm;
   try {
-    wasm = await loadCore();
+    wasm = await loading;
   } catch (e) {
     showFatal(`Не удалось загрузить модуль WebAssembly: ${messageOf(e)}`);
     return;
@@ -94,6 +107,7 @@ async function main() {
   const drawn = wireFigures();
   announceFigures();
   wireExercises();
+  wireCopyButtons();
   await nextTask();
   const marked = keyboardScrolling();
   await nextTask();

@@ -38,6 +38,13 @@ export function wireExercises() {
       feedback.textContent = verdict.message;
       feedback.className = `feedback ${verdict.correct ? 'right' : 'wrong'}`;
       form.dataset.checked = verdict.correct ? 'right' : 'wrong';
+      // The reader's progress (contents.js) counts the exercises solved.
+      form.dispatchEvent(
+        new CustomEvent('exercise-checked', {
+          bubbles: true,
+          detail: { exercise: Number(form.dataset.exercise), correct: verdict.correct },
+        }),
+      );
       // Choice: a wrong answer opens only the explanations of the options judged wrong, so the
       // reader can think again about the rest; a right one opens every explanation.
       options.forEach((o, i) => {

@@ -19,6 +19,10 @@ interface Window {
   pgbookWasmModules?: Record<string, Promise<WebAssembly.Module>>;
   pgbookNewWorker?: () => Worker;
   pgbookOldPage?: boolean;
+  /** The search's index: how many sections, how long it took from the first focus (search.js). */
+  pgbookSearchBuilt?: { sections: number; ms: number };
+  /** Each query's time in ms (search.js; e2e/bench-search.mjs reads them). */
+  pgbookSearchTimes?: number[];
   pgbookRunWorkers?: number;
   pgbookDownload?: Promise<{ name: string; text: string }> | null;
 }

@@ -35,6 +35,9 @@ function showPage() {
   const template = own instanceof HTMLTemplateElement ? own : /** @type {HTMLTemplateElement} */ (document.getElementById('page-index'));
   main.replaceChildren(template.content.cloneNode(true));
   document.title = template.dataset.title ?? document.title;
+  // The contents beside the page: this page's (its sections, the page marked).
+  const contents = document.getElementById(`contents-${template.id.slice('page-'.length)}`);
+  if (contents instanceof HTMLTemplateElement) document.getElementById('contents')?.replaceWith(contents.content.cloneNode(true));
   if (template !== own) {
     const box = document.createElement('p');
     box.className = 'figure-error link-error';

@@ -27,8 +27,24 @@ function shown(text) {
   if (text === 'off') return 'нет';
   if (text === 'true') return 'да';
   if (text === 'false') return 'нет';
-  if (/^-?\d+(\.\d+)?(e-?\d+)?$/i.test(text)) return formatNumber(Number(text));
+  if (/^-?\d+(\.\d+)?(e-?\d+)?$/i.test(text)) {
+    // Every significant digit a small value has: CleanRL's learning rate is 0,00025, not «0».
+    const x = Number(text);
+    const digits = x === 0 ? 3 : Math.min(12, Math.max(3, 2 - Math.floor(Math.log10(Math.abs(x)))));
+    return formatNumber(x, digits);
+  }
   return text.replaceAll(',', ', ');
+}
+
+/**
+ * What a value means, when the setting's help says it in the schema's «VALUE — meaning» form
+ * («0 — только в конце», «terminal — один флаг done: …»); '' otherwise.
+ * @param {Field} f @param {string} text
+ */
+function meaning(f, text) {
+  const value = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = f.help.match(new RegExp(`(?:^|[;.] )${value} — ([^;]*?)(?:[;.]|$)`));
+  return m ? m[1] : '';
 }
 
 /** The field's bounds in words, for the help line. @param {Field} f */
@@ -60,7 +76,8 @@ export function describeSet(fields, profile, set, short = false) {
       const f = fields.find((x) => x.name === name);
       if (!f) return `${name} = ${text}`;
       const label = short ? f.label.split(' — ')[0] : f.label;
-      return `${label}: ${shown(settingText(f.default[profile]))} → ${shown(text)}`;
+      const means = short ? '' : meaning(f, text);
+      return `${label}: ${shown(settingText(f.default[profile]))} → ${shown(text)}${means ? ` (${means})` : ''}`;
     })
     .join('; ');
 }

@@ -78,7 +78,8 @@ export function wirePrint() {
       restore = theme;
       applyTheme('light');
     }
-    opened = [...document.querySelectorAll(/** @type {'details'} */ ('details.figure-numbers:not([open])'))];
+    // The figures' numbers and the lessons' Python print open.
+    opened = [...document.querySelectorAll(/** @type {'details'} */ ('details.figure-numbers:not([open]), details.snippet:not([open])'))];
     opened.forEach((d) => (d.open = true));
     document.querySelectorAll('canvas').forEach((canvas) => {
       if (!canvas.width || !canvas.height) return;

@@ -5,6 +5,7 @@
 mod out;
 mod args;
 mod cartpole;
+mod notebook;
 mod ppo;
 mod replay;
 mod sequence;
@@ -35,13 +36,16 @@ USAGE:
                    (the transformer profile's network: tokens/s sampled through the KV cache
                    and trained forward + backward, GFLOP/s; both precisions unless one is given;
                    --clock cpu: the thread's CPU time, for a machine shared with other work)
+  pgbook notebook [--teacher] [--out FILE.ipynb]
+                                             the coding exercises as a Jupyter notebook (stubs;
+                                             --teacher: with the solutions)
   pgbook help | --help | COMMAND --help
 
 TRAIN OPTIONS:
 ";
 
 /// Options that take no value, across all commands.
-const FLAGS: &[&str] = &["json", "help", "url"];
+const FLAGS: &[&str] = &["json", "help", "url", "teacher"];
 /// Options that may be given more than once.
 const REPEATABLE: &[&str] = &["set"];
 
@@ -76,6 +80,7 @@ fn run(argv: &[String]) -> Result<()> {
                 "replay FILE",
                 "bench ppo",
                 "bench transformer",
+                "notebook",
             ]
             .map(String::from),
         );
@@ -93,6 +98,7 @@ fn run(argv: &[String]) -> Result<()> {
         ["replay", path] => replay::replay(path, args),
         ["bench", "ppo"] => ppo::bench(args),
         ["bench", "transformer"] => sequence::bench_transformer(args),
+        ["notebook"] => notebook::notebook(args),
         _ => unknown(),
     }
 }

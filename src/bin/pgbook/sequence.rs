@@ -11,7 +11,7 @@ use std::path::Path;
 impl TextOutput<SequenceTrainer> for Sequence {
     fn header(config: &SequenceConfig, profile: &str, seeds: &[u64]) -> String {
         format!(
-            "{} policy ({}), {} advantages, {}-level clipped PPO: profile {profile}, seeds \
+            "{} policy ({}), {} advantages + {}-level clipped PPO: profile {profile}, seeds \
              {seeds:?}, task {}, reduction {}, {} iterations, group size {}, {} PPO epochs",
             config.policy,
             config.precision.name(),
@@ -52,12 +52,14 @@ impl TextOutput<SequenceTrainer> for Sequence {
             "eval_succ",
             "greedy"
         );
+        // The greedy answers are one per difficulty level (copy task) or prompt (lesson 8's).
+        let levels = run.trainer.config().task.levels();
         let every = (run.reports.len() / 20).max(1);
         for r in &run.reports {
             if r.iteration % every == 0 || r.iteration == 1 {
                 let _ = writeln!(
                     s,
-                    "{:>5} {:>8.3} {:>8.3} {:>6.2} {:>9.5} {:>7.3} {:>9.3} {:>9.3} {:>5}/3",
+                    "{:>5} {:>8.3} {:>8.3} {:>6.2} {:>9.5} {:>7.3} {:>9.3} {:>9.3} {:>5}/{levels}",
                     r.iteration,
                     r.mean_reward,
                     r.success_rate,
@@ -91,13 +93,13 @@ impl TextOutput<SequenceTrainer> for Sequence {
             Some(it) => {
                 let _ = write!(
                     s,
-                    "solved (greedy 3/3 and success >= {SOLVED_SUCCESS}) first at iteration {it}"
+                    "solved (greedy {levels}/{levels} and success >= {SOLVED_SUCCESS}) first at iteration {it}"
                 );
             }
             None => {
                 let _ = write!(
                     s,
-                    "never solved (greedy 3/3 and success >= {SOLVED_SUCCESS})"
+                    "never solved (greedy {levels}/{levels} and success >= {SOLVED_SUCCESS})"
                 );
             }
         }

@@ -2,7 +2,7 @@
 //! number, compared with the right answer within the tolerance, the verdict in Russian naming
 //! only what was judged wrong, and the hint of a typical mistake when the answer matches one.
 
-use super::{exercises, Exercise};
+use super::{exercises, Exercise, Mistake};
 use crate::error::{Error, Name, Rule};
 use crate::Result;
 use serde::Serialize;
@@ -152,17 +152,31 @@ pub fn check(number: usize, answers: &[String]) -> Result<Check> {
 }
 
 /// The hint of the typical mistake the answer matches: every field holds either the right
-/// value or that mistake's value.
+/// value or that mistake's value. A mistake the answer makes in full (its value in every field
+/// where it differs from the right one) comes before one it only fits.
 fn typical_mistake(ex: &Exercise, answers: &[String]) -> Option<&'static str> {
     let typed: Option<Vec<f64>> = answers.iter().map(|a| parse_answer(a)).collect();
     let typed = typed?;
     let near = |a: f64, b: f64| (a - b).abs() <= ex.tolerance;
-    ex.mistakes.iter().find_map(|m| {
-        let fits = typed
-            .iter()
-            .zip(&ex.expected)
-            .zip(&m.values)
+    // Per mistake: whether it fits, and whether the answer makes it in full.
+    let judge = |m: &Mistake| {
+        let fields = typed.iter().zip(&ex.expected).zip(&m.values);
+        let fits = fields
+            .clone()
             .all(|((&x, &e), &w)| near(x, e) || near(x, w));
-        fits.then_some(m.hint)
-    })
+        let made = fields
+            .clone()
+            .all(|((&x, &e), &w)| if near(w, e) { near(x, e) } else { near(x, w) });
+        (fits, made)
+    };
+    let fitting: Vec<(&Mistake, bool)> = ex
+        .mistakes
+        .iter()
+        .filter_map(|m| {
+            let (fits, made) = judge(m);
+            fits.then_some((m, made))
+        })
+        .collect();
+    let best = fitting.iter().find(|(_, made)| *made).or(fitting.first());
+    best.map(|(m, _)| m.hint)
 }

@@ -102,7 +102,7 @@ crate::settings! {
         /// How a group's rewards become advantages.
         advantage_estimator: AdvantageEstimator = [AdvantageEstimator::Rloo, AdvantageEstimator::Rloo, AdvantageEstimator::MeanStdSample, AdvantageEstimator::Mean, AdvantageEstimator::Rloo, AdvantageEstimator::MeanStdSample], Advantages,
             Kind::Choice(&["none", "mean", "rloo", "mean_std_population", "mean_std_sample"]),
-            "оценка преимущества",
+            "оцениватель преимущества",
             "Как награды группы превращаются в преимущества: без опорного уровня, минус среднее (Dr. GRPO), минус среднее остальных (RLOO), делённые на ст. откл. группы (GRPO).";
         /// Whether the response mask keeps the `<eos>` label: without it the loss gives the policy
         /// no direct signal for stopping (lesson 8's mistake; softmax and shared weights still
@@ -146,8 +146,8 @@ crate::settings! {
         /// it keeps a group's answers diverse long enough to find both symbols, at the end it
         /// lets the policy become sharp. 0 turns it off.
         entropy_coef: f64 = [0.1, 0.1, 0.05, 0.05, 0.05, 0.05], Loss, Kind::real(0.0, 10.0),
-            "вес бонуса энтропии",
-            "Начальный вес бонуса энтропии; линейно уменьшается до нуля к концу обучения. Энтропия токенов сводится той же редукцией, что и цель.";
+            "вес энтропийного бонуса",
+            "Начальный вес энтропийного бонуса; линейно уменьшается до нуля к концу обучения. Энтропия токенов сводится той же редукцией, что и цель.";
         /// Full-batch PPO epochs per rollout.
         ppo_epochs: usize = [4, 4, 4, 4, 4, 4], Optimisation, Kind::Int { min: 1, max: 100 },
             "эпох PPO",
