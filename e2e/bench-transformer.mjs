@@ -29,7 +29,7 @@ const benchInWorker = (precision) =>
 
 /** Runs in the page: each seed's final success (the panel's board holds every job's summary). */
 const seedResults = () =>
-  /** @type {any} */ ((window.pgbookPanels).sequence.board?.summaries() ?? []).map((/** @type {any} */ r) => ({
+  /** @type {any} */ (window.pgbookPanels.sequence.board?.summaries() ?? []).map((/** @type {any} */ r) => ({
     seed: r.seed,
     final_success_rate: r.final_success_rate ?? null,
     final_success_by_level: r.final_success_by_level ?? null,
