@@ -523,3 +523,31 @@ fn replay_plays_a_policy_files_greedy_episode_and_refuses_broken_files() {
     refused(&["replay", path, "--reset-seed", "-1"], "reset-seed");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn prepared_runs_a_lessons_comparison_and_checks_its_prediction() {
+    // Lesson 4's masks on one seed: three rows, the critic's column, every prediction checked.
+    let (code, out, err) = run(&["prepared", "masks", "--seeds", "11", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    let rows = v["results"].as_array().expect("results");
+    assert_eq!(rows.len(), 3);
+    for r in rows {
+        assert_eq!(r["seeds"], 1);
+        assert_eq!(r["finished"], 1);
+        let extra = r["extra"].as_array().expect("extra");
+        assert_eq!(extra[0]["name"], "прогноз критика у лимита времени");
+    }
+    let checked = v["verdict"]["checked"].as_array().expect("checked");
+    assert_eq!(checked.len(), 3);
+    for c in checked {
+        assert_ne!(c["outcome"], "unknown", "{c}");
+        assert!(
+            c["text"].as_str().unwrap_or("").starts_with("Прогноз «"),
+            "{c}"
+        );
+    }
+    refused(&["prepared", "nope"], "masks");
+    refused(&["prepared", "masks", "--seeds", "x"], "seed");
+    refused(&["prepared", "masks", "--threads", "0"], "threads");
+}

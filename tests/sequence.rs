@@ -406,4 +406,19 @@ fn leaving_eos_out_of_the_mask_drops_exactly_the_eos_labels() {
         dropped > 0,
         "no response ended with <eos> in the first batch"
     );
+    // The lengths the lab reports count the <eos> either way (lesson 8's table compares them).
+    let batch = |include_eos: bool| {
+        let config = SequenceConfig {
+            include_eos,
+            ..small(Reduction::TokenMean)
+        };
+        SequenceTrainer::new(config, 5)
+            .unwrap()
+            .collect_rollout()
+            .unwrap()
+    };
+    let (with, without) = (batch(true), batch(false));
+    for b in 0..with.len() {
+        assert_eq!(with.response_len(b), without.response_len(b), "row {b}");
+    }
 }

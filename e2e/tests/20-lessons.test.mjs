@@ -9,6 +9,42 @@ import { forEachBrowser, assert, axe, canvasHash, RAW_TEX } from '../harness.mjs
 import { LESSONS } from '../../www/book.mjs';
 
 /**
+ * What a reader trips on in the layout (runs in the page): a formula or table wider than its box
+ * that does not scroll, or scrolls without the scroll cue (book.css's data-scrolls shadows); a
+ * slider whose value sits on another row than the slider. Boxes not laid out (a closed fold) are
+ * skipped. @returns {string[]}
+ */
+function layoutProblems() {
+  /** @type {string[]} */
+  const bad = [];
+  const name = (/** @type {Element} */ e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${[...e.classList].join('.')} «${(e.textContent ?? '').trim().slice(0, 40)}»`;
+  const scrolls = (/** @type {Element} */ e) => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX);
+  for (const box of document.querySelectorAll('main .math-display, main .math, main table')) {
+    const el = /** @type {HTMLElement} */ (box);
+    if (el.getClientRects().length === 0 || el.closest('details:not([open])')) continue;
+    // The nearest box that may scroll it, itself included.
+    /** @type {HTMLElement | null} */
+    let scroller = el;
+    while (scroller && scroller.tagName !== 'MAIN' && !scrolls(scroller)) scroller = scroller.parentElement;
+    if (!scroller || scroller.tagName === 'MAIN') {
+      const column = /** @type {HTMLElement} */ (el.parentElement).getBoundingClientRect();
+      const r = el.getBoundingClientRect();
+      if (r.right > column.right + 1 || r.left < column.left - 1) bad.push(`wider than its column, no scroll: ${name(el)}`);
+    } else if (scroller.scrollWidth > scroller.clientWidth + 1 && !scroller.hasAttribute('data-scrolls')) {
+      bad.push(`scrolls without a cue: ${name(scroller)}`);
+    }
+  }
+  for (const slider of document.querySelectorAll('main input[type=range]')) {
+    const output = slider.id ? document.querySelector(`output[for="${slider.id}"]`) : null;
+    if (!output || slider.getClientRects().length === 0) continue;
+    const a = slider.getBoundingClientRect();
+    const b = output.getBoundingClientRect();
+    if (Math.abs(a.top + a.height / 2 - (b.top + b.height / 2)) > Math.max(a.height, b.height) / 2) bad.push(`the value of #${slider.id} is on another row`);
+  }
+  return bad;
+}
+
+/**
  * The lessons' Python beside their formulas (www/python/, issue 39): one fold per placeholder of
  * the page's source, closed while reading, its code the functions' files; the keyboard opens
  * and closes it.
@@ -428,12 +464,19 @@ forEachBrowser((env) => {
     });
   });
 
-  it('readable at phone width: no horizontal scrolling, figures fit', { timeout: 120_000 }, async () => {
+  it('readable at phone width: no horizontal scrolling, figures fit; at 1280 and 390 px no clipped formula or table without a scroll cue, no wrapped slider row', { timeout: 180_000 }, async () => {
     for (const lesson of LESSONS) {
+      await env.withTab(lesson.file, { viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 }, async (tab) => {
+        await tab.waitReady();
+        const bad = await tab.eval(layoutProblems);
+        assert(bad.length === 0, `${lesson.file} at 1280 px:\n${bad.join('\n')}`);
+      });
       await env.withTab(lesson.file, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3 }, async (tab) => {
         await tab.waitReady();
         const overflow = await tab.eval(() => document.documentElement.scrollWidth - window.innerWidth);
         assert(overflow <= 1, `${lesson.file}: page is ${overflow}px wider than the phone screen`);
+        const bad = await tab.eval(layoutProblems);
+        assert(bad.length === 0, `${lesson.file} at 390 px:\n${bad.join('\n')}`);
         const canvases = await tab.eval(() =>
           /** @type {HTMLCanvasElement[]} */ ([...document.querySelectorAll('canvas')]).map((c) => [c.clientWidth, c.width]),
         );

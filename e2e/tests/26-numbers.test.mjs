@@ -153,7 +153,7 @@ describe('numbers from the core', () => {
           else names.delete(m[1]);
         }
       }
-      for (const [, seeds] of html.matchAll(/data-seeds="([^"]*)"/g)) if (!/^\{\{trainers\.[a-z_.]+\|raw\}\}$/.test(seeds)) bad.push(`${file}: data-seeds="${seeds}"`);
+      for (const [, seeds] of html.matchAll(/data-seeds="([^"]*)"/g)) if (!/^\{\{(trainers|prepared)\.[a-z0-9_.]+\|raw\}\}$/.test(seeds)) bad.push(`${file}: data-seeds="${seeds}"`);
     }
     assert(bad.length === 0, bad.join('\n'));
     assert(names.size === 0, `sliders the core declares and no page uses: ${[...names].join(', ')}`);

@@ -25,7 +25,7 @@ forEachBrowser((env) => {
   it('every prepared comparison lists its configurations and offers its run (a button on its trainer\'s page, else a link there; the two tests below run one of each kind)', { timeout: 60_000 }, async (t) => {
     /** @type {string[]} */
     const seen = [];
-    for (const file of ['returns.html', 'baselines.html', 'gae.html', 'clipping.html', 'ppo.html', 'sequences.html']) {
+    for (const file of ['returns.html', 'baselines.html', 'gae.html', 'clipping.html', 'ppo.html', 'sequences.html', 'grpo.html']) {
       await env.withTab(file, null, async (tab) => {
         await tab.waitReady();
         const boxes = await tab.eval(() =>
@@ -36,12 +36,24 @@ forEachBrowser((env) => {
             link: /** @type {HTMLAnchorElement | null} */ (b.querySelector('a.prepared-run'))?.href ?? null,
             button: b.querySelector('button.prepared-run') !== null,
             result: b.querySelector('[data-prepared-result]')?.textContent ?? '',
+            // Before its button: the question, the expectation and why the effect may be small;
+            // then the predictions the page will check, in the core's words.
+            prediction: b.querySelector('.prediction')?.textContent ?? '',
+            check: b.querySelector('.prediction-check')?.textContent ?? '',
+            before: (() => {
+              const p = b.querySelector('.prediction-check');
+              const action = b.querySelector('[data-prepared-action]');
+              return p !== null && action !== null && (p.compareDocumentPosition(action) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+            })(),
           })),
         );
         assert(boxes.length > 0, `${file}: no prepared comparison`);
         for (const b of boxes) {
           assert(b.listed === b.configs, `${file} ${b.id}: ${b.listed} configurations listed of ${b.configs}`);
           assert(!/не распознано/.test(b.result), `${file} ${b.id}: ${b.result}`);
+          assert(/Вопрос\./.test(b.prediction) && /Ожидание\./.test(b.prediction) && /Почему/.test(b.prediction), `${file} ${b.id}: no question, expectation and why: «${b.prediction}»`);
+          assert(/: (A|B|C|D) .+[^:]\.$/.test(b.check.replace(/\s+/g, ' ').trim()) || /у [A-D] «/.test(b.check), `${file} ${b.id}: no checkable prediction: «${b.check}»`);
+          assert(b.before, `${file} ${b.id}: the prediction is not before its button`);
           // A page with the trainer's panel runs it there; the others link to that page.
           const own = ['returns.html', 'baselines.html', 'ppo.html', 'sequences.html'].includes(file);
           assert(own ? b.button : b.link !== null, `${file} ${b.id}: no way to run it`);
@@ -66,10 +78,15 @@ forEachBrowser((env) => {
     cpSync(SITE, dir, { recursive: true });
     const file = join(dir, 'sequences.html');
     const html = readFileSync(file, 'utf8');
-    const block = /(id="prepared-reductions"[^>]*?data-cfg=")([^"]*)(")/;
-    const cfg = html.match(block)?.[2] ?? '';
+    const block = /(id="prepared-reductions"[^>]*?data-seeds=")([^"]*)("\s+data-cfg=")([^"]*)(")/;
+    const cfg = html.match(block)?.[4] ?? '';
     assert(cfg.split('|').length === 4 && cfg.split('|').every((c) => c.startsWith('full')), `lesson 8's block of four full configurations: «${cfg}»`);
-    writeFileSync(file, html.replace(block, (_, head, c, tail) => head + c.split('|').map((/** @type {string} */ x) => x.replace(/^full/, 'smoke')).join('|') + tail));
+    // One seed, as the smoke profile's: the words must say one seed cannot tell.
+    const smoke = cfg
+      .split('|')
+      .map((x) => x.replace(/^full/, 'smoke'))
+      .join('|');
+    writeFileSync(file, html.replace(block, (_, head, _s, mid, _c, tail) => `${head}5${mid}${smoke}${tail}`));
     const server = await startServer({ root: dir });
     const tab = await env.browser.open(server.url + 'sequences.html', { deviceScaleFactor: 1 });
     try {
@@ -86,6 +103,18 @@ forEachBrowser((env) => {
       await tab.waitFor(() => document.querySelectorAll('#prepared-reductions [data-prepared-result] tbody tr').length === 4, null, 10_000);
       const before = await filled();
       assert(/одному начальному значению/.test(before.text), `the text does not say one seed cannot tell: «${before.text}»`);
+      // The lesson's predictions, each checked on these numbers in the core's words.
+      const verdict = await tab.eval(() => ({
+        summary: document.querySelector('#prepared-reductions .prediction-verdict > p')?.textContent ?? '',
+        items: [...document.querySelectorAll('#prepared-reductions .prediction-verdict li')].map((li) => [/** @type {HTMLElement} */ (li).dataset.outcome ?? '', li.textContent ?? '']),
+      }));
+      assert(/^На ваших числах прогноз/.test(verdict.summary), `summary «${verdict.summary}»`);
+      assert(verdict.items.length === 4, `${verdict.items.length} predictions checked`);
+      for (const [outcome, text] of verdict.items) {
+        assert(['held', 'weak', 'failed'].includes(outcome) && /^Прогноз «.+» (подтвердился|не подтвердился)/.test(text), `${outcome}: ${text}`);
+        // One seed: a difference is never "beyond the spread".
+        assert(!/сторону и больше разброса/.test(text), text);
+      }
       // The numbers are the panel's own results.
       const panel = await tab.eval(() => document.querySelector('#seq-comparison .comparison-text')?.textContent ?? '');
       assert(panel === before.text, `lesson «${before.text}» ≠ panel «${panel}»`);

@@ -155,17 +155,20 @@ forEachBrowser((env) => {
     });
   });
 
-  it('lesson 9’s GRPO | Dr. GRPO | RLOO block runs on lesson 8 from its link and fills the lesson with the lab’s columns', { timeout: 300_000 }, async () => {
-    // The block is three full profiles on five seeds (a minute or more per browser): a copy of
-    // the site runs the same three, shortened, on two seeds; its own origin, its own history.
+  it('lesson 9’s GRPO | Dr. GRPO | RLOO | Dr. GRPO with sequence_mean block runs on lesson 8 from its link and fills the lesson with the lab’s columns', { timeout: 300_000 }, async () => {
+    // The block is four full configurations on five seeds (a minute or more per browser): a copy
+    // of the site runs the same four, shortened, on two seeds; its own origin, its own history.
     const dir = mkdtempSync(join(tmpdir(), 'pgbook-site-'));
     cpSync(SITE, dir, { recursive: true });
     const file = join(dir, 'grpo.html');
     const html = readFileSync(file, 'utf8');
     const block = /(id="prepared-recipes"[^>]*?data-seeds=")([^"]*)("\s+data-cfg=")([^"]*)(")/;
     const [, , seeds, , cfg] = html.match(block) ?? [];
-    assert(seeds === '1,2,3,4,5' && cfg === 'grpo|dr_grpo|rloo', `lesson 9's recipes block: seeds «${seeds}», «${cfg}»`);
-    const short = 'grpo;iterations=6|dr_grpo;iterations=6|rloo;iterations=6';
+    assert(seeds === '1,2,3,4,5' && cfg === 'grpo|dr_grpo|rloo|dr_grpo;reduction=sequence_mean', `lesson 9's recipes block: seeds «${seeds}», «${cfg}»`);
+    const short = cfg
+      .split('|')
+      .map((c) => `${c};iterations=6`)
+      .join('|');
     writeFileSync(file, html.replace(block, (_, a, _s, b, _c, e) => `${a}1,2${b}${short}${e}`));
     const server = await startServer({ root: dir });
     const tab = await env.browser.open(server.url + 'grpo.html', { deviceScaleFactor: 1 });
@@ -177,7 +180,7 @@ forEachBrowser((env) => {
         .waitFor((sel) => /Когда сравнение закончится/.test(document.querySelector(sel)?.textContent ?? ''), box, 10_000)
         .catch(async () => assert(false, `before the run the lesson says «${await tab.text(box)}»`));
       const listed = await tab.count('#prepared-recipes .prepared-configs li');
-      assert(listed === 3, `${listed} configurations listed`);
+      assert(listed === 4, `${listed} configurations listed`);
       await tab.click('#prepared-recipes a.prepared-run');
       await tab.waitFor(() => location.pathname.endsWith('sequences.html'), null, 20_000);
       await tab.waitReady();
@@ -187,7 +190,7 @@ forEachBrowser((env) => {
       const panel = (await tab.text('#seq-comparison .comparison-text')) ?? '';
       await tab.goto(server.url + 'grpo.html');
       await tab.waitReady();
-      await tab.waitFor((sel) => document.querySelectorAll(`${sel} tbody tr`).length === 3, box, 10_000);
+      await tab.waitFor((sel) => document.querySelectorAll(`${sel} tbody tr`).length === 4, box, 10_000);
       const head = (await tab.text(`${box} thead`)) ?? '';
       assert(/длина неверных ответов в конце/.test(head) && /KL к опорной политике в конце/.test(head), `lesson table head: ${head}`);
       const text = (await tab.text(`${box} .comparison-text`)) ?? '';

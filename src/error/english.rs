@@ -23,6 +23,7 @@ impl Name {
             Name::LineKind => "line kind",
             Name::Exercise => "exercise",
             Name::Canvas => "canvas",
+            Name::Comparison => "prepared comparison",
         }
     }
 }

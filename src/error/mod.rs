@@ -240,6 +240,8 @@ pub enum Name {
     Exercise,
     /// A canvas on the page.
     Canvas,
+    /// A lesson's prepared comparison.
+    Comparison,
 }
 
 /// Why a canvas cannot be drawn on.

@@ -111,6 +111,7 @@ fn unknown_ru(what: Name) -> &'static str {
         Name::LineKind => "неизвестный вид строки",
         Name::Exercise => "нет такого упражнения",
         Name::Canvas => "на странице нет рисунка",
+        Name::Comparison => "нет такого подготовленного сравнения",
     }
 }
 

@@ -32,6 +32,7 @@ pub mod describe;
 pub mod exercises;
 pub mod gae;
 pub mod grpo;
+pub mod prepared;
 pub mod returns;
 pub mod score;
 pub mod sliders;
@@ -70,6 +71,8 @@ pub struct WorkedExamples {
     pub grpo: grpo::Worked,
     /// The trainers' profile settings lessons 6 and 8 quote.
     pub trainers: trainers::Trainers,
+    /// The prepared comparisons' trainers, configurations, seeds and predictions, by block.
+    pub prepared: std::collections::BTreeMap<&'static str, prepared::Prepared>,
     /// Lesson 10's checkable exercises by number (tolerances, options, given inputs); string
     /// keys, since a JS object's keys are strings.
     pub exercises: std::collections::BTreeMap<String, exercises::Exercise>,
@@ -152,6 +155,7 @@ pub fn worked_examples() -> Result<WorkedExamples> {
         verifier: verifier::verifier(),
         grpo: grpo::worked()?,
         trainers: trainers::trainers()?,
+        prepared: prepared::prepared(),
         exercises: exercises::exercises()?
             .into_iter()
             .map(|(n, e)| (n.to_string(), e))

@@ -24,6 +24,13 @@ pub struct Data {
     pub leaves_at: Option<usize>,
 }
 
+/// Half the y axis's range: three to four widths of the band's wider side, never the line's
+/// whole range (the band must stay visible).
+fn y_reach(d: &Data) -> f64 {
+    let b = d.band.0.abs().max(d.band.1.abs()).max(1e-6);
+    (d.log_ratio.abs() * 1.15).clamp(3.0 * b, 4.0 * b)
+}
+
 /// Draws ln ρ_b against n with the band, the chosen length and where the band is left.
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -33,15 +40,34 @@ pub fn draw<DB: DrawingBackend>(
     let (d, theme) = (data, *theme);
     area.fill(&theme.colors.paper)?;
     let x_hi = d.curve.last().map_or(1.0, |p| p.0);
-    let (mut lo, mut hi) = d.band;
-    for &(_, y) in &d.curve {
-        lo = lo.min(y);
-        hi = hi.max(y);
+    // The y axis stays near the band: beside n·δ of a long answer, ln(1 ± ε) would be a
+    // hairline. Three to four band widths each side; the line leaves the frame past them, and
+    // a chosen point beyond sits on the edge, its label giving the true ρ_b.
+    let reach = y_reach(d);
+    let (lo, hi) = (-reach, reach);
+    let inside = |&(x, y): &(f64, f64)| -> (f64, f64) {
+        match (y > reach, y < -reach) {
+            // Where the line y = x·(y/x) crosses the edge.
+            (true, _) => (x * reach / y, reach),
+            (_, true) => (x * -reach / y, -reach),
+            _ => (x, y),
+        }
+    };
+    let mut line: Vec<(f64, f64)> = Vec::new();
+    for p in &d.curve {
+        let q = inside(p);
+        line.push(q);
+        if q != *p {
+            break;
+        }
     }
-    let pad = 0.08 * (hi - lo).max(0.1);
-    let (lo, hi) = (lo - pad, hi + pad);
     let mut chart = theme
-        .chart(area, "Логарифм отношения ответа: ln ρ_b = n·δ", 36.0, 52.0)
+        .chart(
+            area,
+            "Логарифм отношения ответа: ln ρ_b = n·δ (крупно — у полосы)",
+            36.0,
+            52.0,
+        )
         .build_cartesian_2d(0.0..x_hi, lo..hi)?;
     theme
         .mesh(&mut chart.configure_mesh())
@@ -61,10 +87,10 @@ pub fn draw<DB: DrawingBackend>(
         chart.draw_series(theme.guide((n, lo), (n, hi)))?;
     }
     chart.draw_series(LineSeries::new(
-        d.curve.iter().copied(),
+        line.iter().copied(),
         theme.colors.ink.stroke_width(theme.px(2.0)),
     ))?;
-    let point = (d.length as f64, d.log_ratio);
+    let point = (d.length as f64, d.log_ratio.clamp(lo, hi));
     chart.draw_series(std::iter::once(Circle::new(
         point,
         theme.ipx(5.0),
@@ -77,17 +103,25 @@ pub fn draw<DB: DrawingBackend>(
     } else {
         (plotters::style::text_anchor::HPos::Left, theme.ipx(8.0))
     };
-    let style =
-        theme
-            .font(12.0)
-            .color(&theme.colors.red)
-            .pos(plotters::style::text_anchor::Pos::new(
-                hpos,
-                plotters::style::text_anchor::VPos::Bottom,
-            ));
-    let label = format!("n = {}: ρ_b = {}", d.length, d.ratio_label);
+    // Above the point, or below it when it sits on the top edge.
+    let on_top = d.log_ratio >= hi;
+    let (vpos, dy) = if on_top {
+        (plotters::style::text_anchor::VPos::Top, theme.ipx(10.0))
+    } else {
+        (plotters::style::text_anchor::VPos::Bottom, -theme.ipx(10.0))
+    };
+    let style = theme
+        .font(12.0)
+        .color(&theme.colors.red)
+        .pos(plotters::style::text_anchor::Pos::new(hpos, vpos));
+    let beyond = match d.log_ratio {
+        y if y > hi => " ↑",
+        y if y < lo => " ↓",
+        _ => "",
+    };
+    let label = format!("n = {}: ρ_b = {}{beyond}", d.length, d.ratio_label);
     chart.draw_series(std::iter::once(
-        EmptyElement::at(point) + Text::new(label, (dx, -theme.ipx(10.0)), style),
+        EmptyElement::at(point) + Text::new(label, (dx, dy), style),
     ))?;
     // The legend takes the corner the line leaves free: lower right when it rises.
     let corner = if d.log_ratio >= 0.0 {
@@ -105,4 +139,28 @@ pub fn draw<DB: DrawingBackend>(
         ],
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_band_takes_at_least_a_fifth_of_the_axis_whatever_the_length() {
+        for (length, delta, eps) in [
+            (1000, 0.01, 0.2),
+            (10, 0.001, 0.2),
+            (2000, -0.05, 0.1),
+            (5, 0.0, 0.3),
+        ] {
+            let f = crate::lessons::tokens::sequence_ratio_figure(length, delta, eps).unwrap();
+            let d = &f.data;
+            let reach = y_reach(d);
+            let share = (d.band.1 - d.band.0) / (2.0 * reach);
+            assert!(
+                share >= 0.2,
+                "n = {length}, δ = {delta}: the band is {share:.3} of the axis"
+            );
+        }
+    }
 }

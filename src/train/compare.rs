@@ -7,13 +7,13 @@ use super::cartpole::CartPoleReport;
 use super::curves::{quantile, Curve};
 use super::{Score, Trainer};
 use crate::error::{Error, Result, Rule};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How many configurations one comparison holds at most (the figure keeps four colours apart).
 pub const MAX_CONFIGS: usize = 4;
 
 /// Median and interquartile range of some seeds' numbers.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Quartiles {
     /// The median.
     pub median: f64,
@@ -41,7 +41,7 @@ impl Quartiles {
 
 /// A trainer's own column of the results table (sequence: the lengths of incorrect answers,
 /// the KL and the entropy at the end of training), over the configuration's finished seeds.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Extra {
     /// The column's name, in Russian.
     pub name: String,
@@ -52,7 +52,7 @@ pub struct Extra {
 }
 
 /// One row of the results table: a configuration over its finished seeds.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ConfigResult {
     /// The configuration's index and name.
     pub config: usize,
@@ -68,7 +68,9 @@ pub struct ConfigResult {
     pub reached: usize,
     /// Where they reached it (over those seeds only).
     pub reached_at: Option<Quartiles>,
-    /// The trainer's own columns ([`Comparison::results_with`]; none for CartPole).
+    /// The trainer's own columns ([`Comparison::results_with`]; a saved run of an older
+    /// build may have none).
+    #[serde(default)]
     pub extra: Vec<Extra>,
 }
 
@@ -160,35 +162,47 @@ impl<T: Trainer> Comparison<T> {
             .zip(&self.labels)
             .enumerate()
             .map(|(config, (board, label))| {
-                let scores: Vec<(f64, Option<u64>)> = board
+                let finished: Vec<Finished<'_, T::Report>> = board
                     .runs()
                     .iter()
-                    .filter_map(|r| r.summary.as_ref().map(Score::score))
+                    .filter_map(|r| r.summary.as_ref().map(|s| (s.score(), &r.reports[..])))
                     .collect();
-                let finals: Vec<f64> = scores.iter().map(|s| s.0).collect();
-                let reached: Vec<f64> = scores
-                    .iter()
-                    .filter_map(|s| s.1)
-                    .map(|x| x as f64)
-                    .collect();
-                let finished: Vec<&[T::Report]> = board
-                    .runs()
-                    .iter()
-                    .filter(|r| r.summary.is_some())
-                    .map(|r| &r.reports[..])
-                    .collect();
-                ConfigResult {
-                    config,
-                    label: label.clone(),
-                    seeds: self.seeds,
-                    finished: scores.len(),
-                    score: Quartiles::of(&finals),
-                    reached: reached.len(),
-                    reached_at: Quartiles::of(&reached),
-                    extra: extra(&finished),
-                }
+                config_result(config, label, self.seeds, &finished, &extra)
             })
             .collect()
+    }
+}
+
+/// A finished seed's score ([`Score::score`]: the final number and where the goal was
+/// reached) and its reports.
+pub type Finished<'a, R> = ((f64, Option<u64>), &'a [R]);
+
+/// One row of the results table: configuration `config` run on `seeds` seeds, of which
+/// `finished` ended, each with its score ([`Score::score`]) and reports; `extra` the
+/// trainer's own columns (the panels' and the CLI's `prepared` alike).
+pub fn config_result<R>(
+    config: usize,
+    label: &str,
+    seeds: usize,
+    finished: &[Finished<'_, R>],
+    extra: impl Fn(&[&[R]]) -> Vec<Extra>,
+) -> ConfigResult {
+    let finals: Vec<f64> = finished.iter().map(|(s, _)| s.0).collect();
+    let reached: Vec<f64> = finished
+        .iter()
+        .filter_map(|(s, _)| s.1)
+        .map(|x| x as f64)
+        .collect();
+    let reports: Vec<&[R]> = finished.iter().map(|(_, r)| *r).collect();
+    ConfigResult {
+        config,
+        label: label.to_string(),
+        seeds,
+        finished: finished.len(),
+        score: Quartiles::of(&finals),
+        reached: reached.len(),
+        reached_at: Quartiles::of(&reached),
+        extra: extra(&reports),
     }
 }
 

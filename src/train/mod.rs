@@ -21,6 +21,7 @@ pub mod registry;
 pub mod reinforce;
 pub mod sequence;
 pub mod settings;
+pub mod verdict;
 
 use crate::error::{Result, StepUnit};
 use serde::de::DeserializeOwned;

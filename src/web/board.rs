@@ -8,6 +8,7 @@ use crate::train::board::{CsvExport, StartInfo};
 use crate::train::compare::{self, Comparison, ConfigResult};
 use crate::train::registry;
 use crate::train::settings::seeds;
+use crate::train::verdict;
 use crate::train::Trainer;
 use crate::{Error, Result};
 use serde_json::{json, Value};
@@ -305,4 +306,36 @@ pub fn draw_empty_trainer(
             other => Err(registry::unknown(other)))
     };
     run().map_err(js_error_of(name))
+}
+
+/// A results table the page hands back (the panel's own, or a saved run's, in order).
+fn results_of(results: JsValue) -> Result<Vec<ConfigResult>> {
+    serde_wasm_bindgen::from_value(results).map_err(|e| Error::parse("results", "", e))
+}
+
+/// What trainer `name`'s results table calls its score and its goal, and the score's decimals:
+/// `{ score, goal, digits }`.
+#[wasm_bindgen]
+pub fn score_names(name: &str) -> JsResult<JsValue> {
+    to_js(&verdict::ScoreNames::of(name).map_err(js_error_of(name))?)
+}
+
+/// A comparison of trainer `name` in words, from its results table: each configuration
+/// against A, and whether the difference stands out of the spread over seeds.
+#[wasm_bindgen]
+pub fn describe_comparison(name: &str, results: JsValue) -> JsResult<String> {
+    let run = || -> Result<String> {
+        let names = verdict::ScoreNames::of(name)?;
+        Ok(verdict::describe(&results_of(results)?, &names))
+    };
+    run().map_err(js_error_of(name))
+}
+
+/// Whether the predictions of the lesson's prepared comparison `id` held on the reader's
+/// results table (its configurations in the block's order): `{ summary, checked: [{ outcome,
+/// text }] }`.
+#[wasm_bindgen]
+pub fn prepared_verdict(id: &str, results: JsValue) -> JsResult<JsValue> {
+    let run = || crate::lessons::prepared::verdict(id, &results_of(results)?);
+    to_js(&run().map_err(js_error_of(""))?)
 }

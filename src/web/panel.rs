@@ -192,6 +192,10 @@ where
             .collect()
     }
 
+    fn results(c: &Comparison<T>) -> Vec<ConfigResult> {
+        c.results_with(cartpole::final_extras::<T::Report>)
+    }
+
     fn draw<D: Diagnostics<T>>(
         c: &Comparison<T>,
         canvases: Canvases<'_>,

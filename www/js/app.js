@@ -59,6 +59,8 @@ async function markScrollers() {
   for (const [box, scrolls] of measured) {
     if (scrolls && !box.hasAttribute('tabindex')) box.tabIndex = 0;
     else if (!scrolls && box.tabIndex === 0) box.removeAttribute('tabindex');
+    // The scroll cue (book.css): shadows on the edges with more to see.
+    box.toggleAttribute('data-scrolls', scrolls);
   }
 }
 /** Marks the scrolling boxes now and whenever the layout may have changed; resolves once marked. */
@@ -71,6 +73,13 @@ function keyboardScrolling() {
   addEventListener('resize', later);
   // A figure's «Числа рисунка» or a lesson's source box may only scroll once opened.
   document.addEventListener('toggle', later, true);
+  // A redrawn figure's table or a run's results table may start or stop scrolling.
+  /** @param {Node} n */
+  const touches = (n) =>
+    n instanceof Element && (n.matches(SCROLLERS) || n.closest(SCROLLERS) !== null || n.querySelector(SCROLLERS) !== null);
+  new MutationObserver((records) => {
+    if (records.some((r) => [...r.addedNodes].some(touches))) later();
+  }).observe(document.querySelector('main') ?? document.body, { childList: true, subtree: true });
   return markScrollers();
 }
 
@@ -109,7 +118,8 @@ async function main() {
   wireExercises();
   wireCopyButtons();
   await nextTask();
-  const marked = keyboardScrolling();
+  // Measured once the figures are drawn: their tables are filled by then.
+  const marked = drawn.then(keyboardScrolling, keyboardScrolling);
   await nextTask();
   // The trainers' panels (and a link that names a trainer, which may lead to another page).
   if (needsTrainers() || /[?&#](run|form)=/.test(location.search + location.hash)) {

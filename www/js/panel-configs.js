@@ -118,7 +118,7 @@ export class ConfiguredPanel {
   showResults() {}
   /** What the results table calls the final score and the goal. @returns {[string, string, (x: number) => string]} */
   scoreNames() {
-    return scoreNamesOf(this.schema);
+    return scoreNamesOf(this.wasm, this.kind);
   }
 
   /* Configurations: the form edits one of up to four, and Старт runs them all on the same seeds. */
@@ -267,7 +267,7 @@ export class ConfiguredPanel {
 
   /** @param {ConfigResult[]} results */
   comparisonText(results) {
-    return describeComparison(results, this.scoreNames());
+    return describeComparison(this.wasm, this.kind, results);
   }
 
   /**

@@ -26,6 +26,28 @@ function normalised(wasm, kind, configs, seeds) {
   });
 }
 
+/**
+ * Whether the block's predictions held on the reader's numbers, in the core's words: a summary
+ * and one sentence per prediction.
+ * @param {Wasm} wasm @param {string} id the block's id @param {import('./types.js').ConfigResult[]} results
+ */
+function predictionVerdict(wasm, id, results) {
+  const box = document.createElement('div');
+  box.className = 'prediction-verdict';
+  const v = /** @type {{ summary: string, checked: { outcome: string, text: string }[] }} */ (wasm.prepared_verdict(id, results));
+  const summary = document.createElement('p');
+  summary.textContent = v.summary;
+  const list = document.createElement('ul');
+  for (const c of v.checked) {
+    const item = document.createElement('li');
+    item.dataset.outcome = c.outcome;
+    item.textContent = c.text;
+    list.append(item);
+  }
+  box.append(summary, list);
+  return box;
+}
+
 /** A trainer's name as the lessons write it. @param {string} kind */
 const trainerName = (kind) => (kind === 'sequence' ? 'последовательностная политика' : kind.toUpperCase());
 
@@ -142,18 +164,18 @@ export async function setupPrepared(wasm, panels) {
         })),
       );
       const times = runs.flatMap((r) => r.times);
-      const names = scoreNamesOf(groups.values().next().value?.schema);
+      const names = scoreNamesOf(wasm, kinds[0]);
       const dates = runs.map((r) => new Date(r.saved_at).toLocaleString('ru-RU')).join(' и ');
       const intro = document.createElement('p');
       intro.textContent = `${runs.length > 1 ? 'Ваши запуски' : 'Ваш запуск'} от ${dates} (${seedCount(runs[0].seeds.length)} на конфигурацию):`;
       const text = document.createElement('p');
       text.className = 'comparison-text';
-      text.textContent = describeComparison(results, names);
+      text.textContent = describeComparison(wasm, kinds[0], results);
       const table = comparisonTable(results, names, times, `${box.id || kinds[0]}-prepared-results`);
       const wrap = document.createElement('div');
       wrap.className = 'table-wrap';
       wrap.append(table);
-      result.replaceChildren(intro, wrap, text);
+      result.replaceChildren(intro, wrap, text, predictionVerdict(wasm, box.id, results));
     };
     fill();
     document.addEventListener('pgbook:saved', (e) => {

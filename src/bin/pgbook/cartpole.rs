@@ -1,12 +1,16 @@
 //! What `pgbook train NAME` prints as text and draws as SVG for every CartPole trainer.
 
 use crate::train::{write_learning_curve, FinishedRun, SvgDiagnostics, TextOutput};
-use pgbook::train::cartpole::{CartPoleTrainer, Evaluation};
+use pgbook::train::cartpole::{CartPoleReport, CartPoleTrainer, Evaluation};
+use pgbook::train::compare::Extra;
 use pgbook::train::registry::CartPole;
 use pgbook::Result;
 use std::path::Path;
 
-impl<T: CartPoleTrainer> TextOutput<T> for CartPole {
+impl<T: CartPoleTrainer> TextOutput<T> for CartPole
+where
+    T::Report: CartPoleReport,
+{
     fn header(config: &T::Config, profile: &str, seeds: &[u64]) -> String {
         format!("{}, seeds {seeds:?}", T::headline(config, profile))
     }
@@ -25,6 +29,10 @@ impl<T: CartPoleTrainer> TextOutput<T> for CartPole {
             agent.updates_done(),
             run.wall_s
         )
+    }
+
+    fn final_extras(finished: &[&[T::Report]]) -> Vec<Extra> {
+        pgbook::train::cartpole::final_extras(finished)
     }
 
     fn write_svgs<D: SvgDiagnostics<T>>(

@@ -7,6 +7,7 @@ mod args;
 mod cartpole;
 mod notebook;
 mod ppo;
+mod prepared;
 mod replay;
 mod sequence;
 mod simulate;
@@ -28,6 +29,9 @@ USAGE:
   pgbook replay FILE.json [--reset-seed N] [--json]
                                              a policy file from the book: its greedy episode
   pgbook simulate baselines [--group-size 8|2,4,8,16] [--groups 80000] [--seed 2026] [--json]
+  pgbook prepared ID [--seeds 201,202] [--threads 1] [--json]
+                                       a lesson's prepared comparison: its table, and
+                                       whether the lesson's prediction held (ID: masks, kl, …)
   pgbook bench ppo [--json] [--updates 60] [--repeats 3] [--kernels avx512|avx2|portable]
                    [--precision f64|f32]
                    (widest SIMD path allowed; portable is what wasm runs; the networks' scalar)
@@ -78,6 +82,7 @@ fn run(argv: &[String]) -> Result<()> {
             [
                 "simulate baselines",
                 "replay FILE",
+                "prepared ID",
                 "bench ppo",
                 "bench transformer",
                 "notebook",
@@ -96,6 +101,7 @@ fn run(argv: &[String]) -> Result<()> {
         }
         ["simulate", "baselines"] => simulate::baselines(args),
         ["replay", path] => replay::replay(path, args),
+        ["prepared", id] => prepared::prepared(id, args),
         ["bench", "ppo"] => ppo::bench(args),
         ["bench", "transformer"] => sequence::bench_transformer(args),
         ["notebook"] => notebook::notebook(args),

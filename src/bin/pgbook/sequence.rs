@@ -2,8 +2,9 @@
 
 use crate::train::{FinishedRun, SvgDiagnostics, TextOutput};
 use pgbook::plots::{sequence_curves, to_svg, Theme};
+use pgbook::train::compare::Extra;
 use pgbook::train::registry::Sequence;
-use pgbook::train::sequence::{SequenceConfig, SequenceTrainer, SOLVED_SUCCESS};
+use pgbook::train::sequence::{IterationReport, SequenceConfig, SequenceTrainer, SOLVED_SUCCESS};
 use pgbook::{Error, Result};
 use std::fmt::Write;
 use std::path::Path;
@@ -105,6 +106,10 @@ impl TextOutput<SequenceTrainer> for Sequence {
         }
         let _ = write!(s, "\nwall time {:.2} s", run.wall_s);
         s
+    }
+
+    fn final_extras(finished: &[&[IterationReport]]) -> Vec<Extra> {
+        pgbook::train::sequence::lab::final_extras(finished)
     }
 
     fn write_svgs<D: SvgDiagnostics<SequenceTrainer>>(

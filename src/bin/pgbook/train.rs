@@ -7,6 +7,7 @@ use crate::args::Args;
 use crate::out;
 use pgbook::plots::{self, Theme};
 use pgbook::train::cartpole::Evaluation;
+use pgbook::train::compare::Extra;
 use pgbook::train::curves::aggregate;
 use pgbook::train::lines::{report_line, summary_line};
 use pgbook::train::links;
@@ -27,6 +28,8 @@ pub trait TextOutput<T: Trainer> {
     fn header(config: &T::Config, profile: &str, seeds: &[u64]) -> String;
     /// The lines printed when a seed's run is done.
     fn seed_text(run: &FinishedRun<T>) -> String;
+    /// The results table's own columns of a configuration's finished runs (`pgbook prepared`).
+    fn final_extras(finished: &[&[T::Report]]) -> Vec<Extra>;
     /// Figures written by `--svg-dir`; `D` adds the trainer's diagnostics figure if any.
     fn write_svgs<D: SvgDiagnostics<T>>(
         dir: &std::path::Path,
@@ -209,7 +212,11 @@ where
         out::line(&F::header(&job.config, &job.profile, &job.seeds));
     }
     let started = Instant::now();
-    let runs = run_seeds::<T, F>(&job)?;
+    let output = match job.json {
+        true => Output::Lines,
+        false => Output::Text,
+    };
+    let runs = run_seeds::<T, F>(&job.config, &job.seeds, job.threads, output)?;
     if !job.json {
         out::line(&format!(
             "total wall time {:.2} s on {} thread(s)",
@@ -239,8 +246,24 @@ fn env_steps_per_s<T: Trainer>(t: &T, wall_s: f64) -> Option<f64> {
     (p.unit == pgbook::train::ProgressUnit::EnvSteps).then(|| p.done as f64 / wall_s)
 }
 
+/// What a run prints while it trains.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// A JSON line per report (`--json`).
+    Lines,
+    /// The trainer's text when a seed is done.
+    Text,
+    /// Nothing (`pgbook prepared --json` prints its table at the end).
+    Quiet,
+}
+
 /// Runs every seed, `threads` at a time; each run is independent and deterministic.
-fn run_seeds<T, F>(job: &Job<T>) -> Result<Vec<FinishedRun<T>>>
+pub fn run_seeds<T, F>(
+    config: &T::Config,
+    seeds: &[u64],
+    threads: usize,
+    output: Output,
+) -> Result<Vec<FinishedRun<T>>>
 where
     T: Trainer + Send,
     T::Config: Sync,
@@ -250,13 +273,13 @@ where
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<(usize, Result<FinishedRun<T>>)>> = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
-        for _ in 0..job.threads.min(job.seeds.len()) {
+        for _ in 0..threads.min(seeds.len()) {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(&seed) = job.seeds.get(i) else { break };
-                let run = run_one::<T>(&job.config, seed, job.json);
+                let Some(&seed) = seeds.get(i) else { break };
+                let run = run_one::<T>(config, seed, output == Output::Lines);
                 if let Ok(run) = &run {
-                    if !job.json {
+                    if output == Output::Text {
                         out::line(&F::seed_text(run));
                     }
                 }

@@ -176,6 +176,7 @@ impl A2cTrainer {
             grad_norm,
             episodes_finished: finished_returns.len(),
             mean_episode_return: mean_return(&finished_returns),
+            value_at_truncation: mean_return(&self.rollout.truncation_values),
             evaluation,
         })
     }

@@ -27,15 +27,23 @@ pub struct UpdateReport {
     pub episodes_finished: usize,
     /// Their mean return (sampled actions), if any ended.
     pub mean_episode_return: Option<f64>,
+    /// The critic's mean V of the last observation before each time-limit truncation of this
+    /// rollout (`None`: no episode reached the limit). With two masks it learns the value of
+    /// the cut-off future; with one `done` flag it is taught that this future is worth nothing.
+    pub value_at_truncation: Option<f64>,
     /// The greedy evaluation after this update, if one was due.
     pub evaluation: Option<Evaluation>,
 }
 
 impl CartPoleReport for UpdateReport {
+    const CRITIC_AT_LIMIT: bool = true;
     fn evaluation(&self) -> Option<&Evaluation> {
         self.evaluation.as_ref()
     }
     fn env_steps(&self) -> u64 {
         self.env_steps
+    }
+    fn value_at_truncation(&self) -> Option<f64> {
+        self.value_at_truncation
     }
 }

@@ -12,6 +12,7 @@ pub use agent::{CartPoleAgent, CartPoleTrainer};
 use crate::envs::cartpole::{CartPole, NUM_ACTIONS, OBS_DIM};
 use crate::nn::{categorical, Mlp, MlpCache, Scalar};
 use crate::rng;
+use crate::train::compare::{Extra, Quartiles};
 use serde::{Deserialize, Serialize};
 
 /// CartPole-v1's "solved" level of an evaluation mean.
@@ -117,6 +118,38 @@ pub trait CartPoleReport {
     fn evaluation(&self) -> Option<&Evaluation>;
     /// Training transitions collected by the end of this step.
     fn env_steps(&self) -> u64;
+    /// Whether the trainer has a critic that bootstraps at the time limit (PPO, A2C): its
+    /// results table then has the column [`VALUE_AT_LIMIT`].
+    const CRITIC_AT_LIMIT: bool = false;
+    /// The critic's mean value at this step's time-limit truncations (actor–critics only).
+    fn value_at_truncation(&self) -> Option<f64> {
+        None
+    }
+}
+
+/// The results table's column of an actor–critic: what its critic predicts at the time limit.
+pub const VALUE_AT_LIMIT: &str = "прогноз критика у лимита времени";
+
+/// The results table's own columns of a CartPole trainer's configuration (`finished`: each
+/// finished seed's reports): for an actor–critic, [`VALUE_AT_LIMIT`] — per seed the mean over
+/// its updates of the critic's mean V at their time-limit truncations (none before the policy
+/// first lasts to the limit), median and IQR over the seeds that have one.
+pub fn final_extras<R: CartPoleReport>(finished: &[&[R]]) -> Vec<Extra> {
+    if !R::CRITIC_AT_LIMIT {
+        return Vec::new();
+    }
+    let per_seed: Vec<f64> = finished
+        .iter()
+        .filter_map(|reports| {
+            let values: Vec<f64> = reports.iter().filter_map(R::value_at_truncation).collect();
+            mean_return(&values)
+        })
+        .collect();
+    vec![Extra {
+        name: VALUE_AT_LIMIT.to_string(),
+        digits: 1,
+        value: Quartiles::of(&per_seed),
+    }]
 }
 
 /// A CartPole panel exports its evaluation curves.

@@ -69,6 +69,10 @@ pub(crate) struct Rollout<S: Scalar> {
     pub(crate) trace_cuts: Vec<bool>,
     pub(crate) advantages: Vec<f64>,
     pub(crate) returns: Vec<f64>,
+    /// V of the last observation before each time-limit truncation of this rollout, whether
+    /// or not the run bootstraps from it: what the critic believes the cut-off future is worth
+    /// (lesson 4's one-`done`-flag mistake teaches it that it is worth nothing).
+    pub(crate) truncation_values: Vec<f64>,
 }
 
 impl<S: Scalar> Default for Rollout<S> {
@@ -84,6 +88,7 @@ impl<S: Scalar> Default for Rollout<S> {
             trace_cuts: Vec::new(),
             advantages: Vec::new(),
             returns: Vec::new(),
+            truncation_values: Vec::new(),
         }
     }
 }
@@ -113,6 +118,7 @@ impl<S: Scalar> Rollout<S> {
         let mut finished = Vec::new();
         let mut probs = [0.0; NUM_ACTIONS];
         let mut truncated_obs = Vec::new();
+        self.truncation_values.clear();
         for t in 0..t_len {
             let logits = actor.forward(&envs.obs, n_envs, &mut envs.actor_cache);
             let values = critic.forward(&envs.obs, n_envs, &mut envs.critic_cache);
@@ -144,9 +150,10 @@ impl<S: Scalar> Rollout<S> {
                 self.trace_cuts[k] = tr.terminated || tr.truncated || edge;
                 self.next_values[k] = 0.0;
                 envs.running_returns[e] += tr.reward;
-                if tr.truncated && !self.terminated[k] {
+                if tr.truncated && !tr.terminated {
                     // Truncation is not an ending: bootstrap from V of the last real
-                    // observation, which the reset below is about to replace.
+                    // observation, which the reset below is about to replace (its value is
+                    // reported under either convention; only `bootstrap` uses it).
                     truncated_obs.push((k, observation_as::<S>(env)));
                 }
                 if tr.terminated || tr.truncated {
@@ -158,7 +165,11 @@ impl<S: Scalar> Rollout<S> {
                 envs.obs[e * OBS_DIM..(e + 1) * OBS_DIM].copy_from_slice(&next);
             }
             for (k, o) in &truncated_obs {
-                self.next_values[*k] = critic.forward(o, 1, &mut envs.critic_cache)[0].to_f64();
+                let v = critic.forward(o, 1, &mut envs.critic_cache)[0].to_f64();
+                self.truncation_values.push(v);
+                if !self.terminated[*k] {
+                    self.next_values[*k] = v;
+                }
             }
             let (done, total) = (((t + 1) * n_envs) as u64, size as u64);
             crate::train::report_stage(crate::train::Stage::Rollout { done, total });

@@ -182,6 +182,7 @@ impl<S: Scalar> Ppo<S> {
             grad_norm: grad_norm_sum / nf,
             episodes_finished: finished_returns.len(),
             mean_episode_return: mean_return(&finished_returns),
+            value_at_truncation: mean_return(&self.rollout.truncation_values),
             evaluation,
         })
     }

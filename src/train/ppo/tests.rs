@@ -6,6 +6,7 @@ use crate::nn::MlpCache;
 use crate::rl::DiagnosticsAccumulator;
 use crate::rl::{gae_advantages, Truncation};
 use crate::train::cartpole::observation;
+use crate::train::compare::Quartiles;
 
 fn tiny() -> PpoConfig {
     PpoConfig {
@@ -104,6 +105,31 @@ fn terminal_truncation_is_one_done_flag_no_bootstrap_at_the_time_limit() {
         assert_eq!(b.terminated[k], t.terminated[k], "record {k}");
         assert_eq!(b.next_values[k], t.next_values[k], "record {k}");
     }
+    // Either way the critic's value at the limit is reported (lesson 4's column): one
+    // truncation, V(s_final) — the bootstrap the two masks use.
+    assert_eq!(b.truncation_values, vec![b.next_values[1]]);
+    assert_eq!(t.truncation_values, b.truncation_values);
+}
+
+#[test]
+fn the_value_at_the_time_limit_is_reported_per_update_and_tabulated_per_seed() {
+    use crate::train::cartpole::{final_extras, CartPoleReport, VALUE_AT_LIMIT};
+    let mut tr = PpoTrainer::new(tiny(), 3).unwrap();
+    let first = tr.step().unwrap();
+    // No episode of a fresh policy lasts 500 steps in 4.
+    assert_eq!(first.value_at_truncation, None);
+    let mut with = first.clone();
+    with.value_at_truncation = Some(90.0);
+    let mut other = first.clone();
+    other.value_at_truncation = Some(80.0);
+    let seeds: [&[UpdateReport]; 3] = [&[first.clone(), with.clone()], &[with, other], &[first]];
+    let extras = final_extras(&seeds);
+    assert_eq!(extras.len(), 1);
+    assert_eq!(extras[0].name, VALUE_AT_LIMIT);
+    // Per seed: 90 and (90 + 80) / 2; the third never reached the limit.
+    assert_eq!(extras[0].value, Quartiles::of(&[90.0, 85.0]));
+    assert!(final_extras::<crate::train::reinforce::UpdateReport>(&[]).is_empty());
+    const { assert!(UpdateReport::CRITIC_AT_LIMIT) };
 }
 
 #[test]

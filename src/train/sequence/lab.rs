@@ -57,6 +57,17 @@ impl Series {
         }
     }
 
+    /// Its column's name in the results table: its value at the end of training.
+    pub const fn final_name(self) -> &'static str {
+        match self {
+            Series::Success => "доля верных ответов в конце",
+            Series::LengthCorrect => "длина верных ответов в конце",
+            Series::LengthIncorrect => "длина неверных ответов в конце",
+            Series::Kl => "KL к опорной политике в конце",
+            Series::Entropy => "энтропия в конце",
+        }
+    }
+
     /// The series the results table adds to the final success rate.
     pub const FINAL: [Series; 3] = [Series::LengthIncorrect, Series::Kl, Series::Entropy];
 }
@@ -137,7 +148,7 @@ pub fn final_extras(finished: &[&[IterationReport]]) -> Vec<Extra> {
         .map(|&s| {
             let values: Vec<f64> = finished.iter().filter_map(|r| final_value(r, s)).collect();
             Extra {
-                name: format!("{} в конце", s.name()),
+                name: s.final_name().to_string(),
                 digits: s.digits(),
                 value: Quartiles::of(&values),
             }

@@ -58,9 +58,14 @@ impl RolloutBatch {
         self.input_ids.nrows() == 0
     }
 
-    /// Number of response tokens of row `b` (`<eos>` included).
+    /// Number of response tokens of row `b`, `<eos>` included whether or not the mask holds
+    /// it (a length the runs with and without `<eos>` in the mask report alike).
     pub fn response_len(&self, b: usize) -> usize {
-        self.mask.row(b).iter().filter(|&&m| m == 1.0).count()
+        let row = self.input_ids.row(b);
+        row.iter()
+            .skip(self.prompt_lengths[b])
+            .filter(|&&x| x != task::PAD)
+            .count()
     }
 }
 
