@@ -22,6 +22,9 @@
 //    results table: final success median [IQR], lengths of incorrect answers, KL, entropy),
 //    then lesson 9's three prepared comparisons from their links (wall time, the lesson's own
 //    tables, the panel's redraw times), then lesson 9's figures' redraw p95 over 200 moves;
+//  - transformer (`node e2e/bench.mjs transformer` only): `bench transformer` natively and in a
+//    Web Worker side by side, f32 and f64, then the transformer profile's five seeds in the CLI
+//    and in the sequence panel (e2e/bench-transformer.mjs);
 //  - versus (`node e2e/bench.mjs versus [COMMIT]` only): the full five-seed PPO profile of this
 //    book and of COMMIT's (default ec1f6b9, before issue 15; built once in a git worktree under
 //    the temporary directory), alternately in one Chromium session, three rounds each.
@@ -49,7 +52,7 @@
 //    the CLI refuses every out-of-bounds size and bad option of tests/cli.rs within 5 s; every
 //    keystroke in the search answered within 50 ms (p95; served and one file, both browsers).
 // Usage: scripts/build-wasm.sh && node scripts/build-site.mjs && cargo build --release &&
-//        node e2e/bench.mjs [page|gates|compare|reinforce|grpo|onefile|search|load|lighthouse|versus [COMMIT]]
+//        node e2e/bench.mjs [page|gates|compare|reinforce|grpo|transformer|onefile|search|load|lighthouse|versus [COMMIT]]
 //        (`page`: only the page weights and first paints)
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -59,6 +62,7 @@ import { ROOT, SITE, countWorkers, startServer, launch, percentile, runEnded } f
 import { LESSONS } from '../www/book.mjs';
 import { grpo, reinforce, slideFigure, versus } from './bench-runs.mjs';
 import { oneFile, oneFileGates } from './bench-onefile.mjs';
+import { transformer } from './bench-transformer.mjs';
 import { FLOOR_PAGE, lighthouseBench, loadBench } from './bench-load.mjs';
 import { searchBench } from './bench-search.mjs';
 
@@ -99,6 +103,7 @@ const onlyGates = process.argv[2] === 'gates';
 const onlyCompare = process.argv[2] === 'compare';
 const onlyReinforce = process.argv[2] === 'reinforce';
 const onlyGrpo = process.argv[2] === 'grpo';
+const onlyTransformer = process.argv[2] === 'transformer';
 const onlyOneFile = process.argv[2] === 'onefile';
 const onlySearch = process.argv[2] === 'search';
 const versusCommit = process.argv[2] === 'versus' ? (process.argv[3] ?? 'ec1f6b9') : null;
@@ -581,6 +586,7 @@ try {
   else if (onlyCompare) await comparison();
   else if (onlyReinforce) await reinforce(context);
   else if (onlyGrpo) await grpo(context);
+  else if (onlyTransformer) await transformer(context);
   else if (onlyOneFile) await oneFile(context);
   else if (onlySearch) await searchBench(context);
   else await pagesAndTraining();

@@ -13,6 +13,12 @@ pub fn exp(x: f64) -> f64 {
     libm::exp(x)
 }
 
+/// eˣ in single precision.
+#[inline]
+pub fn exp_f32(x: f32) -> f32 {
+    libm::expf(x)
+}
+
 /// Natural logarithm.
 #[inline]
 pub fn ln(x: f64) -> f64 {

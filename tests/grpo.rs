@@ -14,6 +14,9 @@ use pgbook::train::sequence::{
 };
 use pgbook::train::settings::{Profile, Settings};
 
+/// The GRU's run, whose parameters the tests move by hand.
+type Run = pgbook::train::sequence::SequenceRun<pgbook::nn::Gru>;
+
 /// A small copy-task configuration for the mechanical tests.
 fn small() -> SequenceConfig {
     SequenceConfig {
@@ -37,35 +40,13 @@ fn worst_gradient_error(config: SequenceConfig, seed: u64) -> f64 {
         entropy_coef: 0.0,
         ..config
     };
-    let mut trainer = SequenceTrainer::new(config, seed).unwrap();
-    let mut batch = trainer.collect_rollout().unwrap();
+    let mut run = Run::new(config, seed).unwrap();
+    let mut batch = run.collect_rollout().unwrap();
     let rows = batch.len();
     batch.advantages = (0..rows)
         .map(|b| if b % 2 == 0 { 1.0 } else { -0.7 } * (0.5 + b as f64 / rows as f64))
         .collect();
-    for _ in 0..2 {
-        let g = trainer.loss_and_gradient(&batch, None).unwrap().grad;
-        trainer
-            .params_mut()
-            .iter_mut()
-            .zip(&g)
-            .for_each(|(p, g)| *p -= 0.05 * g.signum());
-    }
-    let grad = trainer.loss_and_gradient(&batch, None).unwrap().grad;
-    let h = 1e-6;
-    let mut worst = 0.0_f64;
-    for i in 0..grad.len() {
-        let orig = trainer.params_mut()[i];
-        trainer.params_mut()[i] = orig + h;
-        let up = trainer.loss_and_gradient(&batch, None).unwrap().loss;
-        trainer.params_mut()[i] = orig - h;
-        let down = trainer.loss_and_gradient(&batch, None).unwrap().loss;
-        trainer.params_mut()[i] = orig;
-        let numeric = (up - down) / (2.0 * h);
-        let err = (numeric - grad[i]).abs() / numeric.abs().max(grad[i].abs()).max(1e-3);
-        worst = worst.max(err);
-    }
-    worst
+    crate::common::worst_sequence_gradient_error(&mut run, &batch)
 }
 
 #[test]
@@ -127,7 +108,7 @@ fn the_kl_in_the_loss_is_the_reduced_estimator() {
             reduction: Reduction::ConstantLength,
             ..small()
         };
-        let mut trainer = SequenceTrainer::new(config.clone(), 3).unwrap();
+        let mut trainer = Run::new(config.clone(), 3).unwrap();
         let batch = trainer.collect_rollout().unwrap();
         // Move the policy so that it differs from the reference.
         let g = trainer.loss_and_gradient(&batch, None).unwrap().grad;
@@ -175,7 +156,7 @@ fn the_kl_in_the_reward_reaches_the_advantages() {
         advantage_estimator: AdvantageEstimator::MeanStdPopulation,
         ..small()
     };
-    let mut trainer = SequenceTrainer::new(config.clone(), 4).unwrap();
+    let mut trainer = Run::new(config.clone(), 4).unwrap();
     let first = trainer.collect_rollout().unwrap();
     for (x, y) in first.old_log_probs.iter().zip(&first.ref_log_probs) {
         assert!((x - y).abs() < 1e-12);
@@ -205,7 +186,7 @@ fn the_kl_in_the_reward_reaches_the_advantages() {
     }
     assert_eq!(batch.advantages.to_vec(), expected);
     // The reference stays the initial policy while the policy moves.
-    let fresh = SequenceTrainer::new(config, 4).unwrap();
+    let fresh = Run::new(config, 4).unwrap();
     assert_eq!(trainer.reference().params, fresh.policy().params);
     assert_ne!(trainer.policy().params, fresh.policy().params);
 }

@@ -161,6 +161,26 @@ fn a2c_reinforce_and_sequence_memory_estimates_are_within_a_factor_of_two() {
     ]))
     .expect("valid settings");
     check::<sequence::SequenceTrainer>("sequence", sequence, 1);
+    // The transformer in both precisions: its activations (attention's weights included), the
+    // parameters with the reference and Adam, the KV caches of the sampled answers.
+    for precision in ["f32", "f64"] {
+        let transformer = sequence::SequenceConfig::for_profile(
+            <sequence::SequenceConfig as Settings>::Profile::ALL[0],
+        )
+        .with_text(&pairs(&[
+            ("policy", "transformer"),
+            ("precision", precision),
+            ("prompts_per_iteration", "16"),
+            ("group_size", "32"),
+            ("model_dim", "64"),
+            ("heads", "4"),
+            ("mlp_dim", "256"),
+            ("eval_samples_per_prompt", "16"),
+        ]))
+        .expect("valid settings");
+        let what = format!("transformer {precision}");
+        check::<sequence::SequenceTrainer>(&what, transformer, 1);
+    }
 }
 
 #[test]

@@ -6,7 +6,9 @@ use pgbook::nn::{kernel_path, set_widest_kernels, Kernels, Precision};
 use pgbook::plots::{learning_curve, ppo_diagnostics, to_svg, Theme};
 use pgbook::train::cartpole::CartPoleTrainer;
 use pgbook::train::curves::aggregate;
+use pgbook::train::lines::run_lines;
 use pgbook::train::ppo::{PpoConfig, PpoTrainer, UpdateReport};
+use pgbook::train::sequence::{SequenceConfig, SequenceProfile, SequenceTrainer};
 use pgbook::train::settings::Settings;
 use pgbook::train::{Progress, Trainer};
 
@@ -146,6 +148,27 @@ fn every_kernel_path_gives_the_same_run() {
     }
     // The setting does reach the networks.
     assert_ne!(by_precision[0], by_precision[1]);
+    // The transformer policy of the sequence trainer, in both precisions (its products run
+    // through the same kernels, its attention and norms in plain loops).
+    for precision in ["f64", "f32"] {
+        let config = SequenceConfig::for_profile(SequenceProfile::Transformer)
+            .with_text(&[
+                ("precision".into(), precision.into()),
+                ("iterations".into(), "2".into()),
+                ("eval_samples_per_prompt".into(), "8".into()),
+            ])
+            .unwrap();
+        let mut runs = Vec::new();
+        for k in [Kernels::Portable, Kernels::Avx2, Kernels::Avx512] {
+            set_widest_kernels(k);
+            runs.push(run_lines::<SequenceTrainer>(&config, &[3]).unwrap());
+        }
+        set_widest_kernels(Kernels::Avx512);
+        assert!(
+            runs.windows(2).all(|w| w[0] == w[1]),
+            "transformer {precision}"
+        );
+    }
     assert!(Kernels::parse("sse").is_err());
     assert_eq!(Kernels::parse("avx2").unwrap(), Kernels::Avx2);
 }

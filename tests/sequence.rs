@@ -9,6 +9,9 @@ use pgbook::rl::{self, DiagnosticsAccumulator, Reduction};
 use pgbook::train::sequence::task::{self, verify, EOS, PAD};
 use pgbook::train::sequence::{SequenceConfig, SequenceTrainer};
 
+/// The GRU's run, whose parameters the tests move by hand.
+type Run = pgbook::train::sequence::SequenceRun<pgbook::nn::Gru>;
+
 /// Symbol token ids.
 const A: i64 = 6;
 const B: i64 = 7;
@@ -145,7 +148,7 @@ fn loss_equals_minus_the_rl_objective_for_every_reduction() {
     for reduction in Reduction::ALL {
         let mut config = small(reduction);
         config.entropy_coef = 0.0;
-        let mut trainer = SequenceTrainer::new(config.clone(), 7).unwrap();
+        let mut trainer = Run::new(config.clone(), 7).unwrap();
         let batch = trainer.collect_rollout().unwrap();
         // At the sampling policy every ratio is exactly 1: nothing is clipped, KL is 0.
         let mut diag = DiagnosticsAccumulator::default();
@@ -205,31 +208,9 @@ fn loss_equals_minus_the_rl_objective_for_every_reduction() {
 #[test]
 fn loss_gradient_matches_finite_differences() {
     for reduction in Reduction::ALL {
-        let mut trainer = SequenceTrainer::new(small(reduction), 8).unwrap();
+        let mut trainer = Run::new(small(reduction), 8).unwrap();
         let batch = trainer.collect_rollout().unwrap();
-        // Move away from ratio 1 (a few signed steps) so that some tokens are clipped.
-        for _ in 0..2 {
-            let g = trainer.loss_and_gradient(&batch, None).unwrap().grad;
-            trainer
-                .params_mut()
-                .iter_mut()
-                .zip(&g)
-                .for_each(|(p, g)| *p -= 0.05 * g.signum());
-        }
-        let grad = trainer.loss_and_gradient(&batch, None).unwrap().grad;
-        let h = 1e-6;
-        let mut worst = 0.0_f64;
-        for i in 0..grad.len() {
-            let orig = trainer.params_mut()[i];
-            trainer.params_mut()[i] = orig + h;
-            let up = trainer.loss_and_gradient(&batch, None).unwrap().loss;
-            trainer.params_mut()[i] = orig - h;
-            let down = trainer.loss_and_gradient(&batch, None).unwrap().loss;
-            trainer.params_mut()[i] = orig;
-            let numeric = (up - down) / (2.0 * h);
-            let err = (numeric - grad[i]).abs() / numeric.abs().max(grad[i].abs()).max(1e-3);
-            worst = worst.max(err);
-        }
+        let worst = crate::common::worst_sequence_gradient_error(&mut trainer, &batch);
         println!("{reduction}: max relative error {worst:.2e}");
         assert!(worst < 1e-5, "{reduction}: {worst:e}");
     }
@@ -281,7 +262,7 @@ fn full_profile_seed_5_answers_every_prompt() {
 #[test]
 fn same_seed_same_run_and_evaluation_does_not_disturb_training() {
     let run = |seed, extra_evaluations: bool| {
-        let mut trainer = SequenceTrainer::new(small(Reduction::SequenceMean), seed).unwrap();
+        let mut trainer = Run::new(small(Reduction::SequenceMean), seed).unwrap();
         let mut reports = Vec::new();
         for _ in 0..5 {
             reports.push(trainer.step().unwrap());
@@ -347,7 +328,7 @@ fn config_round_trips_through_json() {
 
 #[test]
 fn non_finite_parameters_stop_the_run_naming_the_iteration() {
-    let mut trainer = SequenceTrainer::new(small(Reduction::TokenMean), 2).unwrap();
+    let mut trainer = Run::new(small(Reduction::TokenMean), 2).unwrap();
     trainer.step().unwrap();
     // The last head bias takes part in every sampled token.
     let last = trainer.params_mut().len() - 1;

@@ -1,10 +1,35 @@
 //! The sequence trainer compiled to wasm32 and run in the browser (wasm-bindgen-test, headless
 //! Chromium and Firefox): the core must not touch clocks, threads or files, and the lesson's
-//! run must reach its target there too. Prints the wall time, measured outside the trainer.
+//! run must reach its target there too (prints the wall time, measured outside the trainer),
+//! and the transformer's recorded runs come out bit for bit as they did natively.
 #![cfg(target_arch = "wasm32")]
 
+use pgbook::train::lines::run_lines;
 use pgbook::train::sequence::{SequenceConfig, SequenceTrainer};
 use wasm_bindgen_test::*;
+
+/// The transformer's short runs recorded natively (`tests/sequence_transformer.rs`), in both
+/// precisions and on both tasks: the browser must print the same lines, byte for byte.
+#[wasm_bindgen_test]
+fn transformer_runs_equal_the_native_ones() {
+    let recorded = include_str!("fixtures/transformer_runs.jsonl");
+    let mut count = 0;
+    for case in recorded.lines() {
+        let case: serde_json::Value = serde_json::from_str(case).unwrap();
+        let config: SequenceConfig = serde_json::from_value(case["config"].clone()).unwrap();
+        let seed = case["seed"].as_u64().unwrap();
+        let lines = run_lines::<SequenceTrainer>(&config, &[seed]).unwrap();
+        let want: Vec<&str> = case["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap())
+            .collect();
+        assert_eq!(lines, want, "{} {}", config.policy, config.precision.name());
+        count += 1;
+    }
+    assert_eq!(count, 4);
+}
 
 #[wasm_bindgen_test]
 fn full_profile_seed_5_in_wasm() {

@@ -222,6 +222,13 @@ forEachBrowser((env) => {
         const replayed = await tab.waitFor(() => window.pgbookRuns.policy, null, 10_000);
         assert(replayed.episode_return === native.episode_return && replayed.episode.length === native.states.flat().length, `replay ${replayed.episode_return} vs CLI ${native.episode_return}`);
       }
+      // The transformer policy (f32, sampled through its KV cache) from the CLI's link: a short run.
+      const transformer = ['train', 'sequence', '--profile', 'transformer', '--seed', '2', '--set', 'iterations=4'];
+      await go(tab, cliText([...transformer, '--url', '--url-base', book]).trim());
+      await tab.runToEnd('#trainer-sequence', 120_000);
+      const lines = await tab.download('#trainer-sequence .downloads button:nth-child(2)');
+      assertSameLines(lines.text, [...transformer, '--threads', '1', '--json'], `transformer: ${lines.name}`);
+      notes.push(`transformer ${lines.text.trim().split('\n').length} lines`);
       // Two configurations on one seed: each is the CLI's run of it.
       const q = new URLSearchParams([['run', 'ppo'], ['cfg', 'smoke'], ['cfg', 'smoke;gamma=0.98'], ['seeds', '11']]);
       await go(tab, `#ppo/trainer-ppo?${q}`);

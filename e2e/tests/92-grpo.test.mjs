@@ -3,7 +3,8 @@
 // native CLI's runs iteration for iteration, to the bit (every field, the per-level success
 // rates and the new length and KL fields included). The first is GRPO with clip-higher, the
 // sequence-level ratio (GSPO) and the KL to the reference in the loss; the others cover the
-// remaining estimators, constant_length and the KL in the reward. The last runs the lab as a
+// remaining estimators, constant_length and the KL in the reward; the transformer profile's
+// policy (f32, KV-cache sampling) with clip-higher and k3. The last runs the lab as a
 // reader does: two configurations (Dr. GRPO with its entropy bonus under constant_length; GRPO
 // with the RLOO and mean estimators' neighbours, k3 in the loss and fewer prompts) on two seeds
 // each, every job equal to the CLI's seed, the JSON download the CLI's lines, and the figures,
@@ -33,6 +34,11 @@ const RUNS = [
     profile: 'dr_grpo',
     seed: 4,
     settings: { iterations: '20', advantage_estimator: 'none', kl_placement: 'loss', kl_coef: '0.1', kl_estimator: 'k1' },
+  },
+  {
+    profile: 'transformer',
+    seed: 2,
+    settings: { iterations: '6', clip_epsilon_high: '0.28', kl_placement: 'loss', kl_coef: '0.05', kl_estimator: 'k3' },
   },
 ];
 

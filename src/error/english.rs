@@ -87,6 +87,7 @@ impl fmt::Display for Rule {
             Rule::Count { min, max } => write!(f, "must hold {min} to {max} items"),
             Rule::IndexBelow(len) => write!(f, "must be an index below {len}"),
             Rule::Requires { what } => write!(f, "needs {what}"),
+            Rule::MultipleOf { what, of } => write!(f, "must be a multiple of {what} = {of}"),
         }
     }
 }

@@ -158,6 +158,13 @@ pub enum Rule {
         /// The other setting and the value it needs.
         what: String,
     },
+    /// Must be a whole multiple of another setting's value, e.g. a width split among heads.
+    MultipleOf {
+        /// The other setting's name.
+        what: String,
+        /// Its value.
+        of: u64,
+    },
 }
 
 /// One end of an interval.

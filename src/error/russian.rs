@@ -74,6 +74,7 @@ fn rule_ru(rule: &Rule) -> String {
         ),
         Rule::IndexBelow(len) => format!("нужен индекс меньше {len}"),
         Rule::Requires { what } => format!("работает только при {what}"),
+        Rule::MultipleOf { what, of } => format!("нужно значение, кратное {what} = {of}"),
     }
 }
 

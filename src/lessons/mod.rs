@@ -11,6 +11,7 @@
 //! | [`clipping`]  | 5, the PPO ratio and clipping            | `plots::clipping`, `plots::drift` |
 //! | [`tokens`]    | 7, shift, mask and reduction of tokens   | `plots::tokens`     |
 //! | [`verifier`]  | 8, the sequence task's verifier          | —                   |
+//! | [`attention`] | 8, the transformer policy's attention    | `plots::attention`  |
 //! | [`grpo`]      | 9, GRPO and its corrections              | `plots::difficulty`, `plots::length_weights`, `plots::kl_estimators` |
 //! | [`exercises`] | 10, the checkable exercises              | —                   |
 //! | [`trainers`]  | 6 and 8, the profiles' settings quoted   | —                   |
@@ -23,6 +24,7 @@
 //! described in words for readers who do not see it. Lessons 6 and 8
 //! draw their trainers' reports (`train`), lesson 10's exercises reuse the worked examples.
 
+pub mod attention;
 pub mod baselines;
 pub mod clipping;
 pub mod code;

@@ -3,7 +3,7 @@
 //! page cannot offer a position the figure rejects, and the starting values are the worked
 //! examples' inputs where a figure starts from one.
 
-use super::{baselines, clipping, grpo, score, tokens};
+use super::{attention, baselines, clipping, grpo, score, tokens};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -30,6 +30,19 @@ const fn slider(min: f64, max: f64, step: f64, value: f64) -> Slider {
 pub fn sliders() -> BTreeMap<&'static str, Slider> {
     BTreeMap::from([
         ("score_z0", slider(-3.0, 3.0, 0.1, 1.0)),
+        (
+            "attention_level",
+            slider(
+                1.0,
+                crate::train::sequence::copy_task::MAX_LEVEL as f64,
+                1.0,
+                3.0,
+            ),
+        ),
+        (
+            "attention_sample",
+            slider(1.0, attention::SAMPLES as f64, 1.0, 1.0),
+        ),
         ("score_z1", slider(-3.0, 3.0, 0.1, 0.0)),
         ("score_z2", slider(-3.0, 3.0, 0.1, -1.0)),
         ("score_a", slider(0.0, 2.0, 1.0, 2.0)),

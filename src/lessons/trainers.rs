@@ -114,6 +114,8 @@ pub struct Trainers {
     pub sequence_full: SequenceProfileFacts,
     /// The `grpo` profile: its seeds are lesson 9's prepared comparisons'.
     pub sequence_grpo: SequenceProfileFacts,
+    /// The `transformer` profile: lesson 8 quotes its network's shape.
+    pub sequence_transformer: SequenceProfileFacts,
     /// The seeds of REINFORCE's `full` profile (lessons 2 and 3's prepared comparisons).
     pub reinforce_full_seeds: Vec<u64>,
     /// REINFORCE's `smoke` profile: lesson 1's first task.
@@ -154,6 +156,7 @@ pub fn trainers() -> Result<Trainers> {
         ppo_full: ppo(PpoProfile::Full),
         sequence_full: sequence(SequenceProfile::Full),
         sequence_grpo: sequence(SequenceProfile::Grpo),
+        sequence_transformer: sequence(SequenceProfile::Transformer),
         reinforce_full_seeds: ReinforceProfile::Full.seeds().to_vec(),
         reinforce_full: ReinforceConfig::for_profile(ReinforceProfile::Full),
         reinforce_smoke: reinforce_smoke()?,

@@ -1,6 +1,7 @@
 //! A tiny autoregressive GRU policy: token embedding → GRU cell → linear head over the actions,
 //! with backpropagation through time written out by hand (and checked against finite
-//! differences in `tests/gru_gradcheck.rs`).
+//! differences in `tests/policy_contract.rs`, the checks every network behind the sequence
+//! trainer's seam passes).
 //!
 //! The cell follows PyTorch's `nn.GRU` convention, gates stacked in the order r, z, n:
 //!
@@ -18,6 +19,7 @@ use crate::error::{Error, Result, Rule};
 use crate::math;
 use crate::nn::categorical;
 use crate::nn::linear::Linear;
+use crate::nn::sequence_policy::{PolicyCost, PolicyTape, SequencePolicy};
 use crate::rng::{self, Rng};
 
 /// Sizes of the network: the input vocabulary, the embedding and hidden widths, and the number
@@ -158,7 +160,7 @@ struct StepCache {
 /// Everything [`Gru::forward`] computes that [`Gru::backward`] needs: hidden states, gate
 /// activations and log-probabilities for `B` sequences of `S` input tokens.
 #[derive(Debug, Clone)]
-pub struct Tape {
+pub struct GruTape {
     batch: usize,
     steps: usize,
     inputs: Vec<usize>,
@@ -173,7 +175,7 @@ pub struct Tape {
     outputs: usize,
 }
 
-impl Tape {
+impl GruTape {
     /// Number of sequences.
     pub fn batch(&self) -> usize {
         self.batch
@@ -409,7 +411,7 @@ impl Gru {
 
     /// Runs `B` sequences of equal length `S` (`inputs[b][t]` is the token read at step `t`)
     /// from the zero state and records everything the backward pass needs.
-    pub fn forward(&self, inputs: &[Vec<usize>]) -> Result<Tape> {
+    pub fn forward(&self, inputs: &[Vec<usize>]) -> Result<GruTape> {
         let batch = inputs.len();
         let steps = inputs.first().map_or(0, Vec::len);
         if inputs.iter().any(|row| row.len() != steps) {
@@ -424,7 +426,7 @@ impl Gru {
             ));
         }
         let (hd, a) = (self.shape.hidden, self.shape.outputs);
-        let mut tape = Tape {
+        let mut tape = GruTape {
             batch,
             steps,
             inputs: Vec::with_capacity(batch * steps),
@@ -461,7 +463,7 @@ impl Gru {
     /// log-softmax Jacobian). Returns the gradient for every parameter, flat like `params`.
     /// Rows are walked back only from their last step with a non-zero gradient: later steps
     /// (padding) cannot influence earlier ones.
-    pub fn backward(&self, tape: &Tape, d_logits: &[f64]) -> Result<Vec<f64>> {
+    pub fn backward(&self, tape: &GruTape, d_logits: &[f64]) -> Result<Vec<f64>> {
         let (hd, a) = (self.shape.hidden, self.shape.outputs);
         let (batch, steps) = (tape.batch, tape.steps);
         if d_logits.len() != batch * steps * a {
@@ -522,4 +524,87 @@ fn grad_pair(
 ) -> (&mut [f64], &mut [f64]) {
     let (head, tail) = grad.split_at_mut(b_at);
     (&mut head[w_at..w_at + w_len], &mut tail[..b_len])
+}
+
+impl PolicyTape for GruTape {
+    fn batch(&self) -> usize {
+        self.batch
+    }
+    fn steps(&self) -> usize {
+        self.steps
+    }
+    fn log_probs(&self, b: usize, t: usize) -> &[f64] {
+        GruTape::log_probs(self, b, t)
+    }
+}
+
+/// The GRU behind the sequence trainer's seam: its own methods, unchanged.
+impl SequencePolicy for Gru {
+    type Scalar = f64;
+    type Shape = GruShape;
+    type State = Vec<f64>;
+    type Tape = GruTape;
+
+    fn init(shape: GruShape, head_scale: f64, rng: &mut Rng) -> Result<Self> {
+        Gru::new(shape, head_scale, rng)
+    }
+    fn cost(shape: &GruShape) -> PolicyCost {
+        let (e, h, a) = (shape.embed, shape.hidden, shape.outputs);
+        // Three gates over the embedding and the state, then the head: one token at a time,
+        // in sampling and in the batched forward alike.
+        let macs = (3 * (e + h) * h + h * a) as f64;
+        PolicyCost {
+            params: shape.num_params() as u64,
+            scalar_bytes: 8,
+            // The state before and after, three gates, W_hn h, the embedding read, and the
+            // log-probabilities with their gradient and the loss's scratch per output.
+            tape_per_token: (6 * h + e + 3 * shape.vocab) as u64,
+            state: h as u64,
+            step_macs: macs,
+            forward_macs: macs,
+            forward_blocked_share: 0.0,
+        }
+    }
+    fn shape(&self) -> GruShape {
+        self.shape
+    }
+    fn outputs(&self) -> usize {
+        self.shape.outputs
+    }
+    fn params(&self) -> &[f64] {
+        &self.params
+    }
+    fn params_mut(&mut self) -> &mut [f64] {
+        &mut self.params
+    }
+    fn initial_state(&self) -> Vec<f64> {
+        Gru::initial_state(self)
+    }
+    fn step(&self, token: usize, state: &mut Vec<f64>, log_probs: &mut [f64]) -> Result<()> {
+        Gru::step(self, token, state, log_probs)
+    }
+    fn forward(&self, inputs: &[Vec<usize>]) -> Result<GruTape> {
+        Gru::forward(self, inputs)
+    }
+    fn backward(&self, tape: &GruTape, d_logits: &[f64]) -> Result<Vec<f64>> {
+        Gru::backward(self, tape, d_logits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wrong_parameter_count_or_an_empty_width_is_an_error() {
+        let shape = GruShape {
+            vocab: 7,
+            embed: 3,
+            hidden: 4,
+            outputs: 5,
+        };
+        assert!(Gru::from_params(shape, vec![0.0; 3]).is_err());
+        let zero = GruShape { hidden: 0, ..shape };
+        assert!(Gru::new(zero, 1.0, &mut crate::rng::seeded(1)).is_err());
+    }
 }

@@ -49,6 +49,8 @@ pub trait Scalar:
     fn is_finite(self) -> bool;
     /// tanh, branch-free and vectorisable, the same bits on every path ([`super::tanh`]).
     fn tanh(self) -> Self;
+    /// eˣ from the portable `libm` port ([`crate::math`]): the same bits on every target.
+    fn exp(self) -> Self;
 }
 
 /// Tile widths of one scalar type per kernel path (see `gemm.rs`).
@@ -94,6 +96,10 @@ impl Scalar for f64 {
     fn tanh(self) -> Self {
         super::tanh::fast_tanh(self)
     }
+    #[inline(always)]
+    fn exp(self) -> Self {
+        crate::math::exp(self)
+    }
 }
 
 impl Scalar for f32 {
@@ -127,6 +133,10 @@ impl Scalar for f32 {
     #[inline(always)]
     fn tanh(self) -> Self {
         super::tanh::fast_tanh_f32(self)
+    }
+    #[inline(always)]
+    fn exp(self) -> Self {
+        crate::math::exp_f32(self)
     }
 }
 

@@ -3,6 +3,7 @@
 //! CLI). Plots only draw: each `Data` holds the numbers to show, computed elsewhere — by the
 //! lesson (`lessons::NAME::figure`) or by a trainer (`train`). Nothing here imports `lessons`.
 
+pub mod attention;
 pub mod baselines;
 pub mod bstar;
 pub mod cartpole;

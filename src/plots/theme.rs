@@ -277,6 +277,9 @@ impl Theme {
     }
 }
 
+/// An area split in two: the chart's part and the legend's strip.
+pub type Split<DB> = (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>);
+
 /// Below this width (CSS pixels) a legend inside a chart covers its data and axis labels:
 /// the chart leaves a strip under itself for the legend instead ([`Theme::legend_strip`]).
 pub const NARROW_CSS_PX: f64 = 560.0;
@@ -365,8 +368,7 @@ impl Theme {
         &self,
         area: &DrawingArea<DB, Shift>,
         entries: &[(ShapeStyle, &str)],
-    ) -> Result<(DrawingArea<DB, Shift>, DrawingArea<DB, Shift>), DrawingAreaErrorKind<DB::ErrorType>>
-    {
+    ) -> Result<Split<DB>, DrawingAreaErrorKind<DB::ErrorType>> {
         let rows = self
             .legend_rows(area, entries)?
             .last()

@@ -25,11 +25,11 @@ pub const F64_FLOP: f64 = 1.6;
 /// norm and clipping), in FLOPs of the networks' scalar.
 const OPTIMISER_WORK_PER_PARAMETER: f64 = 20.0;
 
-/// The GRU runs one token of one sequence at a time (matrix–vector products, no blocked
-/// kernels): each of its multiply-adds costs this many of the batched kernels' (measured
-/// against PPO's minibatches, issue 25: 5 natively, where the kernels use AVX, about 2.5 in
-/// Chromium's wasm).
-pub const GRU_VECTOR_COST: f64 = 3.0;
+/// A product one vector at a time (the GRU's every token, any policy's sampling:
+/// matrix–vector products, no blocked kernels): each of its multiply-adds costs this many of
+/// the batched kernels' (measured for the GRU against PPO's minibatches, issue 25: 5
+/// natively, where the kernels use AVX, about 2.5 in Chromium's wasm).
+pub const VECTOR_COST: f64 = 3.0;
 
 /// Steps of a greedy evaluation episode, planned: episodes last 8 to 500 steps, short while
 /// the policy is untrained, 500 once it balances, and a learning run spends most of its

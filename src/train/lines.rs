@@ -49,6 +49,22 @@ pub fn summary_line<T: Trainer>(
     })
 }
 
+/// The lines of whole runs of `config`, seed after seed, then the seeds' summaries (without
+/// the CLI's timings): what `pgbook train … --json --threads 1` prints and the page's download
+/// holds. For the tests that hold runs to recorded lines, natively and in wasm.
+pub fn run_lines<T: Trainer>(config: &T::Config, seeds: &[u64]) -> Result<Vec<String>> {
+    let (mut lines, mut summaries) = (Vec::new(), Vec::new());
+    for &seed in seeds {
+        let mut trainer = T::new(config.clone(), seed)?;
+        while !trainer.is_finished() {
+            lines.push(report_line::<T>(seed, &trainer.step()?)?);
+        }
+        summaries.push(summary_line::<T>(&trainer.summary(), &Map::new())?);
+    }
+    lines.extend(summaries);
+    Ok(lines)
+}
+
 /// What a line is: a step's report, a seed's summary.
 #[derive(Debug, Clone)]
 pub enum Parsed<T: Trainer> {

@@ -6,6 +6,7 @@
 
 pub mod a2c;
 pub mod bench;
+pub mod bench_transformer;
 pub mod board;
 pub mod cartpole;
 pub mod compare;

@@ -318,3 +318,20 @@ pub fn draw_kl_estimators(canvas_id: &str, shift: f64) -> Result<JsValue, JsErro
         plots::kl_estimators::draw,
     )
 }
+
+/// Lesson 8's attention figure: the copy prompt of `level` symbols drawn by example `sample`,
+/// answered by the network of `policy` (a trained transformer's policy file from the panel)
+/// or, without one, by the untrained network.
+#[wasm_bindgen]
+pub fn draw_attention(
+    canvas_id: &str,
+    level: f64,
+    sample: f64,
+    policy: Option<String>,
+) -> Result<JsValue, JsError> {
+    let figure = whole_number("level", level).and_then(|level| {
+        let sample = whole_number("sample", sample)? as u64;
+        lessons::attention::figure(level, sample, policy.as_deref())
+    });
+    show(canvas_id, figure, plots::attention::draw)
+}

@@ -358,8 +358,9 @@ impl PanelKind<SequenceTrainer> for Sequence {
         Vec::new()
     }
 
-    fn policy(_: &SequenceTrainer) -> Result<Option<String>> {
-        Ok(None)
+    /// A transformer's network (lesson 8's attention figure draws it); the GRU has none.
+    fn policy(trainer: &SequenceTrainer) -> Result<Option<String>> {
+        trainer.policy_file().transpose()
     }
 
     fn progress(c: &Comparison<SequenceTrainer>) -> (u64, u64) {

@@ -1,5 +1,5 @@
 //! A CartPole policy on the page outside training: a loaded policy file's greedy episode,
-//! one animation frame, and the PPO benchmark run in a worker.
+//! one animation frame, and the PPO and transformer benchmarks run in a worker.
 
 use super::{canvas, js_error, to_js, JsResult};
 use crate::plots::{self, Theme};
@@ -64,5 +64,21 @@ pub fn bench_ppo(updates: f64, repeats: f64, precision: Option<String>) -> JsRes
     };
     let now = || js_sys::Date::now() / 1000.0;
     let r = crate::train::bench::bench_ppo(updates, repeats, precision, now).map_err(js_error)?;
+    to_js(&r)
+}
+
+/// The CLI's `bench transformer` in this (worker) thread with the browser's clock
+/// (`Date.now()`: each timed round is many milliseconds); `precision` `f32` (the default) or
+/// `f64`.
+#[wasm_bindgen]
+pub fn bench_transformer(repeats: f64, precision: Option<String>) -> JsResult<JsValue> {
+    let repeats = super::whole_number("repeats", repeats).map_err(js_error)?;
+    let precision = match precision {
+        Some(p) => crate::nn::Precision::parse(&p).map_err(js_error)?,
+        None => crate::nn::Precision::F32,
+    };
+    let now = || js_sys::Date::now() / 1000.0;
+    let r = crate::train::bench_transformer::bench_transformer(repeats, precision, now)
+        .map_err(js_error)?;
     to_js(&r)
 }

@@ -45,3 +45,38 @@ pub fn vec_f64(v: &Value) -> Vec<f64> {
         .map(f)
         .collect()
 }
+
+/// Worst relative error of a sequence run's loss gradient against central differences of its
+/// own loss, on `batch`, after two signed steps away from ratio 1 (so that some tokens are
+/// clipped and the policy differs from the reference) — whatever the network behind the
+/// trainer's seam, in f64.
+pub fn worst_sequence_gradient_error<P>(
+    run: &mut pgbook::train::sequence::SequenceRun<P>,
+    batch: &pgbook::train::sequence::RolloutBatch,
+) -> f64
+where
+    P: pgbook::train::sequence::Policy<Scalar = f64>,
+{
+    for _ in 0..2 {
+        let g = run.loss_and_gradient(batch, None).unwrap().grad;
+        run.params_mut()
+            .iter_mut()
+            .zip(&g)
+            .for_each(|(p, g)| *p -= 0.05 * g.signum());
+    }
+    let grad = run.loss_and_gradient(batch, None).unwrap().grad;
+    let h = 1e-6;
+    let mut worst = 0.0_f64;
+    for i in 0..grad.len() {
+        let orig = run.params_mut()[i];
+        run.params_mut()[i] = orig + h;
+        let up = run.loss_and_gradient(batch, None).unwrap().loss;
+        run.params_mut()[i] = orig - h;
+        let down = run.loss_and_gradient(batch, None).unwrap().loss;
+        run.params_mut()[i] = orig;
+        let numeric = (up - down) / (2.0 * h);
+        let err = (numeric - grad[i]).abs() / numeric.abs().max(grad[i].abs()).max(1e-3);
+        worst = worst.max(err);
+    }
+    worst
+}

@@ -62,11 +62,29 @@ export const FIGURES = {
     draw: (canvasId, p) => core.draw_kl_estimators(canvasId, p.shift),
     after: (figure, k) => fillNumbers(figure, k),
   },
+  attention: {
+    // Lesson 8's trainer hands over a transformer it trained (useTrainedNetwork); before that
+    // the core draws the untrained network.
+    draw: (canvasId, p) => core.draw_attention(canvasId, p.level, p.sample, trained.attention),
+    after: (figure, a) => fillNumbers(figure, a),
+  },
   tokens: {
     draw: (canvasId, p) => core.draw_tokens_with(canvasId, p.eps, p.prompt, p.eos === 1, p.shift === 1),
     after: (figure, t) => fillTokenReductions(figure, t),
   },
 };
+
+/** Trained networks (policy files' text) the page's trainers hand to figures, by figure name. @type {Record<string, string>} */
+const trained = {};
+
+/**
+ * A figure that draws a trained network takes the one a trainer just finished and redraws.
+ * @param {string} name the figure's name @param {string} policy the policy file's text
+ */
+export function useTrainedNetwork(name, policy) {
+  trained[name] = policy;
+  document.querySelectorAll(/** @type {'figure'} */ (`figure.live[data-figure="${name}"]`)).forEach(redraw);
+}
 
 /**
  * @param {HTMLElement} figure

@@ -9,7 +9,8 @@
  * Page → worker.
  * @typedef {{ type: 'start', kind: string, request: { profile: string, set: [string, string][] }, seed: number, paused?: boolean }
  *   | { type: 'pause' } | { type: 'resume' } | { type: 'stop' } | { type: 'fail' }
- *   | { type: 'bench', updates?: number, repeats?: number, precision?: string } | { type: 'speed' }} ToWorker
+ *   | { type: 'bench', which?: 'ppo' | 'transformer', updates?: number, repeats?: number, precision?: string }
+ *   | { type: 'speed' }} ToWorker
  */
 
 /**

@@ -8,6 +8,7 @@
 import { count, formatNumber } from './format.js';
 import { el, textTable, download } from './dom.js';
 import { Panel, LETTERS } from './panel.js';
+import { useTrainedNetwork } from './figures.js';
 
 /** @typedef {typeof import('../pkg/pgbook.js')} Wasm */
 /** @typedef {{ text: string, table: { columns: string[], rows: string[][] } }} Description a figure in words (the core's) */
@@ -130,7 +131,11 @@ export class SequencePanel extends Panel {
     this.renderSummary();
   }
 
-  finished() {
+  /** @param {number} i the finished job */
+  finished(i) {
+    // A transformer's network goes to lesson 8's attention figure (the GRU hands none).
+    const policy = this.policies.get(i);
+    if (policy) useTrainedNetwork('attention', policy);
     this.renderSummary();
     this.renderTable();
     this.allFinished();

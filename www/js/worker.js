@@ -105,10 +105,13 @@ scope.onmessage = (/** @type {MessageEvent<import('./protocol.js').ToWorker>} */
         }
         break;
       case 'bench':
-        // The CLI's `bench ppo`, measured in a worker (see e2e/bench.mjs).
+        // The CLI's `bench ppo` or `bench transformer`, measured in a worker (see e2e/bench.mjs).
         post({
           type: 'bench',
-          result: wasm.bench_ppo(msg.updates ?? 60, msg.repeats ?? 3, msg.precision),
+          result:
+            msg.which === 'transformer'
+              ? wasm.bench_transformer(msg.repeats ?? 3, msg.precision)
+              : wasm.bench_ppo(msg.updates ?? 60, msg.repeats ?? 3, msg.precision),
         });
         break;
       case 'speed':

@@ -35,6 +35,11 @@ USAGE:
   pgbook bench ppo [--json] [--updates 60] [--repeats 3] [--kernels avx512|avx2|portable]
                    [--precision f64|f32]
                    (widest SIMD path allowed; portable is what wasm runs; the networks' scalar)
+  pgbook bench transformer [--json] [--repeats 3] [--kernels avx512|avx2|portable]
+                   [--precision f32|f64] [--clock wall|cpu]
+                   (the transformer profile's network: tokens/s sampled through the KV cache
+                   and trained forward + backward, GFLOP/s; both precisions unless one is given;
+                   --clock cpu: the thread's CPU time, for a machine shared with other work)
   pgbook notebook [--teacher] [--out FILE.ipynb]
                                              the coding exercises as a Jupyter notebook (stubs;
                                              --teacher: with the solutions)
@@ -79,6 +84,7 @@ fn run(argv: &[String]) -> Result<()> {
                 "replay FILE",
                 "prepared ID",
                 "bench ppo",
+                "bench transformer",
                 "notebook",
             ]
             .map(String::from),
@@ -97,6 +103,7 @@ fn run(argv: &[String]) -> Result<()> {
         ["replay", path] => replay::replay(path, args),
         ["prepared", id] => prepared::prepared(id, args),
         ["bench", "ppo"] => ppo::bench(args),
+        ["bench", "transformer"] => sequence::bench_transformer(args),
         ["notebook"] => notebook::notebook(args),
         _ => unknown(),
     }

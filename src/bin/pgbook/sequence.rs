@@ -12,10 +12,13 @@ use std::path::Path;
 impl TextOutput<SequenceTrainer> for Sequence {
     fn header(config: &SequenceConfig, profile: &str, seeds: &[u64]) -> String {
         format!(
-            "GRU policy, {} advantages + {}-level clipped PPO: profile {profile}, seeds {seeds:?}, \
-             reduction {}, {} iterations, group size {}, {} PPO epochs",
+            "{} policy ({}), {} advantages + {}-level clipped PPO: profile {profile}, seeds \
+             {seeds:?}, task {}, reduction {}, {} iterations, group size {}, {} PPO epochs",
+            config.policy,
+            config.precision.name(),
             config.advantage_estimator,
             config.ratio_level,
+            config.task.name(),
             config.reduction,
             config.iterations,
             config.group_size,
@@ -128,4 +131,84 @@ impl TextOutput<SequenceTrainer> for Sequence {
         }
         Ok(())
     }
+}
+
+/// `pgbook bench transformer`: the transformer profile's network, one thread.
+pub fn bench_transformer(args: crate::args::Args) -> Result<()> {
+    use pgbook::nn::{Kernels, Precision};
+    use pgbook::train::bench_transformer::bench_transformer;
+    let json = args.flag("json");
+    let repeats: usize = args.get("repeats")?.unwrap_or(3);
+    let kernels = args
+        .text("kernels")
+        .map(|k| Kernels::parse(&k))
+        .transpose()?;
+    let precisions = match args.text("precision") {
+        Some(p) => vec![Precision::parse(&p)?],
+        None => vec![Precision::F32, Precision::F64],
+    };
+    let cpu_clock = match args.text("clock").as_deref() {
+        None | Some("wall") => false,
+        Some("cpu") => true,
+        Some(other) => {
+            let rule = pgbook::error::Rule::one_of(&["wall", "cpu"]);
+            return Err(Error::range("clock", rule, other));
+        }
+    };
+    args.finish()?;
+    if let Some(k) = kernels {
+        pgbook::nn::set_widest_kernels(k);
+    }
+    let start = std::time::Instant::now();
+    // The thread's CPU time (Linux's schedstat, in ns): on a machine shared with other work a
+    // wall clock also counts the time this thread waited for a core.
+    let cpu_s = || {
+        std::fs::read_to_string("/proc/thread-self/schedstat")
+            .ok()
+            .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+            .map(|ns| ns / 1e9)
+    };
+    if cpu_clock && cpu_s().is_none() {
+        return Err(Error::parse(
+            "clock",
+            "cpu",
+            "no /proc/thread-self/schedstat here",
+        ));
+    }
+    let now = || match cpu_clock {
+        true => cpu_s().unwrap_or_default(),
+        false => start.elapsed().as_secs_f64(),
+    };
+    for precision in precisions {
+        let r = bench_transformer(repeats, precision, now)?;
+        if json {
+            let line = serde_json::to_string(&r).map_err(|e| Error::parse("bench", "", e))?;
+            crate::out::line(&line);
+            continue;
+        }
+        let s = r.shape;
+        crate::out::line(&format!(
+            "transformer profile ({} blocks, {} heads, d_model {}, MLP {}, context {}; {} \
+             parameters), {} rows, one thread, {} kernels, {}, best of {repeats}, {} time:",
+            s.layers,
+            s.heads,
+            s.model,
+            s.mlp,
+            s.context,
+            r.params,
+            r.rows,
+            r.kernels,
+            r.precision,
+            if cpu_clock { "CPU" } else { "wall" }
+        ));
+        crate::out::line(&format!(
+            "  sampling (KV cache)   {:>10.0} tokens/s  {:>6.2} GFLOP/s",
+            r.sampling_tokens_per_s, r.sampling_gflop_per_s
+        ));
+        crate::out::line(&format!(
+            "  training (fwd + bwd)  {:>10.0} tokens/s  {:>6.2} GFLOP/s  ({:.2} ms per pass)",
+            r.training_tokens_per_s, r.training_gflop_per_s, r.training_pass_ms
+        ));
+    }
+    Ok(())
 }

@@ -1,7 +1,9 @@
 //! Every setting of a sequence run, described once.
 
+use super::policy::PolicyKind;
 use super::tasks::TaskKind;
 use crate::error::{Bound, Error, Result, Rule};
+use crate::nn::Precision;
 use crate::rl::{AdvantageEstimator, KlEstimator, Reduction};
 use crate::train::settings::{Kind, Settings};
 use std::fmt;
@@ -60,78 +62,82 @@ crate::settings! {
         DrGrpo = "dr_grpo", seeds [1, 2, 3, 4, 5], label "dr_grpo — Dr. GRPO",
         /// RLOO on the copy task: leave-one-out baseline, `token_mean`, k1 KL in the reward.
         Rloo = "rloo", seeds [1, 2, 3, 4, 5], label "rloo — RLOO",
+        /// GRPO's recipe on the copy task with the transformer policy (f32): two blocks of four
+        /// heads, d_model 32, a slower learning rate over twice the iterations (chosen on
+        /// held-out seeds 6–21, docs/notes.md).
+        Transformer = "transformer", seeds [1, 2, 3, 4, 5], label "transformer — трансформер",
     }
 
     fields {
         /// Number of iterations (rollout + PPO epochs).
-        iterations: usize = [40, 200, 150, 150, 150], Optimisation, Kind::Int { min: 1, max: 100_000 },
+        iterations: usize = [40, 200, 150, 150, 150, 300], Optimisation, Kind::Int { min: 1, max: 100_000 },
             "итераций",
             "Сколько раз собрать группы ответов и обновить политику.",
             unit "итераций";
         /// The task: lesson 8's three prompts, or the copy task with four difficulty levels.
-        task: TaskKind = [TaskKind::ThreePrompts, TaskKind::ThreePrompts, TaskKind::Copy, TaskKind::Copy, TaskKind::Copy], Rollout,
+        task: TaskKind = [TaskKind::ThreePrompts, TaskKind::ThreePrompts, TaskKind::Copy, TaskKind::Copy, TaskKind::Copy, TaskKind::Copy], Rollout,
             Kind::Choice(&["three_prompts", "copy"]),
             "задача",
             "three_prompts — три запроса урока 8; copy — повторить символы запроса (от 1 до 4) и остановиться: награда 1 или 0.";
         /// Prompts drawn per iteration by the copy task (lesson 8 always answers its three).
-        prompts_per_iteration: usize = [3, 3, 8, 8, 8], Rollout, Kind::Int { min: 1, max: 256 },
+        prompts_per_iteration: usize = [3, 3, 8, 8, 8, 8], Rollout, Kind::Int { min: 1, max: 256 },
             "запросов на итерацию",
             "Сколько запросов задачи copy выбирается на каждой итерации (у трёх запросов урока 8 — всегда три).",
             unit "запросов";
         /// Responses sampled per prompt, G ≥ 2 (a leave-one-out baseline needs another response).
-        group_size: usize = [8, 8, 8, 8, 8], Rollout, Kind::Int { min: 2, max: 256 },
+        group_size: usize = [8, 8, 8, 8, 8, 8], Rollout, Kind::Int { min: 2, max: 256 },
             "размер группы G",
             "Сколько ответов выбирается на каждый запрос; опорный уровень RLOO — среднее остальных.",
             unit "ответов";
         /// Most tokens a response may have, `<eos>` included; at least 3 (two symbols + `<eos>`).
-        max_response_len: usize = [4, 4, 8, 8, 8], Rollout, Kind::Int { min: 3, max: 32 },
+        max_response_len: usize = [4, 4, 8, 8, 8, 8], Rollout, Kind::Int { min: 3, max: 32 },
             "предел длины ответа",
             "Наибольшее число токенов ответа вместе с <eos>.",
             unit "токенов";
         /// How token terms are reduced to one objective.
-        reduction: Reduction = [Reduction::TokenMean, Reduction::TokenMean, Reduction::SequenceMean, Reduction::ConstantLength, Reduction::TokenMean], Loss,
+        reduction: Reduction = [Reduction::TokenMean, Reduction::TokenMean, Reduction::SequenceMean, Reduction::ConstantLength, Reduction::TokenMean, Reduction::SequenceMean], Loss,
             Kind::Choice(&["token_mean", "sequence_mean", "sequence_sum_mean", "constant_length"]),
             "редукция",
             "Как слагаемые токенов сводятся к одной цели: по всем токенам, по ответам, суммой или делением на постоянную длину (Dr. GRPO).";
         /// How a group's rewards become advantages.
-        advantage_estimator: AdvantageEstimator = [AdvantageEstimator::Rloo, AdvantageEstimator::Rloo, AdvantageEstimator::MeanStdSample, AdvantageEstimator::Mean, AdvantageEstimator::Rloo], Advantages,
+        advantage_estimator: AdvantageEstimator = [AdvantageEstimator::Rloo, AdvantageEstimator::Rloo, AdvantageEstimator::MeanStdSample, AdvantageEstimator::Mean, AdvantageEstimator::Rloo, AdvantageEstimator::MeanStdSample], Advantages,
             Kind::Choice(&["none", "mean", "rloo", "mean_std_population", "mean_std_sample"]),
             "оцениватель преимущества",
             "Как награды группы превращаются в преимущества: без опорного уровня, минус среднее (Dr. GRPO), минус среднее остальных (RLOO), делённые на ст. откл. группы (GRPO).";
         /// Whether the response mask keeps the `<eos>` label: without it the loss gives the policy
         /// no direct signal for stopping (lesson 8's mistake; softmax and shared weights still
         /// move p(<eos>) indirectly).
-        include_eos: bool = [true, true, true, true, true], Loss, Kind::Bool,
+        include_eos: bool = [true, true, true, true, true, true], Loss, Kind::Bool,
             "<eos> в маске ответа",
             "Учитывать ли метку <eos> в маске: без неё потеря не даёт политике прямого сигнала, когда остановиться.";
         /// PPO clip range ε.
-        clip_epsilon: f64 = [0.2, 0.2, 0.2, 0.2, 0.2], Loss,
+        clip_epsilon: f64 = [0.2, 0.2, 0.2, 0.2, 0.2, 0.2], Loss,
             Kind::Real { min: Some(Bound::closed(0.0)), max: Some(Bound::open(1.0)) },
             "ε — порог клиппирования",
             "Отношение вероятностей токена обрезается до [1 − ε, 1 + ε].";
         /// The upper clip ε_high (DAPO's clip-higher): ratios are clipped to
         /// [1 − ε, 1 + ε_high]; off means ε_high = ε.
-        clip_epsilon_high: Option<f64> = [None, None, None, None, None], Loss,
+        clip_epsilon_high: Option<f64> = [None, None, None, None, None, None], Loss,
             Kind::Optional(&Kind::real(0.0, 10.0)),
             "ε_high — верхний порог",
             "Отношение обрезается до [1 − ε, 1 + ε_high] (clip-higher из DAPO); off — ε_high = ε.";
         /// Whose ratio is clipped: each token's, or the response's length-normalised one (GSPO).
-        ratio_level: RatioLevel = [RatioLevel::Token, RatioLevel::Token, RatioLevel::Token, RatioLevel::Token, RatioLevel::Token], Loss,
+        ratio_level: RatioLevel = [RatioLevel::Token, RatioLevel::Token, RatioLevel::Token, RatioLevel::Token, RatioLevel::Token, RatioLevel::Token], Loss,
             Kind::Choice(&["token", "sequence"]),
             "уровень отношения",
             "token — отношение вероятностей каждого токена; sequence — одно на ответ, exp среднего логарифма отношений его токенов (GSPO).";
         /// β, the weight of the KL to the reference policy (the policy as it was when RL
         /// started).
-        kl_coef: f64 = [0.0, 0.0, 0.01, 0.0, 0.01], Loss, Kind::real(0.0, 10.0),
+        kl_coef: f64 = [0.0, 0.0, 0.01, 0.0, 0.01, 0.01], Loss, Kind::real(0.0, 10.0),
             "β — вес KL",
             "Вес KL к опорной политике — политике, какой она была до начала обучения.";
         /// Where the KL goes: off, in the reward (per token), or in the loss.
-        kl_placement: KlPlacement = [KlPlacement::Off, KlPlacement::Off, KlPlacement::Loss, KlPlacement::Off, KlPlacement::Reward], Loss,
+        kl_placement: KlPlacement = [KlPlacement::Off, KlPlacement::Off, KlPlacement::Loss, KlPlacement::Off, KlPlacement::Reward, KlPlacement::Loss], Loss,
             Kind::Choice(&["off", "reward", "loss"]),
             "куда входит KL",
             "off — без KL; reward — −β·(log π − log π_ref) в награде каждого токена (через преимущество); loss — β·оценка KL в функции потерь.";
         /// The estimator of the KL in the loss (and of `kl_to_reference` in the reports: k3).
-        kl_estimator: KlEstimator = [KlEstimator::K3, KlEstimator::K3, KlEstimator::K3, KlEstimator::K3, KlEstimator::K1], Loss,
+        kl_estimator: KlEstimator = [KlEstimator::K3, KlEstimator::K3, KlEstimator::K3, KlEstimator::K3, KlEstimator::K1, KlEstimator::K3], Loss,
             Kind::Choice(&["k1", "k2", "k3"]),
             "оценка KL",
             "k1 = d, k2 = d²/2, k3 = e^(−d) − 1 + d при d = log π − log π_ref; в награде всегда k1.";
@@ -139,36 +145,70 @@ crate::settings! {
         /// by `reduction` like the policy terms), annealed linearly to 0 over the run: early on
         /// it keeps a group's answers diverse long enough to find both symbols, at the end it
         /// lets the policy become sharp. 0 turns it off.
-        entropy_coef: f64 = [0.1, 0.1, 0.05, 0.05, 0.05], Loss, Kind::real(0.0, 10.0),
+        entropy_coef: f64 = [0.1, 0.1, 0.05, 0.05, 0.05, 0.05], Loss, Kind::real(0.0, 10.0),
             "вес энтропийного бонуса",
             "Начальный вес энтропийного бонуса; линейно уменьшается до нуля к концу обучения. Энтропия токенов сводится той же редукцией, что и цель.";
         /// Full-batch PPO epochs per rollout.
-        ppo_epochs: usize = [4, 4, 4, 4, 4], Optimisation, Kind::Int { min: 1, max: 100 },
+        ppo_epochs: usize = [4, 4, 4, 4, 4, 4], Optimisation, Kind::Int { min: 1, max: 100 },
             "эпох PPO",
             "Сколько шагов Adam по одному пакету ответов.";
         /// Adam step size.
-        learning_rate: f64 = [3e-3, 3e-3, 3e-3, 3e-3, 3e-3], Optimisation, Kind::real_above(0.0, 1.0),
+        learning_rate: f64 = [3e-3, 3e-3, 3e-3, 3e-3, 3e-3, 1e-3], Optimisation, Kind::real_above(0.0, 1.0),
             "скорость обучения Adam",
             "Скорость обучения оптимизатора (шаг Adam).";
         /// Global gradient-norm limit.
-        max_grad_norm: f64 = [1.0, 1.0, 1.0, 1.0, 1.0], Optimisation, Kind::real_above(0.0, 1000.0),
+        max_grad_norm: f64 = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0], Optimisation, Kind::real_above(0.0, 1000.0),
             "предел нормы градиента",
             "Норма градиента обрезается до этого значения.";
+        /// The policy network: the GRU, or the small transformer.
+        policy: PolicyKind = [PolicyKind::Gru, PolicyKind::Gru, PolicyKind::Gru, PolicyKind::Gru, PolicyKind::Gru, PolicyKind::Transformer], Network,
+            Kind::Choice(&["gru", "transformer"]),
+            "сеть политики",
+            "gru — рекуррентная сеть: эмбеддинг, ячейка GRU, выходной слой; transformer — маленький трансформер-декодер: эмбеддинги токенов и позиций, блоки с причинным многоголовым вниманием и MLP, выходной слой.";
+        /// The scalar the network computes in (the GRU: f64 only). The log-probabilities, the
+        /// loss and the reports are f64 either way.
+        precision: Precision = [Precision::F64, Precision::F64, Precision::F64, Precision::F64, Precision::F64, Precision::F32], Network,
+            Kind::Choice(&["f64", "f32"]),
+            "точность вычислений сети",
+            "f64 — двойная точность, как в проверках градиентов; f32 — одинарная: вдвое больше чисел в одной SIMD-операции, обучение быстрее (только у трансформера). Логарифмы вероятностей, функция потерь и показатели считаются в f64 в обоих случаях.";
+        /// The transformer's blocks (attention + MLP, each with its residual).
+        layers: usize = [2, 2, 2, 2, 2, 2], Network, Kind::Int { min: 1, max: 8 },
+            "блоков трансформера",
+            "Сколько блоков «внимание + MLP» идёт друг за другом (только у трансформера).",
+            unit "блоков";
+        /// Attention heads per block; `model_dim` must be a multiple.
+        heads: usize = [2, 2, 2, 2, 2, 4], Network, Kind::Int { min: 1, max: 16 },
+            "голов внимания",
+            "На сколько голов делится внимание в каждом блоке; ширина модели должна делиться на их число (только у трансформера).",
+            unit "голов";
+        /// Width of the transformer's residual stream (d_model), its embeddings included.
+        model_dim: usize = [32, 32, 32, 32, 32, 32], Network, Kind::Int { min: 1, max: 256 },
+            "ширина модели трансформера",
+            "Размер вектора каждой позиции (d_model): эмбеддинги, внимание и выходы блоков (только у трансформера).";
+        /// Width of each block's MLP.
+        mlp_dim: usize = [64, 64, 64, 64, 64, 64], Network, Kind::Int { min: 1, max: 1024 },
+            "ширина MLP трансформера",
+            "Размер скрытого слоя MLP в каждом блоке, обычно в 2–4 раза больше ширины модели (только у трансформера).";
+        /// Positions the transformer has embeddings for: at least a prompt and a response.
+        context_len: usize = [16, 16, 16, 16, 16, 16], Network, Kind::Int { min: 2, max: 64 },
+            "длина контекста трансформера",
+            "Сколько позиций знает трансформер (обучаемые эмбеддинги позиций); не меньше, чем запрос и ответ вместе (только у трансформера).",
+            unit "токенов";
         /// Embedding width.
-        embed_dim: usize = [16, 16, 16, 16, 16], Network, Kind::Int { min: 1, max: 256 },
+        embed_dim: usize = [16, 16, 16, 16, 16, 16], Network, Kind::Int { min: 1, max: 256 },
             "ширина эмбеддинга",
             "Размер вектора, которым представлен каждый токен.";
         /// GRU hidden width.
-        hidden_dim: usize = [32, 32, 32, 32, 32], Network, Kind::Int { min: 1, max: 256 },
+        hidden_dim: usize = [32, 32, 32, 32, 32, 32], Network, Kind::Int { min: 1, max: 256 },
             "ширина скрытого состояния GRU",
             "Размер скрытого состояния рекуррентной сети.";
         /// Scale of the output head at initialisation: small values start near the uniform policy.
-        head_init_scale: f64 = [0.1, 0.1, 0.1, 0.1, 0.1], Network, Kind::real(0.0, 10.0),
+        head_init_scale: f64 = [0.1, 0.1, 0.1, 0.1, 0.1, 0.1], Network, Kind::real(0.0, 10.0),
             "масштаб выходного слоя",
             "Малые значения начинают с почти равномерной политики.";
         /// Fresh samples per prompt (lesson 8) or per difficulty level (copy) for every
         /// evaluation.
-        eval_samples_per_prompt: usize = [64, 64, 64, 64, 64], Evaluation, Kind::Int { min: 1, max: 4096 },
+        eval_samples_per_prompt: usize = [64, 64, 64, 64, 64, 64], Evaluation, Kind::Int { min: 1, max: 4096 },
             "выборок оценки на запрос",
             "Сколько свежих ответов на каждый запрос (у задачи copy — на каждый уровень сложности) усредняется в оценке.",
             unit "ответов";
@@ -179,10 +219,32 @@ crate::settings! {
             let rule = Rule::at_least(c.task.max_answer_len() as f64);
             return Err(Error::range("max_response_len", rule, c.max_response_len));
         }
+        match c.policy {
+            PolicyKind::Gru if c.precision != Precision::F64 => {
+                let rule = Rule::Requires { what: "policy = transformer".into() };
+                return Err(Error::range("precision", rule, c.precision.name()));
+            }
+            PolicyKind::Gru => {}
+            PolicyKind::Transformer => {
+                if c.model_dim % c.heads != 0 {
+                    let rule = Rule::MultipleOf { what: "heads".into(), of: c.heads as u64 };
+                    return Err(Error::range("model_dim", rule, c.model_dim));
+                }
+                // A row is the longest prompt and the longest response.
+                if c.context_len < c.sequence_len() {
+                    let rule = Rule::at_least(c.sequence_len() as f64);
+                    return Err(Error::range("context_len", rule, c.context_len));
+                }
+            }
+        }
         let work = c.total_work();
         if work > MAX_WORK {
             let rule = Rule::at_most(MAX_WORK);
-            return Err(Error::range("iterations × group_size × ppo_epochs × hidden_dim", rule, work));
+            let what = match c.policy {
+                PolicyKind::Gru => "iterations × group_size × ppo_epochs × hidden_dim",
+                PolicyKind::Transformer => "iterations × group_size × ppo_epochs × model_dim × layers",
+            };
+            return Err(Error::range(what, rule, work));
         }
         Ok(())
     }
@@ -233,18 +295,5 @@ impl SequenceConfig {
     /// ε_high: `clip_epsilon_high`, or ε when it is off.
     pub fn epsilon_high(&self) -> f64 {
         self.clip_epsilon_high.unwrap_or(self.clip_epsilon)
-    }
-
-    /// Multiply-adds of the run: every token of every sampled, evaluated and trained row
-    /// through the GRU cell (3 gates over input and state) and the head.
-    pub fn total_work(&self) -> f64 {
-        let (h, e) = (self.hidden_dim as f64, self.embed_dim as f64);
-        let per_token = 3.0 * h * (h + e) + h * self.task.num_actions() as f64;
-        let rows = (self.prompts() * self.group_size) as f64;
-        let eval_rows = (self.task.levels() * self.eval_samples_per_prompt) as f64;
-        // Sampling, the reference's forward, then each epoch's forward and backward (≈ 3).
-        let trained = rows * (2.0 + 3.0 * self.ppo_epochs as f64);
-        let tokens = self.sequence_len() as f64 * (trained + eval_rows);
-        self.iterations as f64 * tokens * per_token
     }
 }

@@ -5,33 +5,47 @@
 
 use super::config::{KlPlacement, RatioLevel};
 use super::rollout::RolloutBatch;
-use super::SequenceTrainer;
+use super::{Policy, SequenceRun};
 use crate::error::{Error, Result};
 use crate::math;
-use crate::nn::categorical;
+use crate::nn::{categorical, PolicyTape, Scalar};
 use crate::rl::{self, DiagnosticsAccumulator, Reduction};
 use ndarray::Array2;
 
-/// The loss of one batch, its parts, and its gradient.
+/// The loss of one batch, its parts, and its gradient (in the network's scalar `S`).
 #[derive(Debug, Clone, PartialEq)]
-pub struct LossAndGradient {
+pub struct LossAndGradient<S = f64> {
     /// What the update minimises: `policy_loss + kl_loss − entropy_bonus`.
     pub loss: f64,
     /// −objective of the clipped surrogate under the configured reduction.
     pub policy_loss: f64,
     /// β · the KL estimator reduced like the policy terms (0 unless the KL is in the loss).
     pub kl_loss: f64,
-    /// [`SequenceTrainer::entropy_coef_now`] times the policy's entropy per response token,
+    /// [`SequenceRun::entropy_coef_now`] times the policy's entropy per response token,
     /// reduced like the policy terms (under `token_mean`: times `mean_entropy`).
     pub entropy_bonus: f64,
     /// Mean entropy of the policy over response tokens (the reports' `entropy`, whatever the
     /// reduction).
     pub mean_entropy: f64,
     /// d loss / d parameter, flat like the policy's parameters.
-    pub grad: Vec<f64>,
+    pub grad: Vec<S>,
 }
 
-impl SequenceTrainer {
+impl<S: Scalar> LossAndGradient<S> {
+    /// The same, the gradient widened to f64 (exactly: f32 widens without rounding).
+    pub fn widened(self) -> LossAndGradient<f64> {
+        LossAndGradient {
+            loss: self.loss,
+            policy_loss: self.policy_loss,
+            kl_loss: self.kl_loss,
+            entropy_bonus: self.entropy_bonus,
+            mean_entropy: self.mean_entropy,
+            grad: self.grad.into_iter().map(S::to_f64).collect(),
+        }
+    }
+}
+
+impl<P: Policy> SequenceRun<P> {
     /// `[B, T−1]` log-probs of the batch's response tokens under the current policy, 0 off
     /// the mask (the "new" log-probs of PPO).
     pub fn token_log_probs(&self, batch: &RolloutBatch) -> Result<Array2<f64>> {
@@ -64,7 +78,7 @@ impl SequenceTrainer {
         &self,
         batch: &RolloutBatch,
         diagnostics: Option<&mut DiagnosticsAccumulator>,
-    ) -> Result<LossAndGradient> {
+    ) -> Result<LossAndGradient<P::Scalar>> {
         let c = &self.config;
         let (eps, eps_high) = (c.clip_epsilon, c.epsilon_high());
         let kl_in_loss = c.kl_placement == KlPlacement::Loss;
@@ -241,7 +255,7 @@ mod tests {
             reduction,
             ..SequenceConfig::for_profile(SequenceProfile::Grpo)
         };
-        let mut trainer = SequenceTrainer::new(config.clone(), 11).unwrap();
+        let mut trainer = SequenceRun::<crate::nn::Gru>::new(config.clone(), 11).unwrap();
         let mut batch = trainer.collect_rollout().unwrap();
         batch.advantages.fill(0.0);
         let out = trainer.loss_and_gradient(&batch, None).unwrap();

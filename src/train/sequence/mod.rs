@@ -1,9 +1,9 @@
-//! Lesson 8's whole LLM-style loop at toy scale, and the GRPO family's recipes: a GRU policy
-//! answers prompts (lesson 8's three, or the copy task's four difficulty levels), a verifier
+//! Lesson 8's whole LLM-style loop at toy scale, and the GRPO family's recipes: a policy
+//! network (a GRU or a small transformer, [`policy`]) answers prompts (lesson 8's three, or the copy task's four difficulty levels), a verifier
 //! scores each answer, a group estimator (RLOO, GRPO's std, Dr. GRPO's mean, …) turns the
 //! scores of a group into advantages, and several epochs of clipped PPO update the policy.
 //!
-//! One [`SequenceTrainer::step`] is one iteration, in the order it runs:
+//! One [`SequenceRun::step`] is one iteration, in the order it runs:
 //! 1. **Rollout.** For every prompt, `group_size` responses are sampled token by token up to
 //!    `max_response_len` (so lengths vary) and laid out as `input_ids [B, T]`:
 //!    `<bos> prompt… response… <eos> <pad>…` with the prompts' lengths.
@@ -31,47 +31,54 @@
 
 pub mod config;
 pub mod copy_task;
+pub mod cost;
 pub mod lab;
 pub mod loss;
+pub mod policy;
+pub mod policy_file;
 pub mod report;
 pub mod rollout;
 pub mod task;
 pub mod tasks;
+mod trainer;
 
 pub use config::{KlPlacement, RatioLevel, SequenceConfig, SequenceProfile};
 pub use loss::LossAndGradient;
+pub use policy::{Policy, PolicyKind};
 pub use report::{
     FirstBatchRow, GreedyAnswer, IterationReport, SampleEvaluation, SequenceSummary, SOLVED_SUCCESS,
 };
 pub use rollout::RolloutBatch;
 pub use tasks::{Prompt, TaskKind};
+pub use trainer::SequenceTrainer;
 
 use crate::error::{Error, Quantity, Result, StepUnit};
-use crate::nn::gru::{Gru, GruShape};
-use crate::nn::{clip_grad_norm, Adam};
+use crate::nn::{clip_grad_norm, Adam, Scalar};
 use crate::rl::{self, DiagnosticsAccumulator};
 use crate::rng::{self, Rng};
-use crate::train::{evaluation_seed, Progress, ProgressUnit, Record, Trainer};
+use crate::train::evaluation_seed;
 
-/// The trainer: policy, optimiser and random streams of one seeded run.
+/// One seeded run with the network `P` ([`SequenceTrainer`] holds one, whichever network its
+/// settings name): policy, reference, optimiser and random streams.
 ///
 /// ```
-/// use pgbook::train::sequence::{SequenceConfig, SequenceTrainer};
-/// let mut trainer = SequenceTrainer::new(SequenceConfig::smoke(), 5)?;
-/// let report = trainer.step()?;
+/// use pgbook::nn::Gru;
+/// use pgbook::train::sequence::{SequenceConfig, SequenceRun};
+/// let mut run = SequenceRun::<Gru>::new(SequenceConfig::smoke(), 5)?;
+/// let report = run.step()?;
 /// assert_eq!(report.iteration, 1);
-/// let first = trainer.first_batch().unwrap();
+/// let first = run.first_batch().unwrap();
 /// assert!(first[0].text.starts_with("<bos> q0"));
 /// # Ok::<(), pgbook::Error>(())
 /// ```
 #[derive(Debug, Clone)]
-pub struct SequenceTrainer {
+pub struct SequenceRun<P: Policy> {
     config: SequenceConfig,
     seed: u64,
-    policy: Gru,
+    policy: P,
     /// The policy as it was when RL started: the KL's reference.
-    reference: Gru,
-    adam: Adam,
+    reference: P,
+    adam: Adam<P::Scalar>,
     rng: Rng,
     eval_rng: Rng,
     iteration: usize,
@@ -80,20 +87,16 @@ pub struct SequenceTrainer {
     solved_iteration: Option<usize>,
 }
 
-impl SequenceTrainer {
-    /// Validates `config` and initialises the policy from `seed`.
+impl<P: Policy> SequenceRun<P> {
+    /// Validates `config` (which must name `P` as its policy) and initialises the policy
+    /// from `seed`.
     pub fn new(config: SequenceConfig, seed: u64) -> Result<Self> {
         config.validate()?;
+        P::check_config(&config)?;
         let mut rng = rng::seeded(seed);
-        let shape = GruShape {
-            vocab: config.task.vocab_size(),
-            embed: config.embed_dim,
-            hidden: config.hidden_dim,
-            outputs: config.task.num_actions(),
-        };
-        let policy = Gru::new(shape, config.head_init_scale, &mut rng)?;
-        let adam = Adam::new(policy.params.len());
-        Ok(SequenceTrainer {
+        let policy = P::init(P::shape_of(&config), config.head_init_scale, &mut rng)?;
+        let adam = Adam::new(policy.params().len());
+        Ok(SequenceRun {
             config,
             seed,
             reference: policy.clone(),
@@ -151,18 +154,23 @@ impl SequenceTrainer {
     }
 
     /// The policy network.
-    pub fn policy(&self) -> &Gru {
+    pub fn policy(&self) -> &P {
         &self.policy
     }
 
     /// The reference policy (the policy before the first update).
-    pub fn reference(&self) -> &Gru {
+    pub fn reference(&self) -> &P {
         &self.reference
     }
 
     /// The policy's parameters, writable (for experiments and tests).
-    pub fn params_mut(&mut self) -> &mut [f64] {
-        &mut self.policy.params
+    pub fn params_mut(&mut self) -> &mut [P::Scalar] {
+        self.policy.params_mut()
+    }
+
+    /// The latest evaluation (`None` before the first iteration).
+    pub fn last_evaluation(&self) -> Option<&SampleEvaluation> {
+        self.last_evaluation.as_ref()
     }
 
     /// The first rollout, kept for display (`None` before the first step).
@@ -213,9 +221,9 @@ impl SequenceTrainer {
             }
             norm_sum += norm;
             self.adam
-                .step(&mut self.policy.params, &grad, self.config.learning_rate);
+                .step(self.policy.params_mut(), &grad, self.config.learning_rate);
         }
-        if self.policy.params.iter().any(|p| !p.is_finite()) {
+        if self.policy.params().iter().any(|p| !p.is_finite()) {
             return Err(self.diverged(Quantity::Parameters));
         }
         let diag = diagnostics
@@ -277,7 +285,7 @@ impl SequenceTrainer {
         let mut success_by_level = Vec::with_capacity(task.levels());
         for level in 0..task.levels() {
             let mut level_correct = 0usize;
-            let mut cached: Option<(Prompt, rollout::PromptState)> = None;
+            let mut cached: Option<(Prompt, rollout::PromptState<P::State>)> = None;
             for _ in 0..n {
                 let prompt = task.eval_prompt(level, &mut self.eval_rng);
                 // Lesson 8 asks the same prompt every time: read it once.
@@ -335,94 +343,5 @@ impl SequenceTrainer {
                 })
             })
             .collect()
-    }
-}
-
-/// A sequence run's progress counts iterations.
-impl Record for SequenceTrainer {
-    type Summary = SequenceSummary;
-    type Evaluation = SampleEvaluation;
-    fn seed(&self) -> u64 {
-        self.seed
-    }
-    fn units_done(&self) -> u64 {
-        self.iteration as u64
-    }
-    fn summary(&self) -> SequenceSummary {
-        SequenceTrainer::summary(self)
-    }
-    fn last_evaluation(&self) -> Option<&SampleEvaluation> {
-        self.last_evaluation.as_ref()
-    }
-}
-
-impl Trainer for SequenceTrainer {
-    type Config = SequenceConfig;
-    type Report = IterationReport;
-    type Summary = SequenceSummary;
-    type Evaluation = SampleEvaluation;
-    type Record = Self;
-    const NAME: &'static str = "sequence";
-    const STEP: StepUnit = StepUnit::Iteration;
-
-    fn new(config: SequenceConfig, seed: u64) -> Result<Self> {
-        SequenceTrainer::new(config, seed)
-    }
-    fn config(&self) -> &SequenceConfig {
-        &self.config
-    }
-    fn step(&mut self) -> Result<IterationReport> {
-        SequenceTrainer::step(self)
-    }
-    fn is_finished(&self) -> bool {
-        SequenceTrainer::is_finished(self)
-    }
-    fn record(&self) -> &Self {
-        self
-    }
-    fn planned(config: &SequenceConfig) -> Progress {
-        Progress {
-            done: 0,
-            total: config.iterations as u64,
-            unit: ProgressUnit::Iterations,
-            steps: config.iterations as u64,
-        }
-    }
-    fn cost(config: &SequenceConfig) -> crate::train::cost::Cost {
-        use crate::train::cost::{per_token_work, Cost};
-        let (e, h, v) = (
-            config.embed_dim,
-            config.hidden_dim,
-            config.task.vocab_size(),
-        );
-        // Policy, old and reference GRUs with their gradients and Adam's moments.
-        let params = (v * e + 3 * (e * h + h * h + 2 * h) + h * v + v) as u64;
-        let responses = (config.prompts() * config.group_size) as u64;
-        let tokens = responses * config.sequence_len() as u64;
-        let eval_tokens = (config.prompts() * config.eval_samples_per_prompt) as u64
-            * config.sequence_len() as u64;
-        // Backpropagation through time keeps each step's gates, state, embedding and logits.
-        let per_token = (6 * h + e + 3 * v) as u64;
-        let bytes = 8 * (6 * params + tokens.max(eval_tokens) * per_token);
-        // f64 and one token at a time: see cost.rs.
-        use crate::train::cost::{F64_FLOP, GRU_VECTOR_COST};
-        let macs = (3 * (e + h) * h + h * v) as f64 * F64_FLOP * GRU_VECTOR_COST;
-        // Sampling reads each token once; the old and reference log-probs, and each epoch's
-        // forward and backward, read them again; the evaluation samples its own answers.
-        let sampling = tokens as f64 * 2.0 * macs + per_token_work(tokens as f64);
-        let epochs = tokens as f64 * 2.0 * macs * (2.0 + 3.0 * config.ppo_epochs as f64);
-        let evaluation = eval_tokens as f64 * 2.0 * macs + per_token_work(eval_tokens as f64);
-        let per_iteration = sampling + epochs + evaluation;
-        Cost {
-            bytes,
-            work: config.iterations as f64 * per_iteration,
-            rollout_share: sampling / (sampling + epochs),
-            drivers: vec![
-                "prompts_per_iteration",
-                "group_size",
-                "max_response_len",
-                "hidden_dim",
-            ],
-        }
     }
 }

@@ -7,11 +7,10 @@ use super::config::KlPlacement;
 use super::report::FirstBatchRow;
 use super::task::{self, Verdict};
 use super::tasks::{Prompt, TaskKind};
-use super::SequenceTrainer;
+use super::{Policy, SequenceRun};
 use crate::error::{Error, Quantity, Result, Rule};
 use crate::math;
-use crate::nn::categorical;
-use crate::nn::gru::Gru;
+use crate::nn::{categorical, PolicyTape};
 use crate::rl;
 use crate::rng::{self, Rng};
 use ndarray::{Array1, Array2};
@@ -70,23 +69,24 @@ impl RolloutBatch {
     }
 }
 
-/// A prompt read by the policy: the state and the first response token's log-probs.
+/// A prompt read by the policy: its state (the GRU's hidden state, the transformer's KV
+/// cache) and the first response token's log-probs.
 #[derive(Debug, Clone)]
-pub(crate) struct PromptState {
-    state: Vec<f64>,
+pub(crate) struct PromptState<S> {
+    state: S,
     log_probs: Vec<f64>,
 }
 
 /// The advantages' ε: a group whose rewards' std is below it gets zero advantages.
 pub const STD_EPS: f64 = 1e-8;
 
-impl SequenceTrainer {
+impl<P: Policy> SequenceRun<P> {
     /// The state after reading `prompt` and the log-probs of the first response token. They
     /// are the same for every response to that prompt, so every rollout and evaluation
     /// computes them once per prompt.
-    pub(super) fn read_prompt(policy: &Gru, prompt: &Prompt) -> Result<PromptState> {
+    pub(super) fn read_prompt(policy: &P, prompt: &Prompt) -> Result<PromptState<P::State>> {
         let mut state = policy.initial_state();
-        let mut log_probs = vec![0.0; policy.shape().outputs];
+        let mut log_probs = vec![0.0; policy.outputs()];
         for &token in &prompt.tokens {
             policy.step(token as usize, &mut state, &mut log_probs)?;
         }
@@ -97,9 +97,9 @@ impl SequenceTrainer {
     /// output of [`Self::read_prompt`]. Returns the response tokens and the log-prob of each
     /// under the current policy.
     pub(super) fn generate(
-        policy: &Gru,
+        policy: &P,
         task: TaskKind,
-        prompt: &PromptState,
+        prompt: &PromptState<P::State>,
         max_len: usize,
         mut rng: Option<&mut Rng>,
     ) -> Result<(Vec<i64>, Vec<f64>)> {
@@ -212,7 +212,7 @@ impl SequenceTrainer {
     }
 
     /// Log-probs `[B, T−1]` of the batch's response tokens under `policy`, 0 off the mask.
-    pub(super) fn log_probs_under(policy: &Gru, batch: &RolloutBatch) -> Result<Array2<f64>> {
+    pub(super) fn log_probs_under(policy: &P, batch: &RolloutBatch) -> Result<Array2<f64>> {
         let tape = policy.forward(&Self::model_inputs(batch)?)?;
         let mut out = Array2::zeros((batch.len(), tape.steps()));
         for ((b, k), value) in out.indexed_iter_mut() {

@@ -1,0 +1,87 @@
+//! What a sequence run costs, from its settings and its network's [`PolicyCost`] alone: one
+//! model of an iteration's phases, read by the work bound of the settings' relations
+//! ([`SequenceConfig::total_work`]), by the memory bound and by the page's estimate
+//! ([`SequenceConfig::cost`], `Trainer::cost`).
+
+use super::config::SequenceConfig;
+use crate::nn::PolicyCost;
+use crate::train::cost::{per_token_work, Cost, F64_FLOP, VECTOR_COST};
+
+/// Tokens an iteration puts through the network, by how they go through it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Phases {
+    /// Tokens read one at a time while sampling the responses (a row's whole layout, planned).
+    pub sampled: f64,
+    /// Tokens of the batch's rows through the batched forward (the causal shift drops one).
+    pub batched: f64,
+    /// Batched forward passes per iteration: the reference's log-probs and one per epoch.
+    pub forwards: f64,
+    /// Backward passes per iteration: one per epoch.
+    pub backwards: f64,
+    /// Tokens read one at a time by the evaluation's fresh samples.
+    pub evaluated: f64,
+}
+
+impl SequenceConfig {
+    /// The phases of one iteration under these settings.
+    pub fn phases(&self) -> Phases {
+        let rows = (self.prompts() * self.group_size) as f64;
+        let t = self.sequence_len() as f64;
+        let epochs = self.ppo_epochs as f64;
+        Phases {
+            sampled: rows * t,
+            batched: rows * (t - 1.0),
+            forwards: 1.0 + epochs,
+            backwards: epochs,
+            evaluated: (self.task.levels() * self.eval_samples_per_prompt) as f64 * t,
+        }
+    }
+
+    /// Multiply-adds of the whole run (what the settings' work bound caps).
+    pub fn total_work(&self) -> f64 {
+        let (p, c) = (self.phases(), self.policy_cost());
+        // A backward pass costs about two forward passes.
+        let per_iteration = (p.sampled + p.evaluated) * c.step_macs
+            + p.batched * c.forward_macs * (p.forwards + 2.0 * p.backwards);
+        self.iterations as f64 * per_iteration
+    }
+
+    /// Peak memory and planned work of one seed's run.
+    pub fn cost(&self) -> Cost {
+        let (p, c) = (self.phases(), self.policy_cost());
+        let flop = if c.scalar_bytes > 4 { F64_FLOP } else { 1.0 };
+        // Work units are f32 FLOPs of the blocked kernels; a product one vector at a time
+        // costs VECTOR_COST of them per multiply-add pair.
+        let step_work = 2.0 * c.step_macs * flop * VECTOR_COST;
+        let vector_share = 1.0 - c.forward_blocked_share;
+        let forward_work =
+            2.0 * c.forward_macs * flop * (c.forward_blocked_share + vector_share * VECTOR_COST);
+        let sampling = p.sampled * step_work + per_token_work(p.sampled);
+        let training = p.batched * forward_work * (p.forwards + 2.0 * p.backwards);
+        let evaluation = p.evaluated * step_work + per_token_work(p.evaluated);
+        Cost {
+            bytes: bytes(&c, p.batched.max(p.evaluated), self.task.num_actions()),
+            work: self.iterations as f64 * (sampling + training + evaluation),
+            rollout_share: sampling / (sampling + training),
+            drivers: self.memory_drivers(),
+        }
+    }
+
+    /// The settings that make a run's memory large, most important first.
+    fn memory_drivers(&self) -> Vec<&'static str> {
+        let mut drivers = vec!["prompts_per_iteration", "group_size", "max_response_len"];
+        drivers.extend(match self.policy {
+            super::PolicyKind::Gru => &["hidden_dim"][..],
+            super::PolicyKind::Transformer => &["model_dim", "mlp_dim", "layers"][..],
+        });
+        drivers
+    }
+}
+
+/// The policy, its reference, its gradient and Adam's two moments (and a copy in flight),
+/// then the batch's activations and the f64 log-probabilities, their gradient and the loss's
+/// scratch per output, for the larger of the training batch and the evaluation's samples.
+fn bytes(c: &PolicyCost, tokens: f64, outputs: usize) -> u64 {
+    let per_token = c.tape_per_token * c.scalar_bytes + 3 * outputs as u64 * 8;
+    6 * c.params * c.scalar_bytes + tokens as u64 * per_token + 2 * c.state * c.scalar_bytes
+}
