@@ -386,12 +386,14 @@ impl Theme {
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         let at = self.legend_rows(strip, entries)?;
         for ((style, label), (x, row)) in entries.iter().zip(at) {
-            let y = self.ipx(4.0) + self.ipx(16.0) * row;
-            self.legend_entry_sample(strip, (x, y + self.ipx(7.0)), *style)?;
+            let mid = self.ipx(11.0) + self.ipx(16.0) * row;
+            self.legend_entry_sample(strip, (x, mid), *style)?;
             strip.draw(&Text::new(
                 label.to_string(),
-                (x + self.legend_sample() + self.ipx(6.0), y),
-                self.font(12.0).color(&self.colors.ink),
+                (x + self.legend_sample() + self.ipx(6.0), mid),
+                self.font(12.0)
+                    .color(&self.colors.ink)
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
             ))?;
         }
         Ok(())
