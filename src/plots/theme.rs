@@ -280,6 +280,9 @@ impl Theme {
 /// An area split in two: the chart's part and the legend's strip.
 pub type Split<DB> = (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>);
 
+/// An area and, on a phone, the legend's strip split off it.
+pub type MaybeSplit<DB> = (DrawingArea<DB, Shift>, Option<DrawingArea<DB, Shift>>);
+
 /// Below this width (CSS pixels) a legend inside a chart covers its data and axis labels:
 /// the chart leaves a strip under itself for the legend instead ([`Theme::legend_strip`]).
 pub const NARROW_CSS_PX: f64 = 560.0;
@@ -376,6 +379,35 @@ impl Theme {
         let h = area.dim_in_pixel().1;
         let strip = self.px(16.0 * f64::from(rows as u32) + 6.0).min(h / 3);
         Ok(area.split_vertically(h - strip))
+    }
+
+    /// On a phone ([`Theme::is_narrow`] of `whole`), [`Theme::row_strip`] of `area`; otherwise
+    /// `area` whole and no strip (the legend goes inside, [`Theme::legend_or_row`]).
+    pub fn row_strip_if_narrow<DB: DrawingBackend>(
+        &self,
+        whole: &DrawingArea<DB, Shift>,
+        area: DrawingArea<DB, Shift>,
+        entries: &[(ShapeStyle, &str)],
+    ) -> Result<MaybeSplit<DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+        if self.is_narrow(whole) {
+            let (chart, strip) = self.row_strip(&area, entries)?;
+            Ok((chart, Some(strip)))
+        } else {
+            Ok((area, None))
+        }
+    }
+
+    /// The legend in `strip` side by side when there is one, else inside `chart`.
+    pub fn legend_or_row<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+        &self,
+        strip: Option<&DrawingArea<DB, Shift>>,
+        chart: &ChartContext<'a, DB, CT>,
+        entries: &[(ShapeStyle, &str)],
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        match strip {
+            Some(strip) => self.row_legend(strip, entries),
+            None => self.legend(chart, entries),
+        }
     }
 
     /// The legend in a [`Theme::row_strip`]'s strip: entries side by side, wrapped to rows.
