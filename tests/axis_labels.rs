@@ -58,7 +58,7 @@ fn assert_no_repeated_label(name: &str, svg: &str) {
 
 fn render(
     draw: impl Fn(
-        &plotters::prelude::DrawingArea<plotters::prelude::SVGBackend, plotters::coord::Shift>,
+        &plotters::prelude::DrawingArea<pgbook::plots::Svg, plotters::coord::Shift>,
         &Theme,
     ) -> pgbook::Result<()>,
 ) -> String {

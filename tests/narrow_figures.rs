@@ -28,7 +28,7 @@ fn text_y(svg: &str, needle: &str) -> f64 {
 fn render(
     css: (u32, u32),
     draw: impl Fn(
-        &plotters::prelude::DrawingArea<plotters::prelude::SVGBackend, plotters::coord::Shift>,
+        &plotters::prelude::DrawingArea<pgbook::plots::Svg, plotters::coord::Shift>,
         &Theme,
     ) -> pgbook::Result<()>,
 ) -> String {

@@ -97,7 +97,7 @@ pub fn draw<DB: DrawingBackend>(
         )))?;
         legend.push((ZSCORE, "z-оценка"));
     }
-    swatch_legend(&left, theme, (0.62, 0.12), &legend)?;
+    swatch_legend(&chart, theme, &legend)?;
 
     // Right: the means at G with ±2 standard errors, against exact and (G−1)/G · exact.
     let mut rows = vec![

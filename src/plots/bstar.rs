@@ -110,9 +110,8 @@ pub fn draw<DB: DrawingBackend>(
         )))?;
     }
     swatch_legend(
-        &right,
+        &chart,
         theme,
-        (0.2, 0.13),
         &[
             (theme.colors.grey, "в V: p_a"),
             (theme.colors.red, "в b*: p_a·‖s_a‖² / Σ"),

@@ -4,7 +4,6 @@
 
 use super::theme::{decimal, Theme};
 use crate::Result;
-use plotters::chart::SeriesLabelPosition;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -64,11 +63,6 @@ pub fn draw<DB: DrawingBackend>(
         ))?;
         entries.push((style, label.as_str()));
     }
-    theme.place_legend(
-        strip.as_ref(),
-        &chart,
-        SeriesLabelPosition::UpperRight,
-        &entries,
-    )?;
+    theme.place_legend(strip.as_ref(), &chart, &entries)?;
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! the clipped objective against the band 1 ± ε (top), and the clipped objective beside the
 //! unclipped surrogate (bottom). Computed in `lessons::clipping::drift`.
 
-use super::theme::{decimal, swatch_legend, Theme};
+use super::theme::{decimal, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -35,6 +35,19 @@ pub fn draw<DB: DrawingBackend>(
         hi = hi.max(*r);
     }
     let pad = 0.08 * (hi - lo);
+    // On a phone the long labels leave no place inside free: rows under each panel.
+    let top_legend = [
+        (theme.colors.blue.filled(), "действие 0 (A > 0)"),
+        (theme.colors.red.filled(), "действие 1 (A < 0)"),
+        (theme.colors.green.filled(), "действие 2 (A < 0)"),
+        (theme.colors.grey.filled(), "с этого шага все члены плоские"),
+    ];
+    let bottom_legend = [
+        (theme.colors.ink.filled(), "клиппированная цель"),
+        (theme.colors.grey.filled(), "r·A без клиппирования"),
+    ];
+    let (top, top_strip) = theme.row_strip_if_narrow(area, top, &top_legend)?;
+    let (bottom, bottom_strip) = theme.row_strip_if_narrow(area, bottom, &bottom_legend)?;
     let mut chart = theme
         .chart(&top, "Отношения вероятностей по шагам Adam", 30.0, 44.0)
         .build_cartesian_2d(0.0..x_hi, (lo - pad)..(hi + pad))?;
@@ -61,19 +74,7 @@ pub fn draw<DB: DrawingBackend>(
             color.stroke_width(theme.px(2.0)),
         ))?;
     }
-    // On a phone the legend starts further left, or its longest line is cut.
-    let legend_x = if theme.is_narrow(area) { 0.36 } else { 0.55 };
-    swatch_legend(
-        &top,
-        theme,
-        (legend_x, 0.40),
-        &[
-            (theme.colors.blue, "действие 0 (A > 0)"),
-            (theme.colors.red, "действие 1 (A < 0)"),
-            (theme.colors.green, "действие 2 (A < 0)"),
-            (theme.colors.grey, "с этого шага все члены плоские"),
-        ],
-    )?;
+    theme.legend_or_row(top_strip.as_ref(), &chart, &top_legend)?;
 
     let all = d.clipped_objective.iter().chain(&d.surrogate);
     let lo = all.clone().copied().fold(f64::INFINITY, f64::min);
@@ -108,14 +109,6 @@ pub fn draw<DB: DrawingBackend>(
         theme.px(3.0),
         theme.colors.grey.stroke_width(theme.px(1.5)),
     ))?;
-    swatch_legend(
-        &bottom,
-        theme,
-        (0.55, 0.36),
-        &[
-            (theme.colors.ink, "клиппированная цель"),
-            (theme.colors.grey, "r·A без клиппирования"),
-        ],
-    )?;
+    theme.legend_or_row(bottom_strip.as_ref(), &chart, &bottom_legend)?;
     Ok(())
 }

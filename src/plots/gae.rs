@@ -2,7 +2,7 @@
 //! (top), value targets (bottom left) and the weights (γλ)^k (bottom right). The buffer and its
 //! analysis come from the lesson (`lessons::gae`).
 
-use super::theme::{decimal, swatch_legend, Theme};
+use super::theme::{decimal, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -84,6 +84,25 @@ pub fn draw<DB: DrawingBackend>(
         &a.advantages[..],
         &a.single_done_advantages[..],
     ]);
+    // On a phone the three series leave no corner free: the legend takes a row below.
+    let top_legend = [
+        (
+            theme.colors.blue.filled(),
+            if a.forgot_trace_cut {
+                "Â: без trace_cut на усечении"
+            } else {
+                "Â: terminated + trace_cut"
+            },
+        ),
+        (theme.colors.red.filled(), "Â: один флаг done"),
+        (theme.colors.grey.filled(), "δ: две маски"),
+    ];
+    let (top, top_strip) = if theme.is_narrow(area) {
+        let (chart, strip) = theme.row_strip(&top, &top_legend)?;
+        (chart, Some(strip))
+    } else {
+        (top, None)
+    };
     let mut chart = theme
         .chart(
             &top,
@@ -138,23 +157,10 @@ pub fn draw<DB: DrawingBackend>(
         false,
         theme,
     )?;
-    swatch_legend(
-        &top,
-        theme,
-        (0.06, 0.58),
-        &[
-            (
-                theme.colors.blue,
-                if a.forgot_trace_cut {
-                    "Â: без trace_cut на усечении"
-                } else {
-                    "Â: terminated + trace_cut"
-                },
-            ),
-            (theme.colors.red, "Â: один флаг done"),
-            (theme.colors.grey, "δ: две маски"),
-        ],
-    )?;
+    match top_strip {
+        Some(strip) => theme.row_legend(&strip, &top_legend)?,
+        None => theme.legend(&chart, &top_legend)?,
+    }
 
     // Bottom left: value targets A_t + V_t and V_t itself.
     let (lo, hi) = range_of([
@@ -162,6 +168,13 @@ pub fn draw<DB: DrawingBackend>(
         &a.single_done_value_targets[..],
         &a.values[..],
     ]);
+    // Three series over every step leave no corner free: the legend takes a row below.
+    let legend = [
+        (theme.colors.blue.filled(), "две маски"),
+        (theme.colors.red.filled(), "один флаг done"),
+        (theme.colors.grey.filled(), "V"),
+    ];
+    let (left, strip) = theme.row_strip(&left, &legend)?;
     let mut chart = theme
         .chart(&left, "Цели критика Â + V", 36.0, 40.0)
         .build_cartesian_2d(x_range.clone(), lo..hi)?;
@@ -193,16 +206,7 @@ pub fn draw<DB: DrawingBackend>(
         false,
         theme,
     )?;
-    swatch_legend(
-        &left,
-        theme,
-        (0.14, 0.12),
-        &[
-            (theme.colors.blue, "две маски"),
-            (theme.colors.red, "один флаг done"),
-            (theme.colors.grey, "V"),
-        ],
-    )?;
+    theme.row_legend(&strip, &legend)?;
 
     // Bottom right: the weights (γλ)^k.
     let mut chart = theme

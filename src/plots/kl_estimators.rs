@@ -4,7 +4,6 @@
 
 use super::theme::{decimal, Theme};
 use crate::Result;
-use plotters::chart::SeriesLabelPosition;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -78,7 +77,7 @@ pub fn draw<DB: DrawingBackend>(
             ))?;
             entries.push((style, "KL"));
         }
-        theme.legend(&chart, SeriesLabelPosition::UpperLeft, &entries)?;
+        theme.legend(&chart, &entries)?;
     }
     Ok(())
 }

@@ -97,12 +97,7 @@ pub fn draw_titled<DB: DrawingBackend>(
             "потолок 500 (лимит времени)",
         ),
     ];
-    theme.place_legend(
-        strip.as_ref(),
-        &chart,
-        SeriesLabelPosition::LowerRight,
-        &entries,
-    )?;
+    theme.place_legend(strip.as_ref(), &chart, &entries)?;
     Ok(())
 }
 
@@ -195,11 +190,6 @@ pub fn draw_compared<DB: DrawingBackend>(
         theme.colors.ink.stroke_width(thin),
         "потолок 500 (лимит времени)",
     ));
-    theme.place_legend(
-        strip.as_ref(),
-        &chart,
-        SeriesLabelPosition::LowerRight,
-        &entries,
-    )?;
+    theme.place_legend(strip.as_ref(), &chart, &entries)?;
     Ok(())
 }

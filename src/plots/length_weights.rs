@@ -4,7 +4,6 @@
 
 use super::theme::{decimal, Theme};
 use crate::Result;
-use plotters::chart::SeriesLabelPosition;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -72,11 +71,6 @@ pub fn draw<DB: DrawingBackend>(
         (theme.colors.blue.mix(0.8).filled(), short.as_str()),
         (theme.colors.red.mix(0.8).filled(), long.as_str()),
     ];
-    theme.place_legend(
-        strip.as_ref(),
-        &chart,
-        SeriesLabelPosition::UpperRight,
-        &entries,
-    )?;
+    theme.place_legend(strip.as_ref(), &chart, &entries)?;
     Ok(())
 }

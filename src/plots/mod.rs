@@ -14,6 +14,7 @@ pub mod gae;
 pub mod kl_estimators;
 pub mod learning_curve;
 pub mod length_weights;
+pub mod marks;
 pub mod ppo_diagnostics;
 pub mod returns;
 pub mod score;
@@ -28,15 +29,19 @@ pub use theme::Theme;
 use crate::Result;
 use plotters::prelude::*;
 
+/// The native SVG backend, recording what it draws for legend placement ([`marks`]).
+pub type Svg<'a> = marks::Recording<SVGBackend<'a>>;
+
 /// Renders `draw` into an SVG string of `width × height` (natively: tests and the CLI).
 pub fn to_svg(
     width: u32,
     height: u32,
-    draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> Result<()>,
+    draw: impl FnOnce(&DrawingArea<Svg, plotters::coord::Shift>) -> Result<()>,
 ) -> Result<String> {
     let mut svg = String::new();
     {
-        let area = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        let area = marks::Recording::new(SVGBackend::with_string(&mut svg, (width, height)))
+            .into_drawing_area();
         draw(&area)?;
         area.present()?;
     }

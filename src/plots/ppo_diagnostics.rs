@@ -127,11 +127,6 @@ pub fn draw<DB: DrawingBackend>(
         .chain(std::iter::once(&KL))
         .map(|(label, color, _)| (color(&theme.colors).stroke_width(width), *label))
         .collect();
-    theme.place_legend(
-        strip.as_ref(),
-        &chart,
-        SeriesLabelPosition::UpperRight,
-        &entries,
-    )?;
+    theme.place_legend(strip.as_ref(), &chart, &entries)?;
     Ok(())
 }

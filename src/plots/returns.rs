@@ -97,9 +97,8 @@ pub fn draw<DB: DrawingBackend>(
         }
     }
     swatch_legend(
-        &left,
+        &chart,
         theme,
-        (0.16, 0.13),
         &[(theme.colors.blue, "G_t"), (theme.colors.green, "γ^t·G_t")],
     )?;
 
@@ -157,9 +156,8 @@ pub fn draw<DB: DrawingBackend>(
         )))?;
     }
     swatch_legend(
-        &right,
+        &chart,
         theme,
-        (0.14, 0.13),
         &[
             (theme.colors.ink, "точный градиент"),
             (

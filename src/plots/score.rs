@@ -88,9 +88,8 @@ pub fn draw<DB: DrawingBackend>(
         )))?;
     }
     swatch_legend(
-        &left,
+        &chart,
         theme,
-        (0.16, 0.14),
         &[
             (theme.colors.blue, "π"),
             (theme.colors.red, "e_a − π (ярче — a)"),
@@ -129,9 +128,8 @@ pub fn draw<DB: DrawingBackend>(
         theme.colors.red.filled(),
     )))?;
     swatch_legend(
-        &right,
+        &chart,
         theme,
-        (0.30, 0.14),
         &[
             (theme.colors.blue, "точно"),
             (theme.colors.red, "по выборкам"),
@@ -148,6 +146,19 @@ pub fn draw<DB: DrawingBackend>(
         .max(1e-3)
         * 1.1;
     let (y_lo, y_hi) = (d.exact - spread, d.exact + spread);
+    // The estimates fill the panel's width: its legend takes a row of its own below it.
+    let legend = [
+        (
+            theme.colors.ink.stroke_width(theme.px(2.0)),
+            "точный градиент",
+        ),
+        (
+            theme.colors.blue.mix(0.25).filled(),
+            "± одно точное ст. откл.",
+        ),
+        (theme.colors.red.filled(), "оценка по N исходам"),
+    ];
+    let (bottom, strip) = theme.row_strip(&bottom, &legend)?;
     let mut chart = theme
         .chart(
             &bottom,
@@ -184,15 +195,6 @@ pub fn draw<DB: DrawingBackend>(
         [(-1.0, d.exact), (m, d.exact)],
         theme.colors.ink.stroke_width(theme.px(2.0)),
     ))?;
-    swatch_legend(
-        &bottom,
-        theme,
-        (0.12, 0.16),
-        &[
-            (theme.colors.ink, "точный градиент"),
-            (theme.colors.blue, "± одно точное ст. откл."),
-            (theme.colors.red, "оценка по N исходам"),
-        ],
-    )?;
+    theme.row_legend(&strip, &legend)?;
     Ok(())
 }

@@ -64,12 +64,7 @@ pub fn draw<DB: DrawingBackend>(
         let points = reports.iter().map(|r| r.iteration as f64).zip(values);
         chart.draw_series(LineSeries::new(points, color.stroke_width(width)))?;
     }
-    theme.place_legend(
-        strip.as_ref(),
-        &chart,
-        SeriesLabelPosition::LowerRight,
-        &entries,
-    )?;
+    theme.place_legend(strip.as_ref(), &chart, &entries)?;
     Ok(())
 }
 
@@ -145,11 +140,6 @@ pub fn draw_compared<DB: DrawingBackend>(
         theme.colors.grey.stroke_width(width),
         "пунктир: доля правильных ответов",
     ));
-    theme.place_legend(
-        strip.as_ref(),
-        &chart,
-        SeriesLabelPosition::LowerRight,
-        &entries,
-    )?;
+    theme.place_legend(strip.as_ref(), &chart, &entries)?;
     Ok(())
 }

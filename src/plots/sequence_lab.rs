@@ -100,12 +100,7 @@ pub fn draw_success<DB: DrawingBackend>(
             color.stroke_width(width),
         ))?;
     }
-    theme.place_legend(
-        strip.as_ref(),
-        &chart,
-        SeriesLabelPosition::LowerRight,
-        &entries,
-    )?;
+    theme.place_legend(strip.as_ref(), &chart, &entries)?;
     Ok(())
 }
 

@@ -123,16 +123,9 @@ pub fn draw<DB: DrawingBackend>(
     chart.draw_series(std::iter::once(
         EmptyElement::at(point) + Text::new(label, (dx, dy), style),
     ))?;
-    // The legend takes the corner the line leaves free: lower right when it rises.
-    let corner = if d.log_ratio >= 0.0 {
-        (0.56, 0.66)
-    } else {
-        (0.56, 0.14)
-    };
     swatch_legend(
-        area,
+        &chart,
         theme,
-        corner,
         &[
             (theme.colors.blue, "полоса 1 ± ε"),
             (theme.colors.grey, "отсюда ρ_b вне полосы"),

@@ -1,7 +1,8 @@
 //! Shared look: colours, and sizes that scale with the device pixel ratio so that a canvas
 //! whose backing store is CSS size × DPR stays crisp and keeps its proportions.
 
-use plotters::chart::{ChartBuilder, ChartContext, MeshStyle, SeriesLabelPosition};
+use super::marks::{self, LegendBox, Mark};
+use plotters::chart::{ChartBuilder, ChartContext, MeshStyle};
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::{CoordTranslate, Shift};
 use plotters::drawing::DrawingAreaErrorKind;
@@ -206,14 +207,15 @@ impl Theme {
         }
     }
 
-    /// Draws a boxed legend of `entries` (a series' style and its label) in a corner of
-    /// `chart`'s plotting area. The labels are measured by the backend (on the page, the
-    /// canvas's `measureText`; plotters' own series labels measure each line in the page's
-    /// layout, which costs a reflow per label).
+    /// Draws a boxed legend of `entries` (a series' style and its label) inside `chart`'s
+    /// plotting area where it covers no data: the first free place of
+    /// [`marks::free_spot`]'s fixed order among what the figure has drawn so far (the
+    /// [`marks::Recording`] log), else the least-covered one. Call it after the data. The labels
+    /// are measured by the backend (on the page, the canvas's `measureText`; plotters' own
+    /// series labels measure each line in the page's layout, which costs a reflow per label).
     pub fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
         &self,
         chart: &ChartContext<'a, DB, CT>,
-        position: SeriesLabelPosition,
         entries: &[(ShapeStyle, &str)],
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         let area = chart.plotting_area().strip_coord_spec();
@@ -225,18 +227,23 @@ impl Theme {
             text_w = text_w.max(w as i32);
             row_h = row_h.max(h as i32 + self.ipx(2.0));
         }
-        let (pad, gap, margin) = (self.ipx(6.0), self.ipx(6.0), self.ipx(10.0));
+        let (pad, gap, margin) = (self.ipx(6.0), self.ipx(6.0), self.ipx(8.0));
         let box_w = 2 * pad + self.legend_sample() + gap + text_w;
         let box_h = 2 * pad + row_h * entries.len() as i32;
         let (w, h) = area.dim_in_pixel();
-        let (w, h) = (w as i32, h as i32);
-        let left = w - box_w - margin;
-        let top = match position {
-            SeriesLabelPosition::LowerRight
-            | SeriesLabelPosition::LowerMiddle
-            | SeriesLabelPosition::LowerLeft => h - box_h - margin,
-            _ => margin,
+        let (bx, by) = area.get_base_pixel();
+        let plot = ((bx, by), (bx + w as i32 - 1, by + h as i32 - 1));
+        let (placed, after) = marks::with_marks(|drawn| {
+            let data: Vec<&Mark> = drawn.iter().filter(|m| self.is_data(m)).collect();
+            let placed = marks::free_spot(&data, plot, (box_w, box_h), margin);
+            (placed, drawn.len())
+        });
+        let (rect, free) = match placed {
+            Ok(rect) => (rect, true),
+            Err(rect) => (rect, false),
         };
+        marks::log_legend(LegendBox { rect, free, after });
+        let (left, top) = (rect.0 .0 - bx, rect.0 .1 - by);
         let corners = [(left, top), (left + box_w, top + box_h)];
         area.draw(&Rectangle::new(
             corners,
@@ -254,7 +261,27 @@ impl Theme {
         }
         Ok(())
     }
+
+    /// Whether a drawn mark shows data a legend must leave visible: not the paper, the grid,
+    /// a hairline in grey (axes, guides, a legend's frame), nor a light shading (a band's or a
+    /// region's fill under 35 % opacity, which a legend may lie on where no line, point or bar
+    /// is). Grey series drawn thicker, and grey markers, bars and bands, are data.
+    pub fn is_data(&self, mark: &Mark) -> bool {
+        let rgb = |c: RGBColor| (c.0, c.1, c.2);
+        let hairline = mark.width > 0 && mark.width <= self.px(1.0);
+        let shading = mark.width == 0 && mark.alpha < 0.35;
+        !(shading
+            || mark.rgb == rgb(self.colors.paper)
+            || mark.rgb == rgb(self.colors.grid)
+            || (mark.rgb == rgb(self.colors.grey) && hairline))
+    }
 }
+
+/// An area split in two: the chart's part and the legend's strip.
+pub type Split<DB> = (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>);
+
+/// An area and, on a phone, the legend's strip split off it.
+pub type MaybeSplit<DB> = (DrawingArea<DB, Shift>, Option<DrawingArea<DB, Shift>>);
 
 /// Below this width (CSS pixels) a legend inside a chart covers its data and axis labels:
 /// the chart leaves a strip under itself for the legend instead ([`Theme::legend_strip`]).
@@ -299,18 +326,109 @@ impl Theme {
     }
 
     /// The legend of a chart drawn by [`Theme::legend_strip`]'s split: in the strip under the
-    /// chart when there is one (a phone), otherwise boxed in `position` inside the chart.
+    /// chart when there is one (a phone), otherwise boxed inside the chart ([`Theme::legend`]).
     pub fn place_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
         &self,
         strip: Option<&DrawingArea<DB, Shift>>,
         chart: &ChartContext<'a, DB, CT>,
-        position: SeriesLabelPosition,
         entries: &[(ShapeStyle, &str)],
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         match strip {
             Some(strip) => self.strip_legend(strip, entries),
-            None => self.legend(chart, position, entries),
+            None => self.legend(chart, entries),
         }
+    }
+
+    /// The rows of a legend laid out side by side across `width` backend pixels: each entry's
+    /// left end and row, measured with `area`'s backend.
+    fn legend_rows<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        entries: &[(ShapeStyle, &str)],
+    ) -> Result<Vec<(i32, i32)>, DrawingAreaErrorKind<DB::ErrorType>> {
+        let width = area.dim_in_pixel().0 as i32;
+        let font = self.font(12.0).color(&self.colors.ink);
+        let (x0, gap) = (self.ipx(12.0), self.ipx(16.0));
+        let (mut x, mut row) = (x0, 0);
+        let mut out = Vec::with_capacity(entries.len());
+        for (_, label) in entries {
+            let w = self.legend_sample()
+                + self.ipx(6.0)
+                + area.estimate_text_size(label, &font)?.0 as i32;
+            if x > x0 && x + w > width {
+                (x, row) = (x0, row + 1);
+            }
+            out.push((x, row));
+            x += w + gap;
+        }
+        Ok(out)
+    }
+
+    /// For a panel too full for a legend anywhere inside (a cloud of points over its whole
+    /// width): splits off a strip at the bottom of `area` where `entries` go side by side
+    /// ([`Theme::row_legend`]); `(chart area, strip)`.
+    pub fn row_strip<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        entries: &[(ShapeStyle, &str)],
+    ) -> Result<Split<DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+        let rows = self
+            .legend_rows(area, entries)?
+            .last()
+            .map_or(1, |r| r.1 + 1);
+        let h = area.dim_in_pixel().1;
+        let strip = self.px(16.0 * f64::from(rows as u32) + 6.0).min(h / 3);
+        Ok(area.split_vertically(h - strip))
+    }
+
+    /// On a phone ([`Theme::is_narrow`] of `whole`), [`Theme::row_strip`] of `area`; otherwise
+    /// `area` whole and no strip (the legend goes inside, [`Theme::legend_or_row`]).
+    pub fn row_strip_if_narrow<DB: DrawingBackend>(
+        &self,
+        whole: &DrawingArea<DB, Shift>,
+        area: DrawingArea<DB, Shift>,
+        entries: &[(ShapeStyle, &str)],
+    ) -> Result<MaybeSplit<DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+        if self.is_narrow(whole) {
+            let (chart, strip) = self.row_strip(&area, entries)?;
+            Ok((chart, Some(strip)))
+        } else {
+            Ok((area, None))
+        }
+    }
+
+    /// The legend in `strip` side by side when there is one, else inside `chart`.
+    pub fn legend_or_row<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+        &self,
+        strip: Option<&DrawingArea<DB, Shift>>,
+        chart: &ChartContext<'a, DB, CT>,
+        entries: &[(ShapeStyle, &str)],
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        match strip {
+            Some(strip) => self.row_legend(strip, entries),
+            None => self.legend(chart, entries),
+        }
+    }
+
+    /// The legend in a [`Theme::row_strip`]'s strip: entries side by side, wrapped to rows.
+    pub fn row_legend<DB: DrawingBackend>(
+        &self,
+        strip: &DrawingArea<DB, Shift>,
+        entries: &[(ShapeStyle, &str)],
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        let at = self.legend_rows(strip, entries)?;
+        for ((style, label), (x, row)) in entries.iter().zip(at) {
+            let mid = self.ipx(11.0) + self.ipx(16.0) * row;
+            self.legend_entry_sample(strip, (x, mid), *style)?;
+            strip.draw(&Text::new(
+                label.to_string(),
+                (x + self.legend_sample() + self.ipx(6.0), mid),
+                self.font(12.0)
+                    .color(&self.colors.ink)
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
+            ))?;
+        }
+        Ok(())
     }
 
     /// A thin grey dashed line from `from` to `to`: a level or a marker the data is read
@@ -350,35 +468,18 @@ impl Theme {
     }
 }
 
-/// A compact legend: colour swatch and label per entry, its top-left corner at the fractions
-/// `anchor` = (x, y) of `area` (so each figure can put it where no data is drawn).
-pub(crate) fn swatch_legend<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
+/// A legend of colour patches (an entry's colour and label), placed like every legend by
+/// [`Theme::legend`] where `chart` shows no data.
+pub(crate) fn swatch_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &ChartContext<'a, DB, CT>,
     theme: Theme,
-    anchor: (f64, f64),
     entries: &[(RGBColor, &str)],
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let (w, h) = area.dim_in_pixel();
-    // Never over the y axis's labels (about 52 CSS pixels): on a phone a fraction of the
-    // width would put the legend on them.
-    let x0 = ((f64::from(w) * anchor.0) as i32).max(theme.ipx(60.0));
-    let y0 = (f64::from(h) * anchor.1) as i32;
-    for (i, (color, label)) in entries.iter().enumerate() {
-        let y = y0 + theme.ipx(15.0 * i as f64);
-        area.draw(&Rectangle::new(
-            [
-                (x0, y + theme.ipx(3.0)),
-                (x0 + theme.ipx(14.0), y + theme.ipx(9.0)),
-            ],
-            color.filled(),
-        ))?;
-        area.draw(&Text::new(
-            label.to_string(),
-            (x0 + theme.ipx(20.0), y),
-            theme.font(11.0).color(&theme.colors.ink),
-        ))?;
-    }
-    Ok(())
+    let entries: Vec<(ShapeStyle, &str)> = entries
+        .iter()
+        .map(|(color, label)| (color.filled(), *label))
+        .collect();
+    theme.legend(chart, &entries)
 }
 
 /// `x` with `digits` decimals in the text's typography: a decimal comma and a real minus

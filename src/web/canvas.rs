@@ -5,6 +5,7 @@
 //! one per label. Text is measured with the canvas's `measureText` instead.
 
 use crate::error::CanvasProblem;
+use crate::plots::marks::Recording;
 use crate::{Error, Result};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -19,7 +20,7 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 /// page gave it, with devicePixelRatio for the theme's scale.
 pub fn with_canvas<T>(
     canvas_id: &str,
-    draw: impl FnOnce(&DrawingArea<Canvas, Shift>, f64) -> Result<T>,
+    draw: impl FnOnce(&DrawingArea<Recording<Canvas>, Shift>, f64) -> Result<T>,
 ) -> Result<T> {
     let problem = |p| Error::canvas(canvas_id, p);
     let window = web_sys::window().ok_or_else(|| problem(CanvasProblem::NoPage))?;
@@ -35,9 +36,10 @@ pub fn with_canvas<T>(
         return Err(problem(CanvasProblem::NoSize));
     }
     let dpr = window.device_pixel_ratio();
-    let area = Canvas::new(canvas)
-        .ok_or_else(|| problem(CanvasProblem::NoContext))?
-        .into_drawing_area();
+    // Recording: the legends go where the figure drew no data (plots::marks).
+    let area =
+        Recording::new(Canvas::new(canvas).ok_or_else(|| problem(CanvasProblem::NoContext))?)
+            .into_drawing_area();
     let out = draw(&area, dpr)?;
     area.present()?;
     Ok(out)

@@ -75,7 +75,10 @@ fn whole_number(arg: &str, x: f64) -> crate::Result<usize> {
 
 /// A figure drawing function on the page's canvas backend.
 type DrawFn<D> = fn(
-    &plotters::drawing::DrawingArea<canvas::Canvas, plotters::coord::Shift>,
+    &plotters::drawing::DrawingArea<
+        crate::plots::marks::Recording<canvas::Canvas>,
+        plotters::coord::Shift,
+    >,
     &D,
     &Theme,
 ) -> crate::Result<()>;

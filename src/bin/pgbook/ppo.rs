@@ -17,7 +17,8 @@ use std::time::Instant;
 impl SvgDiagnostics<PpoTrainer> for PpoDiagnostics {
     fn write(dir: &Path, profile: &str, first: &FinishedRun<PpoTrainer>) -> Result<()> {
         let path = dir.join(format!("ppo_{profile}_diagnostics_seed{}.svg", first.seed));
-        let root = SVGBackend::new(&path, (900, 480)).into_drawing_area();
+        let root =
+            plots::marks::Recording::new(SVGBackend::new(&path, (900, 480))).into_drawing_area();
         let data = plots::ppo_diagnostics::Data {
             history: &first.reports,
             seed: first.seed,

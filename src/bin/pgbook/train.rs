@@ -60,7 +60,7 @@ pub fn write_learning_curve(
 ) -> Result<()> {
     let curve = aggregate(evaluations)?;
     let path = dir.join(format!("{trainer}_{profile}_learning_curve.svg"));
-    let root = SVGBackend::new(&path, (900, 500)).into_drawing_area();
+    let root = plots::marks::Recording::new(SVGBackend::new(&path, (900, 500))).into_drawing_area();
     let data = plots::learning_curve::Data {
         curve: &curve,
         profile,
