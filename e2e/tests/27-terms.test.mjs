@@ -14,6 +14,7 @@ import { assert, ROOT } from '../harness.mjs';
 import { LESSONS } from '../../www/book.mjs';
 import { GLOSSARY } from '../../www/glossary.mjs';
 import { glossaryList, linkTerms } from '../../scripts/glossary.mjs';
+import { stemWord } from '../../www/js/search-engine.js';
 
 /** Replaced word → the glossary's term, from the glossary's entries. Cyrillic has no \b in JavaScript: explicit edges. */
 const REPLACED = GLOSSARY.flatMap((t) => t.replaces ?? []);
@@ -213,4 +214,18 @@ it("a lesson's terms link to the glossary once per section, in any inflection; n
   assert(out.startsWith('<h2>Опорный уровень</h2>'), 'a heading was linked');
   assert(/<template id="glossary-defs">[\s\S]*data-term="baseline"[\s\S]*<\/template>/.test(out), 'the definitions are not on the page');
   assert(linked.length === 4, `linked ${linked.join(', ')}`);
+});
+
+it("a noun's cases share one stem (the search and the glossary's links): fleeting vowels, and nouns in «-в» that Snowball reads as gerunds", () => {
+  const families = [
+    ['градиент', 'градиента', 'градиентом', 'градиенты'],
+    ['уровень', 'уровня', 'уровнем'],
+    ['отрезок', 'отрезка'],
+    ['обрыв', 'обрыва', 'обрывом', 'обрыве'],
+    ['состав', 'состава'],
+  ];
+  for (const words of families) {
+    const stems = new Set(words.map(stemWord));
+    assert(stems.size === 1, `${words.join(', ')} → ${[...stems].join(', ')}`);
+  }
 });

@@ -74,10 +74,13 @@ async function redrawFirstFigure(tab) {
   return { ...slider, value };
 }
 
-it('site/pgbook.html: at most 2.5 MB, every page once, the built wasm inside; the build refuses a file that would load anything', () => {
+it('site/pgbook.html: at most 3 MB, every page once, the built wasm inside; the build refuses a file that would load anything', () => {
   const path = join(SITE, 'pgbook.html');
   const bytes = statSync(path).size;
-  assert(bytes <= 2_500_000, `pgbook.html has ${bytes} bytes`);
+  // 2.5 MB until session 16; the transformer (in both modules: the attention figure runs it),
+  // the prepared comparisons' verdicts and the legends' recording backend added 486 KB of wasm
+  // (gzipped and base64'd inside): docs/notes.md, «the one file's budget».
+  assert(bytes <= 3_000_000, `pgbook.html has ${bytes} bytes`);
   const html = readFileSync(path, 'utf8');
   const pages = [...html.matchAll(/<template id="page-([^"]+)"/g)].map((m) => m[1]);
   const files = ['index', ...LESSONS.map((l) => l.file.replace('.html', ''))];

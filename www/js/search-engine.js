@@ -19,8 +19,8 @@ import { stemmer } from '@orama/stemmers/russian';
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /**
- * A word's stem: lower case, «ё» as «е», Snowball's Russian stem for a Cyrillic word, whose
- * fleeting vowel before a last н, к, л, р or ц is dropped — Snowball keeps it in the nominative
+ * A word's stem: lower case, «ё» as «е», Snowball's Russian stem for a Cyrillic word (a noun in
+ * «-в» whole, see below), whose fleeting vowel before a last н, к, л, р or ц is dropped — Snowball keeps it in the nominative
  * only («уровень» → уровен, «уровня» → уровн; «отрезок», «отрезка»; «токен» and «токена» alike).
  * @param {string} word
  */
@@ -30,6 +30,10 @@ export function stemWord(word) {
   let s = stems.get(w);
   if (s !== undefined) return s;
   s = stemmer(w);
+  // Snowball reads a final «в», «ив», «ыв» as a perfective gerund and strips it, so the noun's
+  // nominative loses what its other cases keep («обрыв» → обр, «обрыва» → обрыв; «состав»,
+  // «состава»): such a word is its own stem (a gerund then stands apart from its verb).
+  if (/^[иы]?в$/.test(w.slice(s.length)) && w.startsWith(s)) s = w;
   if (s.length >= 5 && /[бвгджзклмнпрстфхцчшщ][ео][нклрц]$/.test(s)) s = s.slice(0, -2) + s.slice(-1);
   if (stems.size > 50_000) stems.clear();
   stems.set(w, s);
