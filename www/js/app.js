@@ -75,8 +75,11 @@ function keyboardScrolling() {
   document.addEventListener('toggle', later, true);
   // A redrawn figure's table or a run's results table may start or stop scrolling.
   /** @param {Node} n */
-  const touches = (n) =>
-    n instanceof Element && (n.matches(SCROLLERS) || n.closest(SCROLLERS) !== null || n.querySelector(SCROLLERS) !== null);
+  const touches = (n) => {
+    // A cell's new text arrives as a text node: its element is what may now be wider.
+    const el = n instanceof Element ? n : n.parentElement;
+    return el !== null && (el.matches(SCROLLERS) || el.closest(SCROLLERS) !== null || el.querySelector(SCROLLERS) !== null);
+  };
   new MutationObserver((records) => {
     if (records.some((r) => [...r.addedNodes].some(touches))) later();
   }).observe(document.querySelector('main') ?? document.body, { childList: true, subtree: true });
