@@ -197,6 +197,18 @@ forEachBrowser((env) => {
         assert(r.tables.length === 0, `worked tables missing: ${r.tables.join(', ')}`);
         assert(r.unlabeled.length === 0, `controls without a label: ${r.unlabeled.join(', ')}`);
         assert(r.pager === 2, 'lesson navigation missing');
+        // The contents beside it (41-find tests it at work): this page marked, its outline its headings.
+        const contents = await tab.eval(() => ({
+          current: [...document.querySelectorAll('#contents [aria-current=page]')].map((a) => a.getAttribute('href')),
+          outline: [...document.querySelectorAll('#contents .outline a')].map((a) => a.getAttribute('href')).join(' '),
+          // A trainer panel's own headings (written by its script) are not the lesson's sections.
+          headings: [...document.querySelectorAll('main :is(h2, h3)')]
+            .filter((h) => !h.closest('section.trainer'))
+            .map((h) => `#${h.id}`)
+            .join(' '),
+        }));
+        assert(contents.current.join() === lesson.file, `the contents marks ${contents.current} as this page`);
+        assert(contents.outline && contents.outline === contents.headings, `outline «${contents.outline}» ≠ headings «${contents.headings}»`);
         assert(!r.fatal, `fatal error shown: ${r.fatal}`);
         assert(r.failed.length === 0, `figures failed: ${r.failed.join(', ')}`);
         await tab.screenshot(lesson.file.replace('.html', ''));
