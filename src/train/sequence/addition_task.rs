@@ -227,11 +227,7 @@ fn answer(response: &[i64]) -> Option<u64> {
 /// ```
 pub fn verify(prompt: &[i64], response: &[i64]) -> Verdict {
     let right = operands(prompt).map(|(a, b)| a + b);
-    let correct = right.is_some() && answer(response) == right;
-    Verdict {
-        reward: if correct { 1.0 } else { 0.0 },
-        correct,
-    }
+    Verdict::binary(right.is_some() && answer(response) == right)
 }
 
 #[cfg(test)]
