@@ -3,7 +3,7 @@
 //! and Monte Carlo points at G — and the Monte Carlo means against the exact gradient and
 //! (G−1)/G · exact. The simulation runs in the lesson (`lessons::baselines`), not here.
 
-use super::theme::{decimal, swatch_legend, Theme};
+use super::theme::{decimal, swatches, Layout, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -32,16 +32,36 @@ pub struct Data {
 /// The z-scored estimate's colour.
 const ZSCORE: RGBColor = RGBColor(140, 80, 170);
 
-/// Draws both panels.
+/// Draws both panels: legends inside where they cover no data, else in rows under the panels
+/// ([`Theme::fit_legends`]).
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &Data,
     theme: &Theme,
 ) -> Result<()> {
+    theme.fit_legends(|layout| draw_laid(area, data, theme, layout))
+}
+
+fn draw_laid<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &Data,
+    theme: &Theme,
+    layout: Layout,
+) -> Result<()> {
     let (d, theme, group_size) = (data, *theme, data.group_size);
     area.fill(&theme.colors.paper)?;
     let (left, right) = theme.panel_pair(area, 0.55);
     let g = group_size as f64;
+    let mut legend = vec![
+        (theme.colors.blue, "без опорного уровня"),
+        (theme.colors.red, "среднее той же группы"),
+        (theme.colors.green, "RLOO"),
+    ];
+    if d.zscore.is_some() {
+        legend.push((ZSCORE, "z-оценка"));
+    }
+    let legend = swatches(&legend);
+    let (left, strip) = theme.row_strip_if(layout == Layout::Rows, &left, &legend)?;
 
     // Left: std against G on a log axis (taller when the z-scores' spread needs it).
     let std_top = d.zscore.map_or(0.26, |(_, std, _)| (std * 1.15).max(0.26));
@@ -84,20 +104,14 @@ pub fn draw<DB: DrawingBackend>(
             color.filled(),
         )))?;
     }
-    let mut legend = vec![
-        (theme.colors.blue, "без опорного уровня"),
-        (theme.colors.red, "среднее той же группы"),
-        (theme.colors.green, "RLOO"),
-    ];
     if let Some((_, std, _)) = d.zscore {
         chart.draw_series(std::iter::once(TriangleMarker::new(
             (g, std),
             theme.ipx(6.0),
             ZSCORE.filled(),
         )))?;
-        legend.push((ZSCORE, "z-оценка"));
     }
-    swatch_legend(&chart, theme, &legend)?;
+    theme.place_legend(strip.as_ref(), &chart, &legend)?;
 
     // Right: the means at G with ±2 standard errors, against exact and (G−1)/G · exact.
     let mut rows = vec![

@@ -2,7 +2,7 @@
 //! (q_A − b)·∇log π(A) as a parabola in b with V and b* marked (left), and each action's weight
 //! in V and in b* (right). Computed in `lessons::baselines::bstar_figure`.
 
-use super::theme::{decimal, swatch_legend, Theme};
+use super::theme::{decimal, swatches, Layout, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -22,11 +22,21 @@ pub struct Data {
     pub weights_b_star: Vec<f64>,
 }
 
-/// Draws both panels.
+/// Draws both panels: legends inside where they cover no data, else in rows under the panels
+/// ([`Theme::fit_legends`]).
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &Data,
     theme: &Theme,
+) -> Result<()> {
+    theme.fit_legends(|layout| draw_laid(area, data, theme, layout))
+}
+
+fn draw_laid<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &Data,
+    theme: &Theme,
+    layout: Layout,
 ) -> Result<()> {
     let (d, theme) = (data, *theme);
     area.fill(&theme.colors.paper)?;
@@ -79,6 +89,11 @@ pub fn draw<DB: DrawingBackend>(
         )))?;
     }
 
+    let legend = swatches(&[
+        (theme.colors.grey, "в V: p_a"),
+        (theme.colors.red, "в b*: p_a·‖s_a‖² / Σ"),
+    ]);
+    let (right, strip) = theme.row_strip_if(layout == Layout::Rows, &right, &legend)?;
     let mut chart = theme
         .chart(&right, "Вес действия в V и в b*", 30.0, 40.0)
         .build_cartesian_2d(-0.6..1.6, 0.0..1.1)?;
@@ -109,13 +124,6 @@ pub fn draw<DB: DrawingBackend>(
             theme.colors.red.mix(0.75).filled(),
         )))?;
     }
-    swatch_legend(
-        &chart,
-        theme,
-        &[
-            (theme.colors.grey, "в V: p_a"),
-            (theme.colors.red, "в b*: p_a·‖s_a‖² / Σ"),
-        ],
-    )?;
+    theme.place_legend(strip.as_ref(), &chart, &legend)?;
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! over the true one against a prompt's success probability p, at one group size.
 //! Computed in `lessons::grpo::difficulty_figure`.
 
-use super::theme::{decimal, Theme};
+use super::theme::{decimal, Layout, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -21,15 +21,37 @@ fn colors(theme: &Theme) -> [RGBColor; 5] {
     [c.grey, c.green, c.blue, c.red, c.ink]
 }
 
-/// Draws one line per estimator and the unbiased level 1.
+/// Draws one line per estimator and the unbiased level 1: legends inside where they cover no data, else in rows under the panels
+/// ([`Theme::fit_legends`]).
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &Data,
     theme: &Theme,
 ) -> Result<()> {
+    theme.fit_legends(|layout| draw_laid(area, data, theme, layout))
+}
+
+fn draw_laid<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &Data,
+    theme: &Theme,
+    layout: Layout,
+) -> Result<()> {
     let theme = *theme;
     area.fill(&theme.colors.paper)?;
-    let (chart_area, strip) = theme.legend_strip(area, data.lines.len());
+    let palette = colors(&theme);
+    let entries: Vec<(ShapeStyle, &str)> = data
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(i, (label, _))| {
+            // RLOO and no baseline coincide: the later one is drawn thinner on top.
+            let width = if i == 2 { 1.5 } else { 2.5 };
+            let color = palette[i % palette.len()];
+            (color.stroke_width(theme.px(width)), label.as_str())
+        })
+        .collect();
+    let (chart_area, strip) = theme.legend_space(layout, area, &entries)?;
     let y_hi = data
         .lines
         .iter()
@@ -50,18 +72,11 @@ pub fn draw<DB: DrawingBackend>(
         .y_label_formatter(&|y| decimal(*y, 1))
         .draw()?;
     chart.draw_series(theme.guide((0.0, 1.0), (1.0, 1.0)))?;
-    let mut entries = Vec::new();
-    for (i, (label, curve)) in data.lines.iter().enumerate() {
-        let palette = colors(&theme);
-        let color = palette[i % palette.len()];
-        // RLOO and no baseline coincide: the later one is drawn thinner on top.
-        let width = if i == 2 { 1.5 } else { 2.5 };
-        let style = color.stroke_width(theme.px(width));
+    for ((_, curve), (style, _)) in data.lines.iter().zip(&entries) {
         chart.draw_series(LineSeries::new(
             curve.iter().copied().filter(|p| p.1.is_finite()),
-            style,
+            *style,
         ))?;
-        entries.push((style, label.as_str()));
     }
     theme.place_legend(strip.as_ref(), &chart, &entries)?;
     Ok(())

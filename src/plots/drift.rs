@@ -2,7 +2,7 @@
 //! the clipped objective against the band 1 ± ε (top), and the clipped objective beside the
 //! unclipped surrogate (bottom). Computed in `lessons::clipping::drift`.
 
-use super::theme::{decimal, Theme};
+use super::theme::{decimal, Layout, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -19,11 +19,21 @@ pub struct Data {
     pub flat_from: Option<usize>,
 }
 
-/// Draws both panels.
+/// Draws both panels: legends inside where they cover no data, else in rows under the panels
+/// ([`Theme::fit_legends`]).
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &Data,
     theme: &Theme,
+) -> Result<()> {
+    theme.fit_legends(|layout| draw_laid(area, data, theme, layout))
+}
+
+fn draw_laid<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &Data,
+    theme: &Theme,
+    layout: Layout,
 ) -> Result<()> {
     let (d, theme, eps) = (data, *theme, data.clip_epsilon);
     area.fill(&theme.colors.paper)?;
@@ -46,8 +56,9 @@ pub fn draw<DB: DrawingBackend>(
         (theme.colors.ink.filled(), "клиппированная цель"),
         (theme.colors.grey.filled(), "r·A без клиппирования"),
     ];
-    let (top, top_strip) = theme.row_strip_if_narrow(area, top, &top_legend)?;
-    let (bottom, bottom_strip) = theme.row_strip_if_narrow(area, bottom, &bottom_legend)?;
+    let rows = layout == Layout::Rows || theme.is_narrow(area);
+    let (top, top_strip) = theme.row_strip_if(rows, &top, &top_legend)?;
+    let (bottom, bottom_strip) = theme.row_strip_if(rows, &bottom, &bottom_legend)?;
     let mut chart = theme
         .chart(&top, "Отношения вероятностей по шагам Adam", 30.0, 44.0)
         .build_cartesian_2d(0.0..x_hi, (lo - pad)..(hi + pad))?;
@@ -74,7 +85,7 @@ pub fn draw<DB: DrawingBackend>(
             color.stroke_width(theme.px(2.0)),
         ))?;
     }
-    theme.legend_or_row(top_strip.as_ref(), &chart, &top_legend)?;
+    theme.place_legend(top_strip.as_ref(), &chart, &top_legend)?;
 
     let all = d.clipped_objective.iter().chain(&d.surrogate);
     let lo = all.clone().copied().fold(f64::INFINITY, f64::min);
@@ -109,6 +120,6 @@ pub fn draw<DB: DrawingBackend>(
         theme.px(3.0),
         theme.colors.grey.stroke_width(theme.px(1.5)),
     ))?;
-    theme.legend_or_row(bottom_strip.as_ref(), &chart, &bottom_legend)?;
+    theme.place_legend(bottom_strip.as_ref(), &chart, &bottom_legend)?;
     Ok(())
 }

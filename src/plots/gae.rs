@@ -2,7 +2,7 @@
 //! (top), value targets (bottom left) and the weights (γλ)^k (bottom right). The buffer and its
 //! analysis come from the lesson (`lessons::gae`).
 
-use super::theme::{decimal, Theme};
+use super::theme::{decimal, Layout, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -58,11 +58,21 @@ fn range_of<'a>(series: impl IntoIterator<Item = &'a [f64]>) -> (f64, f64) {
     (lo - pad, hi + pad)
 }
 
-/// Draws the three panels: advantages (top), value targets and weights (bottom).
+/// Draws the three panels: advantages (top), value targets and weights (bottom); legends
+/// inside where they cover no data, else in rows under the panels ([`Theme::fit_legends`]).
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &Data,
     theme: &Theme,
+) -> Result<()> {
+    theme.fit_legends(|layout| draw_laid(area, data, theme, layout))
+}
+
+fn draw_laid<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &Data,
+    theme: &Theme,
+    layout: Layout,
 ) -> Result<()> {
     let (a, theme) = (data, *theme);
     area.fill(&theme.colors.paper)?;
@@ -97,12 +107,8 @@ pub fn draw<DB: DrawingBackend>(
         (theme.colors.red.filled(), "Â: один флаг done"),
         (theme.colors.grey.filled(), "δ: две маски"),
     ];
-    let (top, top_strip) = if theme.is_narrow(area) {
-        let (chart, strip) = theme.row_strip(&top, &top_legend)?;
-        (chart, Some(strip))
-    } else {
-        (top, None)
-    };
+    let rows = layout == Layout::Rows || theme.is_narrow(area);
+    let (top, top_strip) = theme.row_strip_if(rows, &top, &top_legend)?;
     let mut chart = theme
         .chart(
             &top,
@@ -157,10 +163,7 @@ pub fn draw<DB: DrawingBackend>(
         false,
         theme,
     )?;
-    match top_strip {
-        Some(strip) => theme.row_legend(&strip, &top_legend)?,
-        None => theme.legend(&chart, &top_legend)?,
-    }
+    theme.place_legend(top_strip.as_ref(), &chart, &top_legend)?;
 
     // Bottom left: value targets A_t + V_t and V_t itself.
     let (lo, hi) = range_of([
@@ -174,7 +177,7 @@ pub fn draw<DB: DrawingBackend>(
         (theme.colors.red.filled(), "один флаг done"),
         (theme.colors.grey.filled(), "V"),
     ];
-    let (left, strip) = theme.row_strip(&left, &legend)?;
+    let (left, strip) = theme.row_strip_if(true, &left, &legend)?;
     let mut chart = theme
         .chart(&left, "Цели критика Â + V", 36.0, 40.0)
         .build_cartesian_2d(x_range.clone(), lo..hi)?;
@@ -206,7 +209,7 @@ pub fn draw<DB: DrawingBackend>(
         false,
         theme,
     )?;
-    theme.row_legend(&strip, &legend)?;
+    theme.place_legend(strip.as_ref(), &chart, &legend)?;
 
     // Bottom right: the weights (γλ)^k.
     let mut chart = theme

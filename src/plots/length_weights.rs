@@ -2,7 +2,7 @@
 //! responses under each reduction (a batch of the two). Computed in
 //! `lessons::grpo::length_figure`.
 
-use super::theme::{decimal, Theme};
+use super::theme::{decimal, Layout, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -18,15 +18,31 @@ pub struct Data {
     pub weights: Vec<(f64, f64)>,
 }
 
-/// Draws two bars per reduction.
+/// Draws two bars per reduction: legends inside where they cover no data, else in rows under the panels
+/// ([`Theme::fit_legends`]).
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &Data,
     theme: &Theme,
 ) -> Result<()> {
+    theme.fit_legends(|layout| draw_laid(area, data, theme, layout))
+}
+
+fn draw_laid<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &Data,
+    theme: &Theme,
+    layout: Layout,
+) -> Result<()> {
     let theme = *theme;
     area.fill(&theme.colors.paper)?;
-    let (chart_area, strip) = theme.legend_strip(area, 2);
+    let short = format!("токен ответа 1 (длина {})", data.short_length);
+    let long = format!("токен ответа 2 (длина {})", data.long_length);
+    let entries = [
+        (theme.colors.blue.mix(0.8).filled(), short.as_str()),
+        (theme.colors.red.mix(0.8).filled(), long.as_str()),
+    ];
+    let (chart_area, strip) = theme.legend_space(layout, area, &entries)?;
     let n = data.labels.len();
     let y_hi = data
         .weights
@@ -65,12 +81,6 @@ pub fn draw<DB: DrawingBackend>(
             theme.colors.red.mix(0.8).filled(),
         )))?;
     }
-    let short = format!("токен ответа 1 (длина {})", data.short_length);
-    let long = format!("токен ответа 2 (длина {})", data.long_length);
-    let entries = [
-        (theme.colors.blue.mix(0.8).filled(), short.as_str()),
-        (theme.colors.red.mix(0.8).filled(), long.as_str()),
-    ];
     theme.place_legend(strip.as_ref(), &chart, &entries)?;
     Ok(())
 }

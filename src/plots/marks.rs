@@ -54,6 +54,15 @@ pub struct LegendBox {
 struct Log {
     marks: Vec<Mark>,
     legends: Vec<LegendBox>,
+    /// How many renderings were drawn again with their legends in rows.
+    relaid: usize,
+}
+
+/// A point in the log: how many marks and legends had been drawn.
+#[derive(Debug, Clone, Copy)]
+pub struct Checkpoint {
+    marks: usize,
+    legends: usize,
 }
 
 std::thread_local! {
@@ -82,6 +91,40 @@ pub fn legends() -> Vec<LegendBox> {
 /// Calls `f` with the marks drawn so far.
 pub fn with_marks<T>(f: impl FnOnce(&[Mark]) -> T) -> T {
     LOG.with(|l| f(&l.borrow().marks))
+}
+
+/// Where the log stands now.
+pub fn checkpoint() -> Checkpoint {
+    LOG.with(|l| {
+        let l = l.borrow();
+        Checkpoint {
+            marks: l.marks.len(),
+            legends: l.legends.len(),
+        }
+    })
+}
+
+/// Whether every legend drawn since `at` found a free place (always, with [`fixed_corner`]
+/// on: the old placement is kept whatever it covers).
+pub fn legends_free_since(at: Checkpoint) -> bool {
+    FIXED.with(|f| f.get()) || LOG.with(|l| l.borrow().legends[at.legends..].iter().all(|b| b.free))
+}
+
+/// Forgets what was drawn since `at` (a figure about to be drawn again over it), and counts
+/// the redrawing ([`relaid`]).
+pub fn rewind(at: Checkpoint) {
+    LOG.with(|l| {
+        let mut l = l.borrow_mut();
+        l.marks.truncate(at.marks);
+        l.legends.truncate(at.legends);
+        l.relaid += 1;
+    });
+}
+
+/// How many figures were drawn again with their legends in rows since the last
+/// [`Recording`] was made.
+pub fn relaid() -> usize {
+    LOG.with(|l| l.borrow().relaid)
 }
 
 pub(crate) fn log_legend(legend: LegendBox) {

@@ -2,7 +2,7 @@
 //! active clip fraction and the fraction of ratios outside [1 − ε, 1 + ε]. The KL is typically
 //! ten times smaller than the fractions, so it gets its own scale on the right axis.
 
-use super::theme::{tick_count, tick_label, Palette, Theme};
+use super::theme::{tick_count, tick_label, Layout, Palette, Theme};
 use crate::train::ppo::UpdateReport;
 use crate::Result;
 use plotters::coord::Shift;
@@ -60,10 +60,21 @@ pub struct Data<'a> {
 }
 
 /// Draws the three diagnostics against the update number. An empty history draws empty axes.
+/// The legend goes inside where it covers no data, else in a row under the chart
+/// ([`Theme::fit_legends`]).
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &Data<'_>,
     theme: &Theme,
+) -> Result<()> {
+    theme.fit_legends(|layout| draw_laid(area, data, theme, layout))
+}
+
+fn draw_laid<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &Data<'_>,
+    theme: &Theme,
+    layout: Layout,
 ) -> Result<()> {
     let (
         Data {
@@ -80,7 +91,13 @@ pub fn draw<DB: DrawingBackend>(
         axis_top(history, &[KL], 0.005),
     );
     area.fill(&theme.colors.paper)?;
-    let (plot, strip) = theme.legend_strip(area, FRACTIONS.len() + 1);
+    let width = theme.px(1.5);
+    let entries: Vec<(ShapeStyle, &str)> = FRACTIONS
+        .iter()
+        .chain(std::iter::once(&KL))
+        .map(|(label, color, _)| (color(&theme.colors).stroke_width(width), *label))
+        .collect();
+    let (plot, strip) = theme.legend_space(layout, area, &entries)?;
     let mut chart = theme
         .chart(
             &plot,
@@ -109,7 +126,6 @@ pub fn draw<DB: DrawingBackend>(
         .axis_desc_style(theme.font(12.0).color(&theme.colors.blue))
         .y_label_formatter(&|y| format!("{y:.3}"))
         .draw()?;
-    let width = theme.px(1.5);
     for (_, color, get) in FRACTIONS {
         let points = history.iter().map(|r| (r.update as f64, get(r)));
         chart.draw_series(LineSeries::new(
@@ -122,11 +138,6 @@ pub fn draw<DB: DrawingBackend>(
         history.iter().map(|r| (r.update as f64, get(r))),
         color(&theme.colors).stroke_width(width),
     ))?;
-    let entries: Vec<(ShapeStyle, &str)> = FRACTIONS
-        .iter()
-        .chain(std::iter::once(&KL))
-        .map(|(label, color, _)| (color(&theme.colors).stroke_width(width), *label))
-        .collect();
     theme.place_legend(strip.as_ref(), &chart, &entries)?;
     Ok(())
 }

@@ -3,7 +3,7 @@
 //! REINFORCE estimate of component a against the reward offset c (top right); and that estimate
 //! over resamples against the exact gradient (bottom). Computed in `lessons::score`.
 
-use super::theme::{decimal, swatch_legend, Theme};
+use super::theme::{decimal, swatches, Layout, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -31,11 +31,21 @@ pub struct Data {
     pub resample_std: f64,
 }
 
-/// Draws the three panels.
+/// Draws the three panels: legends inside where they cover no data, else in rows under the panels
+/// ([`Theme::fit_legends`]).
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &Data,
     theme: &Theme,
+) -> Result<()> {
+    theme.fit_legends(|layout| draw_laid(area, data, theme, layout))
+}
+
+fn draw_laid<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &Data,
+    theme: &Theme,
+    layout: Layout,
 ) -> Result<()> {
     let (d, theme) = (data, *theme);
     area.fill(&theme.colors.paper)?;
@@ -46,6 +56,17 @@ pub fn draw<DB: DrawingBackend>(
         area.split_vertically(area.dim_in_pixel().1 * 11 / 20)
     };
     let (left, right) = theme.panel_pair(&top, 0.5);
+    let rows = layout == Layout::Rows;
+    let left_legend = swatches(&[
+        (theme.colors.blue, "π"),
+        (theme.colors.red, "e_a − π (ярче — a)"),
+    ]);
+    let (left, left_strip) = theme.row_strip_if(rows, &left, &left_legend)?;
+    let right_legend = swatches(&[
+        (theme.colors.blue, "точно"),
+        (theme.colors.red, "по выборкам"),
+    ]);
+    let (right, right_strip) = theme.row_strip_if(rows, &right, &right_legend)?;
 
     // Top left: π and e_a − π per action.
     let mut chart = theme
@@ -87,14 +108,7 @@ pub fn draw<DB: DrawingBackend>(
             outline,
         )))?;
     }
-    swatch_legend(
-        &chart,
-        theme,
-        &[
-            (theme.colors.blue, "π"),
-            (theme.colors.red, "e_a − π (ярче — a)"),
-        ],
-    )?;
+    theme.place_legend(left_strip.as_ref(), &chart, &left_legend)?;
 
     // Top right: the exact std of the estimate against c, the current c marked.
     let c_lo = d.std_curve.first().map_or(-1.0, |p| p.0);
@@ -127,14 +141,7 @@ pub fn draw<DB: DrawingBackend>(
         theme.ipx(5.0),
         theme.colors.red.filled(),
     )))?;
-    swatch_legend(
-        &chart,
-        theme,
-        &[
-            (theme.colors.blue, "точно"),
-            (theme.colors.red, "по выборкам"),
-        ],
-    )?;
+    theme.place_legend(right_strip.as_ref(), &chart, &right_legend)?;
 
     // Bottom: the estimates over resamples against the exact gradient, ±1 exact std shaded.
     let m = d.estimates.len().max(1) as f64;
@@ -158,7 +165,7 @@ pub fn draw<DB: DrawingBackend>(
         ),
         (theme.colors.red.filled(), "оценка по N исходам"),
     ];
-    let (bottom, strip) = theme.row_strip(&bottom, &legend)?;
+    let (bottom, strip) = theme.row_strip_if(true, &bottom, &legend)?;
     let mut chart = theme
         .chart(
             &bottom,
@@ -195,6 +202,6 @@ pub fn draw<DB: DrawingBackend>(
         [(-1.0, d.exact), (m, d.exact)],
         theme.colors.ink.stroke_width(theme.px(2.0)),
     ))?;
-    theme.row_legend(&strip, &legend)?;
+    theme.place_legend(strip.as_ref(), &chart, &legend)?;
     Ok(())
 }

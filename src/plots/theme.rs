@@ -277,11 +277,27 @@ impl Theme {
     }
 }
 
-/// An area split in two: the chart's part and the legend's strip.
-pub type Split<DB> = (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>);
+/// How a figure lays out its legends: boxed inside each chart where no data is, or each in a
+/// row of its own under its panel. [`Theme::fit_legends`] chooses per rendering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Inside the charts, where [`Theme::legend`] finds a free place.
+    Inside,
+    /// In a strip under each panel ([`Theme::row_strip_if`]): some panel had no free place.
+    Rows,
+}
 
-/// An area and, on a phone, the legend's strip split off it.
-pub type MaybeSplit<DB> = (DrawingArea<DB, Shift>, Option<DrawingArea<DB, Shift>>);
+/// A strip split off under a chart for its legend, and how the legend fills it.
+pub struct Strip<DB: DrawingBackend> {
+    /// The strip.
+    pub area: DrawingArea<DB, Shift>,
+    /// Entries side by side, wrapped to rows ([`Theme::row_legend`]); else one per line
+    /// ([`Theme::strip_legend`]).
+    pub row: bool,
+}
+
+/// An area and, when the legend goes under it, the legend's strip split off it.
+pub type MaybeSplit<DB> = (DrawingArea<DB, Shift>, Option<Strip<DB>>);
 
 /// Below this width (CSS pixels) a legend inside a chart covers its data and axis labels:
 /// the chart leaves a strip under itself for the legend instead ([`Theme::legend_strip`]).
@@ -309,32 +325,71 @@ impl Theme {
         }
     }
 
+    /// Draws a figure with its legends inside its charts (`draw(Layout::Inside)`) and, when
+    /// some legend found no free place there, draws it again over the first rendering with
+    /// each legend in a row under its panel (`draw(Layout::Rows)`): no legend covers data.
+    /// `draw` must start by filling its whole area.
+    pub fn fit_legends(
+        &self,
+        mut draw: impl FnMut(Layout) -> crate::Result<()>,
+    ) -> crate::Result<()> {
+        let start = marks::checkpoint();
+        draw(Layout::Inside)?;
+        if marks::legends_free_since(start) {
+            return Ok(());
+        }
+        marks::rewind(start);
+        draw(Layout::Rows)
+    }
+
+    /// A strip for a chart's legend: in [`Layout::Rows`] a row under the chart; otherwise, on
+    /// a phone, one line per entry under it ([`Theme::legend_strip`]), else none.
+    pub fn legend_space<DB: DrawingBackend>(
+        &self,
+        layout: Layout,
+        area: &DrawingArea<DB, Shift>,
+        entries: &[(ShapeStyle, &str)],
+    ) -> Result<MaybeSplit<DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+        match layout {
+            Layout::Rows => self.row_strip_if(true, area, entries),
+            Layout::Inside => Ok(self.legend_strip(area, entries.len())),
+        }
+    }
+
     /// On a narrow `area` (a phone), splits off a strip at the bottom for `entries` legend
     /// lines: `(chart area, Some(strip))`; otherwise `(area, None)` and the legend goes inside.
     pub fn legend_strip<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
         entries: usize,
-    ) -> (DrawingArea<DB, Shift>, Option<DrawingArea<DB, Shift>>) {
+    ) -> MaybeSplit<DB> {
         let (w, h) = area.dim_in_pixel();
         if f64::from(w) / self.scale >= NARROW_CSS_PX {
             return (area.clone(), None);
         }
         let strip = (self.px(16.0 * entries as f64 + 6.0)).min(h / 2);
         let (chart, below) = area.split_vertically(h - strip);
-        (chart, Some(below))
+        (
+            chart,
+            Some(Strip {
+                area: below,
+                row: false,
+            }),
+        )
     }
 
-    /// The legend of a chart drawn by [`Theme::legend_strip`]'s split: in the strip under the
-    /// chart when there is one (a phone), otherwise boxed inside the chart ([`Theme::legend`]).
+    /// The legend of a chart: in the strip under it when there is one, laid out as the strip
+    /// says (side by side in rows, or one per line), otherwise boxed inside the chart where it
+    /// covers no data ([`Theme::legend`]).
     pub fn place_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
         &self,
-        strip: Option<&DrawingArea<DB, Shift>>,
+        strip: Option<&Strip<DB>>,
         chart: &ChartContext<'a, DB, CT>,
         entries: &[(ShapeStyle, &str)],
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         match strip {
-            Some(strip) => self.strip_legend(strip, entries),
+            Some(Strip { area, row: true }) => self.row_legend(area, entries),
+            Some(Strip { area, row: false }) => self.strip_legend(area, entries),
             None => self.legend(chart, entries),
         }
     }
@@ -364,53 +419,36 @@ impl Theme {
         Ok(out)
     }
 
-    /// For a panel too full for a legend anywhere inside (a cloud of points over its whole
-    /// width): splits off a strip at the bottom of `area` where `entries` go side by side
-    /// ([`Theme::row_legend`]); `(chart area, strip)`.
-    pub fn row_strip<DB: DrawingBackend>(
+    /// With `rows` true, splits off a strip at the bottom of `area` where `entries` go side by
+    /// side ([`Theme::row_legend`]): for a panel too full for a legend anywhere inside (a cloud
+    /// of points over its whole width, long labels on a phone). Otherwise `area` whole and no
+    /// strip (the legend goes inside).
+    pub fn row_strip_if<DB: DrawingBackend>(
         &self,
+        rows: bool,
         area: &DrawingArea<DB, Shift>,
         entries: &[(ShapeStyle, &str)],
-    ) -> Result<Split<DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+    ) -> Result<MaybeSplit<DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+        if !rows {
+            return Ok((area.clone(), None));
+        }
         let rows = self
             .legend_rows(area, entries)?
             .last()
             .map_or(1, |r| r.1 + 1);
         let h = area.dim_in_pixel().1;
         let strip = self.px(16.0 * f64::from(rows as u32) + 6.0).min(h / 3);
-        Ok(area.split_vertically(h - strip))
+        let (chart, below) = area.split_vertically(h - strip);
+        Ok((
+            chart,
+            Some(Strip {
+                area: below,
+                row: true,
+            }),
+        ))
     }
 
-    /// On a phone ([`Theme::is_narrow`] of `whole`), [`Theme::row_strip`] of `area`; otherwise
-    /// `area` whole and no strip (the legend goes inside, [`Theme::legend_or_row`]).
-    pub fn row_strip_if_narrow<DB: DrawingBackend>(
-        &self,
-        whole: &DrawingArea<DB, Shift>,
-        area: DrawingArea<DB, Shift>,
-        entries: &[(ShapeStyle, &str)],
-    ) -> Result<MaybeSplit<DB>, DrawingAreaErrorKind<DB::ErrorType>> {
-        if self.is_narrow(whole) {
-            let (chart, strip) = self.row_strip(&area, entries)?;
-            Ok((chart, Some(strip)))
-        } else {
-            Ok((area, None))
-        }
-    }
-
-    /// The legend in `strip` side by side when there is one, else inside `chart`.
-    pub fn legend_or_row<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
-        &self,
-        strip: Option<&DrawingArea<DB, Shift>>,
-        chart: &ChartContext<'a, DB, CT>,
-        entries: &[(ShapeStyle, &str)],
-    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        match strip {
-            Some(strip) => self.row_legend(strip, entries),
-            None => self.legend(chart, entries),
-        }
-    }
-
-    /// The legend in a [`Theme::row_strip`]'s strip: entries side by side, wrapped to rows.
+    /// The legend in a [`Theme::row_strip_if`]'s strip: entries side by side, wrapped to rows.
     pub fn row_legend<DB: DrawingBackend>(
         &self,
         strip: &DrawingArea<DB, Shift>,
@@ -468,6 +506,14 @@ impl Theme {
     }
 }
 
+/// Legend entries of colour patches: each entry's colour filled, and its label.
+pub fn swatches<'l>(entries: &[(RGBColor, &'l str)]) -> Vec<(ShapeStyle, &'l str)> {
+    entries
+        .iter()
+        .map(|(color, label)| (color.filled(), *label))
+        .collect()
+}
+
 /// A legend of colour patches (an entry's colour and label), placed like every legend by
 /// [`Theme::legend`] where `chart` shows no data.
 pub(crate) fn swatch_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
@@ -475,11 +521,7 @@ pub(crate) fn swatch_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
     theme: Theme,
     entries: &[(RGBColor, &str)],
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let entries: Vec<(ShapeStyle, &str)> = entries
-        .iter()
-        .map(|(color, label)| (color.filled(), *label))
-        .collect();
-    theme.legend(chart, &entries)
+    theme.legend(chart, &swatches(entries))
 }
 
 /// `x` with `digits` decimals in the text's typography: a decimal comma and a real minus
