@@ -325,21 +325,19 @@ impl Theme {
         }
     }
 
-    /// Draws a figure with its legends inside its charts (`draw(Layout::Inside)`) and, when
-    /// some legend found no free place there, draws it again over the first rendering with
-    /// each legend in a row under its panel (`draw(Layout::Rows)`): no legend covers data.
-    /// `draw` must start by filling its whole area.
+    /// Draws a figure with its legends inside its charts (`draw(Layout::Inside)`) where each finds
+    /// a free place, else with each legend in a row under its panel (`draw(Layout::Rows)`): first
+    /// laid out muted ([`marks::muted`]: logged, not drawn) to see whether every legend found a
+    /// free place inside, then drawn once. No legend covers data.
     pub fn fit_legends(
         &self,
         mut draw: impl FnMut(Layout) -> crate::Result<()>,
     ) -> crate::Result<()> {
         let start = marks::checkpoint();
-        draw(Layout::Inside)?;
-        if marks::legends_free_since(start) {
-            return Ok(());
-        }
-        marks::rewind(start);
-        draw(Layout::Rows)
+        marks::muted(|| draw(Layout::Inside))?;
+        let rows = !marks::legends_free_since(start);
+        marks::rewind(start, rows);
+        draw(if rows { Layout::Rows } else { Layout::Inside })
     }
 
     /// A strip for a chart's legend: in [`Layout::Rows`] a row under the chart; otherwise, on
