@@ -15,6 +15,7 @@ pub mod kl_estimators;
 pub mod learning_curve;
 pub mod length_weights;
 pub mod marks;
+pub mod pass_at_k;
 pub mod ppo_diagnostics;
 pub mod returns;
 pub mod score;

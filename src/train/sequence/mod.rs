@@ -32,6 +32,7 @@
 pub mod config;
 pub mod copy_task;
 pub mod cost;
+pub mod inspect;
 pub mod lab;
 pub mod loss;
 pub mod policy;
@@ -43,6 +44,7 @@ pub mod tasks;
 mod trainer;
 
 pub use config::{KlPlacement, RatioLevel, SequenceConfig, SequenceProfile};
+pub use inspect::{ClipState, GroupInspection, InspectedAnswer, InspectedToken};
 pub use loss::LossAndGradient;
 pub use policy::{Policy, PolicyKind};
 pub use report::{
