@@ -176,7 +176,7 @@ mod tests {
             assert!(n.naive[k] < n.truth[k], "k = {}", k + 1);
         }
         assert!(n.worst_gap > 0.05, "{}", n.worst_gap);
-        assert!((n.none_right - 0.95_f64.powi(16)).abs() < 1e-12);
+        assert!((n.none_right - power(0.95, 16)).abs() < 1e-12);
         let sum: f64 = binomial(16, 0.05).iter().sum();
         assert!((sum - 1.0).abs() < 1e-12);
         for (n, p) in [(1, 0.5), (65, 0.5), (8, 0.0), (8, 0.95), (8, f64::NAN)] {
