@@ -139,6 +139,9 @@ async function main() {
       showFatal(`Не удалось загрузить модуль WebAssembly: ${messageOf(e)}`);
     }
   }
+  // The token inspector (lesson «R1-Zero во вкладке») loads the whole core on first use.
+  const inspector = document.querySelector('[data-inspector]');
+  if (inspector instanceof HTMLElement) await import('./inspector.js').then((m) => m.wireInspector(inspector));
   await Promise.all([drawn, marked]);
   document.documentElement.dataset.ready = '1'; // every figure drawn, every panel set up
   performance.mark('pgbook-ready'); // e2e/bench.mjs onefile reads it

@@ -317,4 +317,22 @@ mod tests {
         assert_ne!(texts(&a), texts(&other));
         assert!(run.inspect_group(4, None).is_err());
     }
+
+    /// A saved network comes back as the run it was saved from (weights, iteration) and can be
+    /// inspected; a file that is not a policy file is refused.
+    #[test]
+    fn a_policy_file_is_inspected_as_its_run() {
+        use crate::train::sequence::SequenceTrainer;
+        let mut trainer = SequenceTrainer::new(small(SequenceProfile::Transformer), 2).unwrap();
+        trainer.step().unwrap();
+        let file = trainer.policy_file().unwrap().unwrap();
+        let back = SequenceTrainer::from_policy_file(&file).unwrap();
+        assert_eq!(back.params(), trainer.params());
+        assert_eq!((back.iteration(), back.seed()), (1, 2));
+        let g = back
+            .inspect_group(1, Some(inspection_stream(2, 1, 0)))
+            .unwrap();
+        assert_eq!((g.iteration, g.group), (1, 1));
+        assert!(SequenceTrainer::from_policy_file("{}").is_err());
+    }
 }
