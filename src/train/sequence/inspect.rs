@@ -335,4 +335,17 @@ mod tests {
         assert_eq!((g.iteration, g.group), (1, 1));
         assert!(SequenceTrainer::from_policy_file("{}").is_err());
     }
+
+    /// The addition task after SFT and one RL iteration: the answers are the task's own
+    /// (`a + b =` prompts), and the terms still add up to sums of the same kind.
+    #[test]
+    fn the_addition_task_after_sft_is_inspected() {
+        use crate::train::sequence::SequenceTrainer;
+        let config = SequenceConfig::for_profile(SequenceProfile::R1Smoke);
+        let mut trainer = SequenceTrainer::new(config, 5).unwrap();
+        trainer.step().unwrap();
+        let g = trainer.inspect_group(0, None).unwrap();
+        assert!(g.prompt.contains('+'), "{}", g.prompt);
+        assert!(g.answers.iter().all(|a| !a.tokens.is_empty()));
+    }
 }
