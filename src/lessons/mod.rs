@@ -23,7 +23,7 @@
 //! numbers the page shows beside the figure and everything the plot draws, computed here
 //! (`plots` draws and computes nothing, and imports nothing from `lessons`), and the figure
 //! described in words for readers who do not see it. Lessons 6 and 8
-//! draw their trainers' reports (`train`), lesson 10's exercises reuse the worked examples.
+//! draw their trainers' reports (`train`), lesson 11's exercises reuse the worked examples.
 
 pub mod attention;
 pub mod baselines;

@@ -39,7 +39,7 @@ let marking = 0; // the latest markScrollers pass: an older one still measuring 
 /**
  * Makes every box that scrolls now focusable (so arrows scroll it) and no other. Every box is
  * measured before any is changed (a change between two reads would make the next read lay out
- * the page again), in slices of a few milliseconds with a task between them: lesson 10 has
+ * the page again), in slices of a few milliseconds with a task between them: lesson 11 has
  * hundreds of formulas.
  */
 async function markScrollers() {

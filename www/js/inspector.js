@@ -115,9 +115,7 @@ export async function wireInspector(root) {
       const core = await loadFull();
       const chosen = source.value === 'untrained' ? null : policies[Number(source.value)];
       /** @type {GroupInspection} */
-      const inspection = chosen
-        ? core.inspect_policy(chosen, g, draw)
-        : core.inspect_untrained(request, seed, g, draw);
+      const inspection = chosen ? core.inspect_policy(chosen, g, draw) : core.inspect_untrained(request, seed, g, draw);
       group.max = String(inspection.groups);
       result.replaceChildren(el('p', { text: summary(inspection) }), ...inspection.answers.map(answerTable));
       status.textContent = `Показана группа ${g + 1}: ${inspection.answers.length} ответов.`;
