@@ -374,7 +374,15 @@ forEachBrowser((env) => {
         if (path === 'r1zero.html') {
           // Lesson 10's token inspector, open: one group's tables of tokens.
           await tab.eval(() => /** @type {HTMLButtonElement} */ (document.querySelector('[data-inspector-show]')).click());
-          await tab.waitFor(() => document.querySelectorAll('#token-inspector table.inspector-tokens').length > 1, null, 60_000);
+          // ... once app.js has made its scrolling boxes keyboard-scrollable (after a debounce).
+          await tab.waitFor(
+            () => {
+              const wraps = [...document.querySelectorAll('#token-inspector .table-wrap')];
+              return wraps.length > 1 && wraps.every((w) => w.scrollWidth <= w.clientWidth + 1 || w.hasAttribute('tabindex'));
+            },
+            null,
+            60_000,
+          );
         }
         for (const theme of ['light', 'dark', 'contrast']) {
           await switchTheme(tab, theme);
