@@ -227,7 +227,7 @@ crate::settings! {
             unit "ответов";
         /// Supervised steps before RL (teacher forcing on the task's demonstrations); 0: RL from
         /// the untrained network. The SFT policy is RL's starting point and its KL reference.
-        sft_steps: usize = [0, 0, 0, 0, 0, 0, 20, 600, 600, 600, 600], Optimisation, Kind::Int { min: 0, max: 100_000 },
+        sft_steps: usize = [0, 0, 0, 0, 0, 0, 20, 1500, 1500, 1500, 1500], Optimisation, Kind::Int { min: 0, max: 100_000 },
             "шагов SFT",
             "Сколько шагов обучения с учителем (перекрёстная энтропия на образцовых ответах задачи) сделать до RL; 0 — RL с необученной сети. Политика после SFT — начало RL и опорная политика KL.",
             unit "шагов";
@@ -237,7 +237,7 @@ crate::settings! {
             "Сколько образцовых ответов в одном шаге SFT.",
             unit "ответов";
         /// Adam's step size during SFT (RL starts a fresh Adam with `learning_rate`).
-        sft_learning_rate: f64 = [3e-3, 3e-3, 3e-3, 3e-3, 3e-3, 3e-3, 3e-3, 3e-3, 3e-3, 3e-3, 3e-3], Optimisation, Kind::real_above(0.0, 1.0),
+        sft_learning_rate: f64 = [3e-3, 3e-3, 3e-3, 3e-3, 3e-3, 3e-3, 3e-3, 1e-2, 1e-2, 1e-2, 1e-2], Optimisation, Kind::real_above(0.0, 1.0),
             "скорость обучения SFT",
             "Шаг Adam на стадии SFT; RL начинает со свежего Adam и своей скорости обучения.";
         /// Share of the addition task's demonstrations that write the sum's digits lowest
