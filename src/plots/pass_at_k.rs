@@ -15,37 +15,46 @@ pub struct Data {
     pub lines: Vec<(String, Vec<(f64, f64)>)>,
 }
 
-/// Draws the three curves over k = 1 … n.
+/// Draws the three curves over k = 1 … n: legends inside where they cover no data, else in
+/// rows under the panel ([`Theme::fit_legends`]).
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &Data,
     theme: &Theme,
 ) -> Result<()> {
-    let theme = *theme;
-    area.fill(&theme.colors.paper)?;
-    let (chart_area, strip) = theme.legend_strip(area, data.lines.len());
-    let caption = format!("pass@k одного запроса по n = {} ответам", data.samples);
-    let mut chart = theme
-        .chart(&chart_area, &caption, 36.0, 48.0)
-        .build_cartesian_2d(1.0..data.samples as f64, 0.0..1.0)?;
-    theme
-        .mesh(&mut chart.configure_mesh())
-        .x_labels(8)
-        .y_labels(6)
-        .x_desc("k")
-        .x_label_formatter(&|x| decimal(*x, 0))
-        .y_label_formatter(&|y| decimal(*y, 1))
-        .draw()?;
-    let c = &theme.colors;
-    let colors = [c.ink, c.blue, c.red];
-    let mut entries = Vec::new();
-    for (i, (label, curve)) in data.lines.iter().enumerate() {
-        // The unbiased estimate lies on the truth: drawn thinner on top of it.
-        let width = if i == 1 { 1.5 } else { 3.0 };
-        let style = colors[i % colors.len()].stroke_width(theme.px(width));
-        chart.draw_series(LineSeries::new(curve.iter().copied(), style))?;
-        entries.push((style, label.as_str()));
-    }
-    theme.place_legend(strip.as_ref(), &chart, &entries)?;
-    Ok(())
+    theme.fit_legends(|layout| {
+        let theme = *theme;
+        area.fill(&theme.colors.paper)?;
+        let c = &theme.colors;
+        let colors = [c.ink, c.blue, c.red];
+        let entries: Vec<(ShapeStyle, &str)> = data
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, (label, _))| {
+                // The unbiased estimate lies on the truth: drawn thinner on top of it.
+                let width = if i == 1 { 1.5 } else { 3.0 };
+                let color = colors[i % colors.len()];
+                (color.stroke_width(theme.px(width)), label.as_str())
+            })
+            .collect();
+        let (chart_area, strip) = theme.legend_space(layout, area, &entries)?;
+        let caption = format!("pass@k одного запроса по n = {} ответам", data.samples);
+        let mut chart = theme
+            .chart(&chart_area, &caption, 36.0, 48.0)
+            .build_cartesian_2d(1.0..data.samples as f64, 0.0..1.0)?;
+        theme
+            .mesh(&mut chart.configure_mesh())
+            .x_labels(8)
+            .y_labels(6)
+            .x_desc("k")
+            .x_label_formatter(&|x| decimal(*x, 0))
+            .y_label_formatter(&|y| decimal(*y, 1))
+            .draw()?;
+        for ((_, curve), (style, _)) in data.lines.iter().zip(&entries) {
+            chart.draw_series(LineSeries::new(curve.iter().copied(), *style))?;
+        }
+        theme.place_legend(strip.as_ref(), &chart, &entries)?;
+        Ok(())
+    })
 }
