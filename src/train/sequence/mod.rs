@@ -39,6 +39,7 @@ pub mod addition_task;
 pub mod config;
 pub mod copy_task;
 pub mod cost;
+pub mod inspect;
 pub mod lab;
 pub mod loss;
 pub mod pass_k;
@@ -52,6 +53,7 @@ pub mod tasks;
 mod trainer;
 
 pub use config::{KlPlacement, RatioLevel, SequenceConfig, SequenceProfile};
+pub use inspect::{ClipState, GroupInspection, InspectedAnswer, InspectedToken};
 pub use loss::LossAndGradient;
 pub use policy::{Policy, PolicyKind};
 pub use report::{
