@@ -15,7 +15,6 @@
 //! | [`grpo`]      | 9, GRPO and its corrections              | `plots::difficulty`, `plots::length_weights`, `plots::kl_estimators` |
 //! | [`exercises`] | 10, the checkable exercises              | —                   |
 //! | [`trainers`]  | 6 and 8, the profiles' settings quoted   | —                   |
-//! | [`describe`]  | every figure in words (text and table)    | —                   |
 //! | [`sliders`]   | every figure slider's range and start     | —                   |
 //!
 //! A lesson with a figure has `figure(…) -> Result<Figure<Numbers, plots::NAME::Data>>`: the
@@ -28,7 +27,6 @@ pub mod attention;
 pub mod baselines;
 pub mod clipping;
 pub mod code;
-pub mod describe;
 pub mod exercises;
 pub mod gae;
 pub mod grpo;
@@ -51,7 +49,7 @@ pub struct Figure<N, D> {
     /// What the plot draws.
     pub data: D,
     /// The figure in words: its text alternative and its table of key numbers.
-    pub description: describe::Description,
+    pub description: crate::text::Description,
 }
 
 /// All worked examples, keyed as the lessons' `data-worked` paths.
@@ -226,7 +224,7 @@ mod tests {
 
     #[test]
     fn every_figure_is_described_in_words_and_a_table() {
-        use describe::check_shape;
+        use crate::text::check_shape;
         let descriptions = [
             score::figure([1.0, 0.0, -1.0], 2, 0.0, 10)
                 .unwrap()

@@ -2,6 +2,7 @@
 //! whose backing store is CSS size × DPR stays crisp and keeps its proportions.
 
 use super::marks::{self, LegendBox, Mark};
+pub use crate::text::decimal;
 use plotters::chart::{ChartBuilder, ChartContext, MeshStyle};
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::{CoordTranslate, Shift};
@@ -480,22 +481,6 @@ pub(crate) fn swatch_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
         .map(|(color, label)| (color.filled(), *label))
         .collect();
     theme.legend(chart, &entries)
-}
-
-/// `x` with `digits` decimals in the text's typography: a decimal comma and a real minus
-/// (axis ticks and labels on the canvas read like the lesson around them).
-pub fn decimal(x: f64, digits: usize) -> String {
-    let text = format!("{x:.digits$}");
-    let text = if text
-        .trim_start_matches('-')
-        .chars()
-        .all(|c| c == '0' || c == '.')
-    {
-        text.trim_start_matches('-').to_string()
-    } else {
-        text
-    };
-    text.replace('.', ",").replace('-', "−")
 }
 
 /// At most `most` tick labels on an axis over `lo..hi` whose labels show `digits` decimals.

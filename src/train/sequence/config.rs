@@ -1,6 +1,5 @@
 //! Every setting of a sequence run, described once.
 
-use super::policy::PolicyKind;
 use super::tasks::TaskKind;
 use crate::error::{Bound, Error, Result, Rule};
 use crate::nn::Precision;
@@ -295,5 +294,31 @@ impl SequenceConfig {
     /// ε_high: `clip_epsilon_high`, or ε when it is off.
     pub fn epsilon_high(&self) -> f64 {
         self.clip_epsilon_high.unwrap_or(self.clip_epsilon)
+    }
+}
+
+/// The networks a sequence run can train.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PolicyKind {
+    /// A recurrent network: embedding → GRU cell → head ([`crate::nn::Gru`]).
+    Gru,
+    /// A decoder-only transformer with causal self-attention ([`crate::nn::Transformer`]).
+    Transformer,
+}
+
+impl PolicyKind {
+    /// The name in settings, links and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            PolicyKind::Gru => "gru",
+            PolicyKind::Transformer => "transformer",
+        }
+    }
+}
+
+impl fmt::Display for PolicyKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }

@@ -42,9 +42,10 @@ pub mod task;
 pub mod tasks;
 mod trainer;
 
+pub use config::PolicyKind;
 pub use config::{KlPlacement, RatioLevel, SequenceConfig, SequenceProfile};
 pub use loss::LossAndGradient;
-pub use policy::{Policy, PolicyKind};
+pub use policy::Policy;
 pub use report::{
     FirstBatchRow, GreedyAnswer, IterationReport, SampleEvaluation, SequenceSummary, SOLVED_SUCCESS,
 };
