@@ -69,74 +69,74 @@ crate::settings! {
 
     fields {
         /// Number of iterations (rollout + PPO epochs).
-        iterations: usize = [40, 200, 150, 150, 150, 300], Optimisation, Kind::Int { min: 1, max: 100_000 },
+        iterations: usize = [150; Smoke: 40, Full: 200, Transformer: 300], Optimisation, Kind::Int { min: 1, max: 100_000 },
             "итераций",
             "Сколько раз собрать группы ответов и обновить политику.",
             unit "итераций";
         /// The task: lesson 8's three prompts, or the copy task with four difficulty levels.
-        task: TaskKind = [TaskKind::ThreePrompts, TaskKind::ThreePrompts, TaskKind::Copy, TaskKind::Copy, TaskKind::Copy, TaskKind::Copy], Rollout,
+        task: TaskKind = [TaskKind::Copy; Smoke: TaskKind::ThreePrompts, Full: TaskKind::ThreePrompts], Rollout,
             Kind::Choice(&["three_prompts", "copy"]),
             "задача",
             "three_prompts — три запроса урока 8; copy — повторить символы запроса (от 1 до 4) и остановиться: награда 1 или 0.";
         /// Prompts drawn per iteration by the copy task (lesson 8 always answers its three).
-        prompts_per_iteration: usize = [3, 3, 8, 8, 8, 8], Rollout, Kind::Int { min: 1, max: 256 },
+        prompts_per_iteration: usize = [8; Smoke: 3, Full: 3], Rollout, Kind::Int { min: 1, max: 256 },
             "запросов на итерацию",
             "Сколько запросов задачи copy выбирается на каждой итерации (у трёх запросов урока 8 — всегда три).",
             unit "запросов";
         /// Responses sampled per prompt, G ≥ 2 (a leave-one-out baseline needs another response).
-        group_size: usize = [8, 8, 8, 8, 8, 8], Rollout, Kind::Int { min: 2, max: 256 },
+        group_size: usize = [8], Rollout, Kind::Int { min: 2, max: 256 },
             "размер группы G",
             "Сколько ответов выбирается на каждый запрос; опорный уровень RLOO — среднее остальных.",
             unit "ответов";
         /// Most tokens a response may have, `<eos>` included; at least 3 (two symbols + `<eos>`).
-        max_response_len: usize = [4, 4, 8, 8, 8, 8], Rollout, Kind::Int { min: 3, max: 32 },
+        max_response_len: usize = [8; Smoke: 4, Full: 4], Rollout, Kind::Int { min: 3, max: 32 },
             "предел длины ответа",
             "Наибольшее число токенов ответа вместе с <eos>.",
             unit "токенов";
         /// How token terms are reduced to one objective.
-        reduction: Reduction = [Reduction::TokenMean, Reduction::TokenMean, Reduction::SequenceMean, Reduction::ConstantLength, Reduction::TokenMean, Reduction::SequenceMean], Loss,
+        reduction: Reduction = [Reduction::TokenMean; Grpo: Reduction::SequenceMean, DrGrpo: Reduction::ConstantLength, Transformer: Reduction::SequenceMean], Loss,
             Kind::Choice(&["token_mean", "sequence_mean", "sequence_sum_mean", "constant_length"]),
             "редукция",
             "Как слагаемые токенов сводятся к одной цели: по всем токенам, по ответам, суммой или делением на постоянную длину (Dr. GRPO).";
         /// How a group's rewards become advantages.
-        advantage_estimator: AdvantageEstimator = [AdvantageEstimator::Rloo, AdvantageEstimator::Rloo, AdvantageEstimator::MeanStdSample, AdvantageEstimator::Mean, AdvantageEstimator::Rloo, AdvantageEstimator::MeanStdSample], Advantages,
+        advantage_estimator: AdvantageEstimator = [AdvantageEstimator::Rloo; Grpo: AdvantageEstimator::MeanStdSample, DrGrpo: AdvantageEstimator::Mean, Transformer: AdvantageEstimator::MeanStdSample], Advantages,
             Kind::Choice(&["none", "mean", "rloo", "mean_std_population", "mean_std_sample"]),
             "оцениватель преимущества",
             "Как награды группы превращаются в преимущества: без опорного уровня, минус среднее (Dr. GRPO), минус среднее остальных (RLOO), делённые на ст. откл. группы (GRPO).";
         /// Whether the response mask keeps the `<eos>` label: without it the loss gives the policy
         /// no direct signal for stopping (lesson 8's mistake; softmax and shared weights still
         /// move p(<eos>) indirectly).
-        include_eos: bool = [true, true, true, true, true, true], Loss, Kind::Bool,
+        include_eos: bool = [true], Loss, Kind::Bool,
             "<eos> в маске ответа",
             "Учитывать ли метку <eos> в маске: без неё потеря не даёт политике прямого сигнала, когда остановиться.";
         /// PPO clip range ε.
-        clip_epsilon: f64 = [0.2, 0.2, 0.2, 0.2, 0.2, 0.2], Loss,
+        clip_epsilon: f64 = [0.2], Loss,
             Kind::Real { min: Some(Bound::closed(0.0)), max: Some(Bound::open(1.0)) },
             "ε — порог клиппирования",
             "Отношение вероятностей токена обрезается до [1 − ε, 1 + ε].";
         /// The upper clip ε_high (DAPO's clip-higher): ratios are clipped to
         /// [1 − ε, 1 + ε_high]; off means ε_high = ε.
-        clip_epsilon_high: Option<f64> = [None, None, None, None, None, None], Loss,
+        clip_epsilon_high: Option<f64> = [None], Loss,
             Kind::Optional(&Kind::real(0.0, 10.0)),
             "ε_high — верхний порог",
             "Отношение обрезается до [1 − ε, 1 + ε_high] (clip-higher из DAPO); off — ε_high = ε.";
         /// Whose ratio is clipped: each token's, or the response's length-normalised one (GSPO).
-        ratio_level: RatioLevel = [RatioLevel::Token, RatioLevel::Token, RatioLevel::Token, RatioLevel::Token, RatioLevel::Token, RatioLevel::Token], Loss,
+        ratio_level: RatioLevel = [RatioLevel::Token], Loss,
             Kind::Choice(&["token", "sequence"]),
             "уровень отношения",
             "token — отношение вероятностей каждого токена; sequence — одно на ответ, exp среднего логарифма отношений его токенов (GSPO).";
         /// β, the weight of the KL to the reference policy (the policy as it was when RL
         /// started).
-        kl_coef: f64 = [0.0, 0.0, 0.01, 0.0, 0.01, 0.01], Loss, Kind::real(0.0, 10.0),
+        kl_coef: f64 = [0.0; Grpo: 0.01, Rloo: 0.01, Transformer: 0.01], Loss, Kind::real(0.0, 10.0),
             "β — вес KL",
             "Вес KL к опорной политике — политике, какой она была до начала обучения.";
         /// Where the KL goes: off, in the reward (per token), or in the loss.
-        kl_placement: KlPlacement = [KlPlacement::Off, KlPlacement::Off, KlPlacement::Loss, KlPlacement::Off, KlPlacement::Reward, KlPlacement::Loss], Loss,
+        kl_placement: KlPlacement = [KlPlacement::Off; Grpo: KlPlacement::Loss, Rloo: KlPlacement::Reward, Transformer: KlPlacement::Loss], Loss,
             Kind::Choice(&["off", "reward", "loss"]),
             "куда входит KL",
             "off — без KL; reward — −β·(log π − log π_ref) в награде каждого токена (через преимущество); loss — β·оценка KL в функции потерь.";
         /// The estimator of the KL in the loss (and of `kl_to_reference` in the reports: k3).
-        kl_estimator: KlEstimator = [KlEstimator::K3, KlEstimator::K3, KlEstimator::K3, KlEstimator::K3, KlEstimator::K1, KlEstimator::K3], Loss,
+        kl_estimator: KlEstimator = [KlEstimator::K3; Rloo: KlEstimator::K1], Loss,
             Kind::Choice(&["k1", "k2", "k3"]),
             "оценка KL",
             "k1 = d, k2 = d²/2, k3 = e^(−d) − 1 + d при d = log π − log π_ref; в награде всегда k1.";
@@ -144,70 +144,70 @@ crate::settings! {
         /// by `reduction` like the policy terms), annealed linearly to 0 over the run: early on
         /// it keeps a group's answers diverse long enough to find both symbols, at the end it
         /// lets the policy become sharp. 0 turns it off.
-        entropy_coef: f64 = [0.1, 0.1, 0.05, 0.05, 0.05, 0.05], Loss, Kind::real(0.0, 10.0),
+        entropy_coef: f64 = [0.05; Smoke: 0.1, Full: 0.1], Loss, Kind::real(0.0, 10.0),
             "вес энтропийного бонуса",
             "Начальный вес энтропийного бонуса; линейно уменьшается до нуля к концу обучения. Энтропия токенов сводится той же редукцией, что и цель.";
         /// Full-batch PPO epochs per rollout.
-        ppo_epochs: usize = [4, 4, 4, 4, 4, 4], Optimisation, Kind::Int { min: 1, max: 100 },
+        ppo_epochs: usize = [4], Optimisation, Kind::Int { min: 1, max: 100 },
             "эпох PPO",
             "Сколько шагов Adam по одному пакету ответов.";
         /// Adam step size.
-        learning_rate: f64 = [3e-3, 3e-3, 3e-3, 3e-3, 3e-3, 1e-3], Optimisation, Kind::real_above(0.0, 1.0),
+        learning_rate: f64 = [3e-3; Transformer: 1e-3], Optimisation, Kind::real_above(0.0, 1.0),
             "скорость обучения Adam",
             "Скорость обучения оптимизатора (шаг Adam).";
         /// Global gradient-norm limit.
-        max_grad_norm: f64 = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0], Optimisation, Kind::real_above(0.0, 1000.0),
+        max_grad_norm: f64 = [1.0], Optimisation, Kind::real_above(0.0, 1000.0),
             "предел нормы градиента",
             "Норма градиента обрезается до этого значения.";
         /// The policy network: the GRU, or the small transformer.
-        policy: PolicyKind = [PolicyKind::Gru, PolicyKind::Gru, PolicyKind::Gru, PolicyKind::Gru, PolicyKind::Gru, PolicyKind::Transformer], Network,
+        policy: PolicyKind = [PolicyKind::Gru; Transformer: PolicyKind::Transformer], Network,
             Kind::Choice(&["gru", "transformer"]),
             "сеть политики",
             "gru — рекуррентная сеть: эмбеддинг, ячейка GRU, выходной слой; transformer — маленький трансформер-декодер: эмбеддинги токенов и позиций, блоки с причинным многоголовым вниманием и MLP, выходной слой.";
         /// The scalar the network computes in (the GRU: f64 only). The log-probabilities, the
         /// loss and the reports are f64 either way.
-        precision: Precision = [Precision::F64, Precision::F64, Precision::F64, Precision::F64, Precision::F64, Precision::F32], Network,
+        precision: Precision = [Precision::F64; Transformer: Precision::F32], Network,
             Kind::Choice(&["f64", "f32"]),
             "точность вычислений сети",
             "f64 — двойная точность, как в проверках градиентов; f32 — одинарная: вдвое больше чисел в одной SIMD-операции, обучение быстрее (только у трансформера). Логарифмы вероятностей, функция потерь и показатели считаются в f64 в обоих случаях.";
         /// The transformer's blocks (attention + MLP, each with its residual).
-        layers: usize = [2, 2, 2, 2, 2, 2], Network, Kind::Int { min: 1, max: 8 },
+        layers: usize = [2], Network, Kind::Int { min: 1, max: 8 },
             "блоков трансформера",
             "Сколько блоков «внимание + MLP» идёт друг за другом (только у трансформера).",
             unit "блоков";
         /// Attention heads per block; `model_dim` must be a multiple.
-        heads: usize = [2, 2, 2, 2, 2, 4], Network, Kind::Int { min: 1, max: 16 },
+        heads: usize = [2; Transformer: 4], Network, Kind::Int { min: 1, max: 16 },
             "голов внимания",
             "На сколько голов делится внимание в каждом блоке; ширина модели должна делиться на их число (только у трансформера).",
             unit "голов";
         /// Width of the transformer's residual stream (d_model), its embeddings included.
-        model_dim: usize = [32, 32, 32, 32, 32, 32], Network, Kind::Int { min: 1, max: 256 },
+        model_dim: usize = [32], Network, Kind::Int { min: 1, max: 256 },
             "ширина модели трансформера",
             "Размер вектора каждой позиции (d_model): эмбеддинги, внимание и выходы блоков (только у трансформера).";
         /// Width of each block's MLP.
-        mlp_dim: usize = [64, 64, 64, 64, 64, 64], Network, Kind::Int { min: 1, max: 1024 },
+        mlp_dim: usize = [64], Network, Kind::Int { min: 1, max: 1024 },
             "ширина MLP трансформера",
             "Размер скрытого слоя MLP в каждом блоке, обычно в 2–4 раза больше ширины модели (только у трансформера).";
         /// Positions the transformer has embeddings for: at least a prompt and a response.
-        context_len: usize = [16, 16, 16, 16, 16, 16], Network, Kind::Int { min: 2, max: 64 },
+        context_len: usize = [16], Network, Kind::Int { min: 2, max: 64 },
             "длина контекста трансформера",
             "Сколько позиций знает трансформер (обучаемые эмбеддинги позиций); не меньше, чем запрос и ответ вместе (только у трансформера).",
             unit "токенов";
         /// Embedding width.
-        embed_dim: usize = [16, 16, 16, 16, 16, 16], Network, Kind::Int { min: 1, max: 256 },
+        embed_dim: usize = [16], Network, Kind::Int { min: 1, max: 256 },
             "ширина эмбеддинга",
             "Размер вектора, которым представлен каждый токен.";
         /// GRU hidden width.
-        hidden_dim: usize = [32, 32, 32, 32, 32, 32], Network, Kind::Int { min: 1, max: 256 },
+        hidden_dim: usize = [32], Network, Kind::Int { min: 1, max: 256 },
             "ширина скрытого состояния GRU",
             "Размер скрытого состояния рекуррентной сети.";
         /// Scale of the output head at initialisation: small values start near the uniform policy.
-        head_init_scale: f64 = [0.1, 0.1, 0.1, 0.1, 0.1, 0.1], Network, Kind::real(0.0, 10.0),
+        head_init_scale: f64 = [0.1], Network, Kind::real(0.0, 10.0),
             "масштаб выходного слоя",
             "Малые значения начинают с почти равномерной политики.";
         /// Fresh samples per prompt (lesson 8) or per difficulty level (copy) for every
         /// evaluation.
-        eval_samples_per_prompt: usize = [64, 64, 64, 64, 64, 64], Evaluation, Kind::Int { min: 1, max: 4096 },
+        eval_samples_per_prompt: usize = [64], Evaluation, Kind::Int { min: 1, max: 4096 },
             "выборок оценки на запрос",
             "Сколько свежих ответов на каждый запрос (у задачи copy — на каждый уровень сложности) усредняется в оценке.",
             unit "ответов";
