@@ -12,10 +12,12 @@
 //! - [`lessons`]: each lesson's inputs, worked examples and the analyses behind its figure.
 //! - [`plots`]: every figure, generic over the plotters drawing backend (canvas or SVG).
 //! - [`rng`]: seeded portable randomness.
+//! - [`choice`]: the `choice!` macro, a setting's named choices written once.
 //! - [`text`]: the ground floor: numbers, lists and Russian numerals as the book writes them,
 //!   and a figure's words ([`text::Description`]); it imports nothing of the crate.
 //! - `web` (wasm32 only): the wasm-bindgen boundary.
 
+pub mod choice;
 pub mod envs;
 pub mod error;
 pub mod lessons;

@@ -50,7 +50,7 @@ crate::settings! {
         /// A time-limit truncation: bootstrap from V(s_final) (two masks) or treat it as a
         /// terminal (one `done` flag, CleanRL's choice).
         truncation: Truncation = [Truncation::Bootstrap], Advantages,
-            Kind::Choice(&["bootstrap", "terminal"]),
+            Kind::Choice(&Truncation::NAMES),
             "усечение по времени",
             "bootstrap — две маски: после усечения достраивать оценкой V(s); terminal — один флаг done: считать усечение концом эпизода.";
         /// Cut the GAE recursion at the rollout's edge. Without the cut (the mistake of

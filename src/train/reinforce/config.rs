@@ -3,43 +3,32 @@
 use crate::envs::cartpole::MAX_EPISODE_STEPS;
 use crate::error::{Error, Result, Rule};
 use crate::train::settings::{Kind, Settings};
-use serde::{Deserialize, Serialize};
 
-/// What multiplies the score ∇log π(a_t|s_t) at step t (lesson 2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Weight {
-    /// The whole episode's discounted return G₀ at every step: the estimator straight from
-    /// the log-derivative trick, without the causal cut.
-    WholeReturn,
-    /// The reward-to-go G_t = Σ_{k≥t} γ^{k−t} r_k: only the rewards that follow the action
-    /// (the causal cut).
-    RewardToGo,
-    /// γ^t · G_t: the literal gradient of the discounted objective (later steps count less).
-    Discounted,
+crate::choice! {
+    /// What multiplies the score ∇log π(a_t|s_t) at step t (lesson 2).
+    pub enum Weight {
+        /// The whole episode's discounted return G₀ at every step: the estimator straight from
+        /// the log-derivative trick, without the causal cut.
+        WholeReturn = "whole_return",
+        /// The reward-to-go G_t = Σ_{k≥t} γ^{k−t} r_k: only the rewards that follow the action
+        /// (the causal cut).
+        RewardToGo = "reward_to_go",
+        /// γ^t · G_t: the literal gradient of the discounted objective (later steps count less).
+        Discounted = "discounted",
+    }
 }
 
-impl Weight {
-    /// The names the schema lists (`--set weight=…`).
-    pub const NAMES: [&'static str; 3] = ["whole_return", "reward_to_go", "discounted"];
-}
-
-/// What is subtracted from the weight before it multiplies the score (lesson 3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Baseline {
-    /// Nothing.
-    None,
-    /// The mean of the weights over every step of the batch.
-    BatchMean,
-    /// A learned value V(s): a separate critic fitted to the weights of each batch for
-    /// `value_steps` Adam steps before the policy step uses it.
-    Value,
-}
-
-impl Baseline {
-    /// The names the schema lists (`--set baseline=…`).
-    pub const NAMES: [&'static str; 3] = ["none", "batch_mean", "value"];
+crate::choice! {
+    /// What is subtracted from the weight before it multiplies the score (lesson 3).
+    pub enum Baseline {
+        /// Nothing.
+        None = "none",
+        /// The mean of the weights over every step of the batch.
+        BatchMean = "batch_mean",
+        /// A learned value V(s): a separate critic fitted to the weights of each batch for
+        /// `value_steps` Adam steps before the policy step uses it.
+        Value = "value",
+    }
 }
 
 crate::settings! {

@@ -5,42 +5,29 @@ use crate::error::{Bound, Error, Result, Rule};
 use crate::nn::Precision;
 use crate::rl::{AdvantageEstimator, KlEstimator, Reduction};
 use crate::train::settings::{Kind, Settings};
-use std::fmt;
 
-/// Whose probability ratio the clip acts on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RatioLevel {
-    /// Every token's own ratio π/π_old (PPO, GRPO, DAPO).
-    Token,
-    /// One ratio per response, exp of the mean token log-ratio, shared by its tokens (GSPO).
-    Sequence,
+crate::choice! {
+    /// Whose probability ratio the clip acts on.
+    pub enum RatioLevel {
+        /// Every token's own ratio π/π_old (PPO, GRPO, DAPO).
+        Token = "token",
+        /// One ratio per response, exp of the mean token log-ratio, shared by its tokens (GSPO).
+        Sequence = "sequence",
+    }
 }
 
-/// Where the KL to the reference policy goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum KlPlacement {
-    /// No KL term.
-    Off,
-    /// −β·(log π − log π_ref) per token in the reward (RLHF-PPO, RLOO): it reaches the update
-    /// only through the advantages.
-    Reward,
-    /// β times the chosen estimator, reduced like the policy terms, added to the loss (GRPO).
-    Loss,
+crate::choice! {
+    /// Where the KL to the reference policy goes.
+    pub enum KlPlacement {
+        /// No KL term.
+        Off = "off",
+        /// −β·(log π − log π_ref) per token in the reward (RLHF-PPO, RLOO): it reaches the update
+        /// only through the advantages.
+        Reward = "reward",
+        /// β times the chosen estimator, reduced like the policy terms, added to the loss (GRPO).
+        Loss = "loss",
+    }
 }
-
-macro_rules! display_by_serde {
-    ($($t:ty),*) => {$(
-        impl fmt::Display for $t {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                let v = serde_json::to_value(self).map_err(|_| fmt::Error)?;
-                f.write_str(v.as_str().unwrap_or_default())
-            }
-        }
-    )*};
-}
-display_by_serde!(RatioLevel, KlPlacement);
 
 crate::settings! {
     /// Every setting of a sequence run. Build one with [`SequenceConfig::profile`] and adjust
@@ -75,7 +62,7 @@ crate::settings! {
             unit "итераций";
         /// The task: lesson 8's three prompts, or the copy task with four difficulty levels.
         task: TaskKind = [TaskKind::Copy; Smoke: TaskKind::ThreePrompts, Full: TaskKind::ThreePrompts], Rollout,
-            Kind::Choice(&["three_prompts", "copy"]),
+            Kind::Choice(&TaskKind::NAMES),
             "задача",
             "three_prompts — три запроса урока 8; copy — повторить символы запроса (от 1 до 4) и остановиться: награда 1 или 0.";
         /// Prompts drawn per iteration by the copy task (lesson 8 always answers its three).
@@ -95,12 +82,12 @@ crate::settings! {
             unit "токенов";
         /// How token terms are reduced to one objective.
         reduction: Reduction = [Reduction::TokenMean; Grpo: Reduction::SequenceMean, DrGrpo: Reduction::ConstantLength, Transformer: Reduction::SequenceMean], Loss,
-            Kind::Choice(&["token_mean", "sequence_mean", "sequence_sum_mean", "constant_length"]),
+            Kind::Choice(&Reduction::NAMES),
             "редукция",
             "Как слагаемые токенов сводятся к одной цели: по всем токенам, по ответам, суммой или делением на постоянную длину (Dr. GRPO).";
         /// How a group's rewards become advantages.
         advantage_estimator: AdvantageEstimator = [AdvantageEstimator::Rloo; Grpo: AdvantageEstimator::MeanStdSample, DrGrpo: AdvantageEstimator::Mean, Transformer: AdvantageEstimator::MeanStdSample], Advantages,
-            Kind::Choice(&["none", "mean", "rloo", "mean_std_population", "mean_std_sample"]),
+            Kind::Choice(&AdvantageEstimator::NAMES),
             "оцениватель преимущества",
             "Как награды группы превращаются в преимущества: без опорного уровня, минус среднее (Dr. GRPO), минус среднее остальных (RLOO), делённые на ст. откл. группы (GRPO).";
         /// Whether the response mask keeps the `<eos>` label: without it the loss gives the policy
@@ -122,7 +109,7 @@ crate::settings! {
             "Отношение обрезается до [1 − ε, 1 + ε_high] (clip-higher из DAPO); off — ε_high = ε.";
         /// Whose ratio is clipped: each token's, or the response's length-normalised one (GSPO).
         ratio_level: RatioLevel = [RatioLevel::Token], Loss,
-            Kind::Choice(&["token", "sequence"]),
+            Kind::Choice(&RatioLevel::NAMES),
             "уровень отношения",
             "token — отношение вероятностей каждого токена; sequence — одно на ответ, exp среднего логарифма отношений его токенов (GSPO).";
         /// β, the weight of the KL to the reference policy (the policy as it was when RL
@@ -132,12 +119,12 @@ crate::settings! {
             "Вес KL к опорной политике — политике, какой она была до начала обучения.";
         /// Where the KL goes: off, in the reward (per token), or in the loss.
         kl_placement: KlPlacement = [KlPlacement::Off; Grpo: KlPlacement::Loss, Rloo: KlPlacement::Reward, Transformer: KlPlacement::Loss], Loss,
-            Kind::Choice(&["off", "reward", "loss"]),
+            Kind::Choice(&KlPlacement::NAMES),
             "куда входит KL",
             "off — без KL; reward — −β·(log π − log π_ref) в награде каждого токена (через преимущество); loss — β·оценка KL в функции потерь.";
         /// The estimator of the KL in the loss (and of `kl_to_reference` in the reports: k3).
         kl_estimator: KlEstimator = [KlEstimator::K3; Rloo: KlEstimator::K1], Loss,
-            Kind::Choice(&["k1", "k2", "k3"]),
+            Kind::Choice(&KlEstimator::NAMES),
             "оценка KL",
             "k1 = d, k2 = d²/2, k3 = e^(−d) − 1 + d при d = log π − log π_ref; в награде всегда k1.";
         /// Initial weight of the entropy bonus (the policy's entropy per response token, reduced
@@ -161,7 +148,7 @@ crate::settings! {
             "Норма градиента обрезается до этого значения.";
         /// The policy network: the GRU, or the small transformer.
         policy: PolicyKind = [PolicyKind::Gru; Transformer: PolicyKind::Transformer], Network,
-            Kind::Choice(&["gru", "transformer"]),
+            Kind::Choice(&PolicyKind::NAMES),
             "сеть политики",
             "gru — рекуррентная сеть: эмбеддинг, ячейка GRU, выходной слой; transformer — маленький трансформер-декодер: эмбеддинги токенов и позиций, блоки с причинным многоголовым вниманием и MLP, выходной слой.";
         /// The scalar the network computes in (the GRU: f64 only). The log-probabilities, the
@@ -297,28 +284,12 @@ impl SequenceConfig {
     }
 }
 
-/// The networks a sequence run can train.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PolicyKind {
-    /// A recurrent network: embedding → GRU cell → head ([`crate::nn::Gru`]).
-    Gru,
-    /// A decoder-only transformer with causal self-attention ([`crate::nn::Transformer`]).
-    Transformer,
-}
-
-impl PolicyKind {
-    /// The name in settings, links and JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            PolicyKind::Gru => "gru",
-            PolicyKind::Transformer => "transformer",
-        }
-    }
-}
-
-impl fmt::Display for PolicyKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+crate::choice! {
+    /// The networks a sequence run can train.
+    pub enum PolicyKind {
+        /// A recurrent network: embedding → GRU cell → head ([`crate::nn::Gru`]).
+        Gru = "gru",
+        /// A decoder-only transformer with causal self-attention ([`crate::nn::Transformer`]).
+        Transformer = "transformer",
     }
 }
