@@ -24,6 +24,7 @@ mod ppo_reference_clip;
 mod progress_hook;
 mod properties;
 mod python;
+mod r1;
 mod reference_cases;
 mod reinforce;
 mod sequence;

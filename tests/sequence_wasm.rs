@@ -1,7 +1,7 @@
 //! The sequence trainer compiled to wasm32 and run in the browser (wasm-bindgen-test, headless
 //! Chromium and Firefox): the core must not touch clocks, threads or files, and the lesson's
 //! run must reach its target there too (prints the wall time, measured outside the trainer),
-//! and the transformer's recorded runs come out bit for bit as they did natively.
+//! and the transformer's and issue 37's recorded runs come out bit for bit as natively.
 #![cfg(target_arch = "wasm32")]
 
 use pgbook::train::lines::run_lines;
@@ -29,6 +29,26 @@ fn transformer_runs_equal_the_native_ones() {
         count += 1;
     }
     assert_eq!(count, 4);
+}
+
+/// Issue 37's pipeline (SFT, pass@k, group statistics, dynamic sampling) recorded natively
+/// (`tests/r1.rs`): the browser must print the same lines, byte for byte.
+#[wasm_bindgen_test]
+fn r1_runs_equal_the_native_ones() {
+    let recorded = include_str!("fixtures/r1_runs.jsonl");
+    for case in recorded.lines() {
+        let case: serde_json::Value = serde_json::from_str(case).unwrap();
+        let config: SequenceConfig = serde_json::from_value(case["config"].clone()).unwrap();
+        let lines = run_lines::<SequenceTrainer>(&config, &[5]).unwrap();
+        let want: Vec<&str> = case["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap())
+            .collect();
+        assert_eq!(lines, want, "{}", config.precision.name());
+    }
+    assert_eq!(recorded.lines().count(), 2);
 }
 
 #[wasm_bindgen_test]

@@ -157,6 +157,8 @@ fn needed(task: TaskKind, level: usize, step: usize) -> Option<usize> {
     match task {
         TaskKind::Copy => (step < level).then_some(1 + step),
         TaskKind::ThreePrompts => Some(1),
+        // A digit of a sum needs two operand digits and the carry: no one position.
+        TaskKind::Addition => None,
     }
 }
 
@@ -255,6 +257,7 @@ pub fn figure(level: usize, sample: u64, policy: Option<&str>) -> Result<Figure<
     let what = match task {
         TaskKind::Copy => "символ запроса, который нужно повторить",
         TaskKind::ThreePrompts => "токен запроса q",
+        TaskKind::Addition => "цифры слагаемых",
     };
     let verdict_words = if verdict.correct {
         "верный"

@@ -164,6 +164,9 @@ pub enum Stage {
     Critic { step: u64, steps: u64 },
     /// The greedy evaluation of the updated policy.
     Evaluation,
+    /// Supervised training before RL (the sequence trainer's SFT, inside its first
+    /// iteration): step `step` of `steps`.
+    Pretrain { step: u64, steps: u64 },
 }
 
 impl Stage {
@@ -185,6 +188,8 @@ impl Stage {
             }
             Stage::Critic { step, steps } => r + (1.0 - r) * of(step.saturating_sub(1), steps),
             Stage::Evaluation => 1.0,
+            // SFT outweighs its iteration's rollout and update by far.
+            Stage::Pretrain { step, steps } => of(step.saturating_sub(1), steps),
         }
     }
 }

@@ -22,6 +22,17 @@ pub struct Phases {
     pub evaluated: f64,
 }
 
+/// What a run does besides its iterations: the SFT stage and the pass@k evaluations.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Extras {
+    /// Tokens of SFT's demonstrations through the batched forward and backward, all steps.
+    pub demonstrated: f64,
+    /// Rows of one SFT batch × its tokens (the SFT's share of the memory).
+    pub sft_batch_tokens: f64,
+    /// Tokens read one at a time by every pass@k evaluation of the run.
+    pub pass_k_sampled: f64,
+}
+
 impl SequenceConfig {
     /// The phases of one iteration under these settings.
     pub fn phases(&self) -> Phases {
@@ -37,13 +48,38 @@ impl SequenceConfig {
         }
     }
 
+    /// The SFT stage's and pass@k's tokens over the run.
+    pub fn extras(&self) -> Extras {
+        let t = self.sequence_len() as f64;
+        let sft_batch_tokens = (self.sft_batch * (self.sequence_len() - 1)) as f64;
+        let evaluations = if self.pass_k_samples == 0 {
+            0
+        } else {
+            let rl = self.iterations / self.pass_k_every
+                + usize::from(self.iterations % self.pass_k_every != 0);
+            1 + usize::from(self.sft_steps > 0) + rl
+        };
+        let samples = self.task.levels() * self.pass_k_prompts * self.pass_k_samples;
+        Extras {
+            demonstrated: self.sft_steps as f64 * sft_batch_tokens,
+            sft_batch_tokens: if self.sft_steps > 0 {
+                sft_batch_tokens
+            } else {
+                0.0
+            },
+            pass_k_sampled: (evaluations * samples) as f64 * t,
+        }
+    }
+
     /// Multiply-adds of the whole run (what the settings' work bound caps).
     pub fn total_work(&self) -> f64 {
-        let (p, c) = (self.phases(), self.policy_cost());
+        let (p, c, e) = (self.phases(), self.policy_cost(), self.extras());
         // A backward pass costs about two forward passes.
         let per_iteration = (p.sampled + p.evaluated) * c.step_macs
             + p.batched * c.forward_macs * (p.forwards + 2.0 * p.backwards);
         self.iterations as f64 * per_iteration
+            + e.pass_k_sampled * c.step_macs
+            + e.demonstrated * c.forward_macs * 3.0
     }
 
     /// Peak memory and planned work of one seed's run.
@@ -59,9 +95,14 @@ impl SequenceConfig {
         let sampling = p.sampled * step_work + per_token_work(p.sampled);
         let training = p.batched * forward_work * (p.forwards + 2.0 * p.backwards);
         let evaluation = p.evaluated * step_work + per_token_work(p.evaluated);
+        let e = self.extras();
+        let extras = e.pass_k_sampled * step_work
+            + per_token_work(e.pass_k_sampled)
+            + e.demonstrated * forward_work * 3.0;
+        let tokens = p.batched.max(p.evaluated).max(e.sft_batch_tokens);
         Cost {
-            bytes: bytes(&c, p.batched.max(p.evaluated), self.task.num_actions()),
-            work: self.iterations as f64 * (sampling + training + evaluation),
+            bytes: bytes(&c, tokens, self.task.num_actions()),
+            work: self.iterations as f64 * (sampling + training + evaluation) + extras,
             rollout_share: sampling / (sampling + training),
             drivers: self.memory_drivers(),
         }

@@ -4,9 +4,14 @@
 //! scores of a group into advantages, and several epochs of clipped PPO update the policy.
 //!
 //! One [`SequenceRun::step`] is one iteration, in the order it runs:
+//! 0. **SFT** (the first iteration of a run with `sft_steps` > 0, [`sft`]): teacher forcing
+//!    on the task's demonstrations makes the policy RL starts from, which is also the KL's
+//!    reference; with pass@k on ([`pass_k`]), pass@k of the untrained and the SFT policy on
+//!    the held-out prompts.
 //! 1. **Rollout.** For every prompt, `group_size` responses are sampled token by token up to
 //!    `max_response_len` (so lengths vary) and laid out as `input_ids [B, T]`:
-//!    `<bos> prompt… response… <eos> <pad>…` with the prompts' lengths.
+//!    `<bos> prompt… response… <eos> <pad>…` with the prompts' lengths. With dynamic
+//!    sampling (DAPO), groups whose rewards are all equal are dropped and more drawn.
 //! 2. **Rewards and advantages.** The task's verifier scores every response;
 //!    [`rl::group_advantages`] with `advantage_estimator` gives each response its advantage
 //!    within its group (with the KL in the reward, on the penalised rewards of
@@ -23,21 +28,25 @@
 //!    first symbol and a wrong second one, before the right one is ever sampled; then every
 //!    advantage in the group is zero and nothing more is learned).
 //! 5. **Evaluation** on fresh samples (its own random stream, so evaluating never changes
-//!    the training run) and greedy answers.
+//!    the training run) and greedy answers; every `pass_k_every` iterations pass@k, and with
+//!    it the statistics of the iteration's groups ([`rl::group_stats`]).
 //!
 //! No clocks, threads or I/O: the trainer runs unchanged in a Web Worker, and the same seed
 //! gives a bit-identical run natively and in the browser (elementary functions come from
 //! [`crate::math`], the same `libm` port on every target).
 
+pub mod addition_task;
 pub mod config;
 pub mod copy_task;
 pub mod cost;
 pub mod lab;
 pub mod loss;
+pub mod pass_k;
 pub mod policy;
 pub mod policy_file;
 pub mod report;
 pub mod rollout;
+pub mod sft;
 pub mod task;
 pub mod tasks;
 mod trainer;
@@ -47,7 +56,8 @@ pub use config::{KlPlacement, RatioLevel, SequenceConfig, SequenceProfile};
 pub use loss::LossAndGradient;
 pub use policy::Policy;
 pub use report::{
-    FirstBatchRow, GreedyAnswer, IterationReport, SampleEvaluation, SequenceSummary, SOLVED_SUCCESS,
+    FirstBatchRow, GreedyAnswer, IterationReport, PassAtK, PassAtKStages, SampleEvaluation,
+    SequenceSummary, SftStage, SOLVED_SUCCESS,
 };
 pub use rollout::RolloutBatch;
 pub use tasks::{Prompt, TaskKind};
@@ -77,11 +87,15 @@ pub struct SequenceRun<P: Policy> {
     config: SequenceConfig,
     seed: u64,
     policy: P,
-    /// The policy as it was when RL started: the KL's reference.
+    /// The policy as it was when RL started (after SFT, if any): the KL's reference.
     reference: P,
     adam: Adam<P::Scalar>,
     rng: Rng,
     eval_rng: Rng,
+    /// pass@k's own stream ([`pass_k`]).
+    pass_rng: Rng,
+    /// pass@k so far at each stage (runs with SFT or pass@k, after the first step).
+    stages: Option<PassAtKStages>,
     iteration: usize,
     first_batch: Option<Vec<FirstBatchRow>>,
     last_evaluation: Option<SampleEvaluation>,
@@ -105,6 +119,8 @@ impl<P: Policy> SequenceRun<P> {
             adam,
             rng,
             eval_rng: rng::seeded(evaluation_seed(seed)),
+            pass_rng: rng::seeded(pass_k::pass_k_seed(seed)),
+            stages: None,
             iteration: 0,
             first_batch: None,
             last_evaluation: None,
@@ -151,6 +167,7 @@ impl<P: Policy> SequenceRun<P> {
             iterations: self.iteration,
             solved_iteration: self.solved_iteration,
             greedy: ev.map_or_else(Vec::new, |e| e.greedy.clone()),
+            pass_at_k: self.stages.clone(),
         }
     }
 
@@ -185,6 +202,11 @@ impl<P: Policy> SequenceRun<P> {
     /// Stepping past `iterations` is allowed (the entropy bonus is then 0); [`Self::done`]
     /// says when the configured run is over.
     pub fn step(&mut self) -> Result<IterationReport> {
+        let sft = if self.iteration == 0 && self.stages.is_none() {
+            self.pretrain()?
+        } else {
+            None
+        };
         let batch = self.collect_rollout()?;
         if self.first_batch.is_none() {
             self.first_batch = Some(rollout::first_batch_rows(&batch));
@@ -233,6 +255,19 @@ impl<P: Policy> SequenceRun<P> {
         self.iteration += 1;
         crate::train::report_stage(crate::train::Stage::Evaluation);
         let evaluation = self.evaluate()?;
+        let c = &self.config;
+        let pass_due = self.iteration % c.pass_k_every == 0 || self.iteration == c.iterations;
+        let pass_at_k = if pass_due { self.pass_at_k()? } else { None };
+        if let (Some(stages), Some(p)) = (self.stages.as_mut(), &pass_at_k) {
+            stages.rl = Some(p.clone());
+        }
+        let group_stats = self.config.reports_groups().then(|| {
+            let (groups, g) = (batch.drawn_rewards.len(), self.config.group_size);
+            let flat: Vec<f64> = batch.drawn_rewards.concat();
+            ndarray::Array2::from_shape_vec((groups, g), flat)
+                .map_err(|_| Error::shape("rewards", vec![groups, g], vec![groups]))
+                .and_then(|r| rl::group_stats(r.view()))
+        });
         let rows = batch.len() as f64;
         let lengths: Vec<f64> = (0..batch.len())
             .map(|b| batch.response_len(b) as f64)
@@ -267,6 +302,14 @@ impl<P: Policy> SequenceRun<P> {
             eval_success_rate: evaluation.success_rate,
             success_by_level: evaluation.success_by_level.clone(),
             greedy_correct: evaluation.greedy_correct(),
+            sft,
+            group_stats: group_stats.transpose()?,
+            groups_drawn: self
+                .config
+                .reports_groups()
+                .then_some(batch.drawn_rewards.len()),
+            groups_dropped: self.config.reports_groups().then_some(batch.dropped),
+            pass_at_k,
         };
         let prompts = self.config.task.levels();
         if self.solved_iteration.is_none() && SequenceSummary::is_solved(&report, prompts) {

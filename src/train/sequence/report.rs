@@ -2,6 +2,7 @@
 //! evaluation on fresh samples, and the run's summary.
 
 use crate::error::Result;
+use crate::rl::GroupStats;
 use crate::train::board::{Board, CsvExport};
 use crate::train::Trainer;
 use serde::{Deserialize, Serialize};
@@ -104,6 +105,56 @@ pub struct IterationReport {
     pub success_by_level: Vec<f64>,
     /// Evaluation after the update: prompts whose greedy answer is correct.
     pub greedy_correct: usize,
+    /// The SFT stage, on the first iteration of a run that has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sft: Option<SftStage>,
+    /// The statistics of every group drawn this iteration (before dynamic sampling drops
+    /// any): the share that teaches nothing. Reported when pass@k is on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_stats: Option<GroupStats>,
+    /// Groups drawn this iteration (more than the prompts only under dynamic sampling).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub groups_drawn: Option<usize>,
+    /// Groups dynamic sampling dropped (every reward alike) and did not train on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub groups_dropped: Option<usize>,
+    /// pass@k of the updated policy on the held-out prompts, every `pass_k_every` iterations
+    /// and on the last.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass_at_k: Option<PassAtK>,
+}
+
+/// pass@k of one policy on the task's fixed evaluation prompts (held out from training):
+/// `n` answers sampled per prompt, Chen et al.'s unbiased estimate for k = 1 … n.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PassAtK {
+    /// Answers sampled per prompt.
+    pub n: usize,
+    /// Prompts per difficulty level.
+    pub prompts_by_level: Vec<usize>,
+    /// pass@k for k = 1 … n, the mean over every prompt.
+    pub curve: Vec<f64>,
+    /// pass@k for k = 1 … n per difficulty level.
+    pub curve_by_level: Vec<Vec<f64>>,
+    /// Mean length (tokens, `<eos>` included) of the correct answers (`None`: none).
+    pub mean_length_correct: Option<f64>,
+    /// Mean length of the wrong answers (`None`: none).
+    pub mean_length_incorrect: Option<f64>,
+}
+
+/// What the supervised stage did: its loss curve and pass@k before and after it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SftStage {
+    /// Demonstrations per step.
+    pub batch: usize,
+    /// Response tokens seen over the stage.
+    pub tokens: usize,
+    /// Mean cross-entropy per response token (nats) of every step's batch, before its update.
+    pub losses: Vec<f64>,
+    /// pass@k of the untrained network (when pass@k is on).
+    pub pass_at_k_untrained: Option<PassAtK>,
+    /// pass@k of the SFT policy, where RL starts (when pass@k is on).
+    pub pass_at_k_sft: Option<PassAtK>,
 }
 
 /// Success rate the lesson calls "solved" (together with every greedy answer correct).
@@ -133,6 +184,21 @@ pub struct SequenceSummary {
     pub solved_iteration: Option<usize>,
     /// The greedy answers now.
     pub greedy: Vec<GreedyAnswer>,
+    /// pass@k of the untrained network, of the SFT policy and of the policy now, on the same
+    /// held-out prompts (runs with pass@k on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass_at_k: Option<PassAtKStages>,
+}
+
+/// pass@k at the pipeline's three stages.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PassAtKStages {
+    /// Before any training.
+    pub untrained: Option<PassAtK>,
+    /// After SFT (`None`: the run has no SFT).
+    pub sft: Option<PassAtK>,
+    /// After the latest RL iteration with a pass@k evaluation.
+    pub rl: Option<PassAtK>,
 }
 
 impl crate::train::Score for SequenceSummary {

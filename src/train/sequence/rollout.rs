@@ -45,6 +45,23 @@ pub struct RolloutBatch {
     /// `[B, T−1]` log-probs of the same tokens under the reference policy (the policy before
     /// RL); 0 off the mask.
     pub ref_log_probs: Array2<f64>,
+    /// The verifier's rewards of every group drawn, one row per group (under dynamic
+    /// sampling, the dropped ones too): what the group statistics count.
+    pub drawn_rewards: Vec<Vec<f64>>,
+    /// Groups dynamic sampling dropped and the batch does not hold.
+    pub dropped: usize,
+}
+
+/// One prompt's group of sampled answers: each response, its tokens' log-probs, its verdict.
+struct Group {
+    prompt: Prompt,
+    answers: Vec<(Vec<i64>, Vec<f64>, Verdict)>,
+}
+
+impl Group {
+    fn rewards(&self) -> Vec<f64> {
+        self.answers.iter().map(|(_, _, v)| v.reward).collect()
+    }
 }
 
 impl RolloutBatch {
@@ -134,14 +151,80 @@ impl<P: Policy> SequenceRun<P> {
         Ok((response, chosen_log_probs))
     }
 
-    /// Steps 1–3 of an iteration: samples G responses per prompt with the training stream,
-    /// scores them, computes the response mask, the frozen old and reference log-probs and
-    /// the advantages.
+    /// One group: `group_size` responses to `prompt`, sampled with the training stream and
+    /// judged. `done` counts the answers sampled so far this iteration (for the progress hook).
+    fn sample_group(&mut self, prompt: &Prompt, done: &mut u64, total: u64) -> Result<Group> {
+        let state = Self::read_prompt(&self.policy, prompt)?;
+        let mut group = Group {
+            prompt: prompt.clone(),
+            answers: Vec::with_capacity(self.config.group_size),
+        };
+        for _ in 0..self.config.group_size {
+            let (response, log_probs) = Self::generate(
+                &self.policy,
+                self.config.task,
+                &state,
+                self.config.max_response_len,
+                Some(&mut self.rng),
+            )?;
+            if log_probs.iter().any(|lp| !lp.is_finite()) {
+                return Err(self.diverged(Quantity::LogProbability));
+            }
+            let verdict = self.config.verdict(prompt, &response);
+            group.answers.push((response, log_probs, verdict));
+            *done += 1;
+            let (done, total) = (*done, total.max(*done));
+            crate::train::report_stage(crate::train::Stage::Rollout { done, total });
+        }
+        Ok(group)
+    }
+
+    /// The groups an iteration trains on. Without dynamic sampling: one per prompt drawn.
+    /// With it (DAPO): prompts are drawn one at a time and a group whose rewards are all
+    /// equal is dropped, until the batch holds `prompts()` groups or `max_draw_factor` times
+    /// as many were drawn; a batch still short is filled with the first dropped groups (they
+    /// add nothing to the policy term). Also returns every drawn group's rewards.
+    fn sample_groups(&mut self) -> Result<(Vec<Group>, Vec<Vec<f64>>, usize)> {
+        let c = &self.config;
+        let (want, task) = (c.prompts(), c.task);
+        let total = (want * c.group_size) as u64;
+        let mut done = 0;
+        if !c.dynamic_sampling {
+            let prompts = task.iteration_prompts(&mut self.rng, c.prompts_per_iteration);
+            let groups = prompts
+                .iter()
+                .map(|prompt| self.sample_group(prompt, &mut done, total))
+                .collect::<Result<Vec<_>>>()?;
+            let rewards = groups.iter().map(Group::rewards).collect();
+            return Ok((groups, rewards, 0));
+        }
+        let bound = want * c.max_draw_factor;
+        let (mut kept, mut dropped, mut rewards) = (Vec::new(), Vec::new(), Vec::new());
+        while kept.len() < want && rewards.len() < bound {
+            let prompt = task.iteration_prompts(&mut self.rng, 1).remove(0);
+            let group = self.sample_group(&prompt, &mut done, total)?;
+            let r = group.rewards();
+            if r.iter().all(|&x| x == r[0]) {
+                dropped.push(group);
+            } else {
+                kept.push(group);
+            }
+            rewards.push(r);
+        }
+        let dropped_count = dropped.len();
+        let short = want - kept.len();
+        kept.extend(dropped.into_iter().take(short));
+        Ok((kept, rewards, dropped_count - short.min(dropped_count)))
+    }
+
+    /// Steps 1–3 of an iteration: samples G responses per prompt with the training stream
+    /// (under dynamic sampling, drawing past groups that teach nothing), scores them,
+    /// computes the response mask, the frozen old and reference log-probs and the advantages.
     pub fn collect_rollout(&mut self) -> Result<RolloutBatch> {
         let (g, t) = (self.config.group_size, self.config.sequence_len());
         let task = self.config.task;
-        let prompts = task.iteration_prompts(&mut self.rng, self.config.prompts_per_iteration);
-        let b = prompts.len() * g;
+        let (groups, drawn_rewards, dropped) = self.sample_groups()?;
+        let b = groups.len() * g;
         let mut prompt_classes = Vec::with_capacity(b);
         let mut levels = Vec::with_capacity(b);
         let mut lengths = Vec::with_capacity(b);
@@ -149,38 +232,21 @@ impl<P: Policy> SequenceRun<P> {
         let mut rewards = Vec::with_capacity(b);
         let mut correct = Vec::with_capacity(b);
         let mut old_log_probs = Array2::zeros((b, t - 1));
-        for prompt in &prompts {
-            let state = Self::read_prompt(&self.policy, prompt)?;
+        for Group { prompt, answers } in &groups {
             let start = prompt.tokens.len();
-            for _ in 0..g {
+            for (response, log_probs, verdict) in answers {
                 let row = prompt_classes.len();
-                let (response, log_probs) = Self::generate(
-                    &self.policy,
-                    task,
-                    &state,
-                    self.config.max_response_len,
-                    Some(&mut self.rng),
-                )?;
-                if log_probs.iter().any(|lp| !lp.is_finite()) {
-                    return Err(self.diverged(Quantity::LogProbability));
-                }
                 // The response token at position start + i is label column start + i − 1
                 // after the causal shift.
                 for (i, lp) in log_probs.iter().enumerate() {
                     old_log_probs[[row, start - 1 + i]] = *lp;
                 }
-                let Verdict {
-                    reward,
-                    correct: ok,
-                } = task.verify(prompt, &response);
                 prompt_classes.push(prompt.class);
                 levels.push(prompt.level);
                 lengths.push(start);
-                ids.extend(layout_row(&prompt.tokens, &response, t));
-                rewards.push(reward);
-                correct.push(ok);
-                let (done, total) = (rewards.len() as u64, b as u64);
-                crate::train::report_stage(crate::train::Stage::Rollout { done, total });
+                ids.extend(layout_row(&prompt.tokens, response, t));
+                rewards.push(verdict.reward);
+                correct.push(verdict.correct);
             }
         }
         let input_ids = Array2::from_shape_vec((b, t), ids)
@@ -205,6 +271,8 @@ impl<P: Policy> SequenceRun<P> {
             mask,
             old_log_probs,
             ref_log_probs: Array2::zeros((b, t - 1)),
+            drawn_rewards,
+            dropped,
         };
         batch.ref_log_probs = Self::log_probs_under(&self.reference, &batch)?;
         batch.advantages = self.advantages(&batch)?;

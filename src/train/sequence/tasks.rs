@@ -1,9 +1,9 @@
-//! The two tasks a sequence run can train on, behind one interface: lesson 8's three prompts
-//! ([`task`]) and the copy task ([`copy_task`]), whose prompts span difficulty levels.
+//! The tasks a sequence run can train on, behind one interface: lesson 8's three prompts
+//! ([`task`]), the copy task ([`copy_task`]) and the addition task ([`addition_task`]), whose
+//! prompts span difficulty levels.
 
 use super::task::Verdict;
-use super::{copy_task, task};
-
+use super::{addition_task as add, copy_task, task};
 use crate::rng::{self, Rng};
 
 crate::choice! {
@@ -13,6 +13,9 @@ crate::choice! {
         ThreePrompts = "three_prompts",
         /// Repeat the prompt's symbols (1 to 4 of them), then `<eos>`; reward 1 or 0.
         Copy = "copy",
+        /// Add two numbers of 1 to 4 digits: working tokens, `#`, the sum, `<eos>`; reward 1 or 0
+        /// on the sum after `#`; one prompt in five held out for evaluation.
+        Addition = "addition",
     }
 }
 
@@ -33,6 +36,7 @@ impl TaskKind {
         match self {
             TaskKind::ThreePrompts => task::VOCAB_SIZE,
             TaskKind::Copy => copy_task::VOCAB_SIZE,
+            TaskKind::Addition => add::VOCAB_SIZE,
         }
     }
 
@@ -41,6 +45,7 @@ impl TaskKind {
         match self {
             TaskKind::ThreePrompts => task::NUM_ACTIONS,
             TaskKind::Copy => copy_task::NUM_ACTIONS,
+            TaskKind::Addition => add::NUM_ACTIONS,
         }
     }
 
@@ -49,6 +54,7 @@ impl TaskKind {
         match self {
             TaskKind::ThreePrompts => task::action_token(action),
             TaskKind::Copy => copy_task::action_token(action),
+            TaskKind::Addition => add::action_token(action),
         }
     }
 
@@ -57,6 +63,7 @@ impl TaskKind {
         match self {
             TaskKind::ThreePrompts => task::token_action(token),
             TaskKind::Copy => copy_task::token_action(token),
+            TaskKind::Addition => add::token_action(token),
         }
     }
 
@@ -68,6 +75,7 @@ impl TaskKind {
             .map(|&t| match self {
                 TaskKind::ThreePrompts => task::token_text(t),
                 TaskKind::Copy => copy_task::token_text(t),
+                TaskKind::Addition => add::token_text(t),
             })
             .collect::<Vec<_>>()
             .join(" ")
@@ -78,6 +86,7 @@ impl TaskKind {
         match self {
             TaskKind::ThreePrompts => task::PROMPT_LENGTH,
             TaskKind::Copy => copy_task::MAX_PROMPT_LENGTH,
+            TaskKind::Addition => add::MAX_PROMPT_LENGTH,
         }
     }
 
@@ -86,6 +95,7 @@ impl TaskKind {
         match self {
             TaskKind::ThreePrompts => task::ANSWER_LENGTH,
             TaskKind::Copy => copy_task::MAX_ANSWER_LENGTH,
+            TaskKind::Addition => add::MAX_ANSWER_LENGTH,
         }
     }
 
@@ -94,6 +104,7 @@ impl TaskKind {
         match self {
             TaskKind::ThreePrompts => task::NUM_PROMPTS,
             TaskKind::Copy => copy_task::MAX_LEVEL,
+            TaskKind::Addition => add::MAX_LEVEL,
         }
     }
 
@@ -108,14 +119,41 @@ impl TaskKind {
                     Self::copy_prompt(&copy_task::draw_symbols(rng, level + 1))
                 })
                 .collect(),
+            TaskKind::Addition => (0..count)
+                .map(|_| {
+                    let level = rng::below(rng, add::MAX_LEVEL);
+                    Self::addition_prompt(level, add::draw_training(rng, level))
+                })
+                .collect(),
         }
     }
 
-    /// A prompt of `level` for evaluation (the copy task draws its symbols from `rng`).
+    /// A prompt of `level` for evaluation (the copy task draws its symbols from `rng`; the
+    /// addition task one of its held-out prompts).
     pub fn eval_prompt(self, level: usize, rng: &mut Rng) -> Prompt {
         match self {
             TaskKind::ThreePrompts => Self::lesson_prompt(level),
             TaskKind::Copy => Self::copy_prompt(&copy_task::draw_symbols(rng, level + 1)),
+            TaskKind::Addition => Self::addition_prompt(level, add::draw_held_out(rng, level)),
+        }
+    }
+
+    /// The fixed prompts of `level` that pass@k is estimated on, the same for every run:
+    /// `count` held-out prompts (the addition task; fewer where the level has fewer), `count`
+    /// copy prompts drawn from a fixed seed, lesson 8's one prompt.
+    pub fn evaluation_prompts(self, level: usize, count: usize) -> Vec<Prompt> {
+        match self {
+            TaskKind::ThreePrompts => vec![Self::lesson_prompt(level)],
+            TaskKind::Copy => {
+                let mut rng = rng::seeded(0xC0_9E + level as u64);
+                (0..count)
+                    .map(|_| Self::copy_prompt(&copy_task::draw_symbols(&mut rng, level + 1)))
+                    .collect()
+            }
+            TaskKind::Addition => add::held_out_prompts(level, count)
+                .into_iter()
+                .map(|pair| Self::addition_prompt(level, pair))
+                .collect(),
         }
     }
 
@@ -125,6 +163,10 @@ impl TaskKind {
             .map(|level| match self {
                 TaskKind::ThreePrompts => Self::lesson_prompt(level),
                 TaskKind::Copy => Self::copy_prompt(&copy_task::showcase_symbols(level + 1)),
+                TaskKind::Addition => {
+                    let pair = add::held_out_prompts(level, 1)[0];
+                    Self::addition_prompt(level, pair)
+                }
             })
             .collect()
     }
@@ -134,6 +176,36 @@ impl TaskKind {
         match self {
             TaskKind::ThreePrompts => task::verify(prompt.class, response),
             TaskKind::Copy => copy_task::verify(&prompt.tokens, response),
+            TaskKind::Addition => add::verify(&prompt.tokens, response),
+        }
+    }
+
+    /// Whether `response` has the answer's form (the format reward's test): the addition
+    /// task's `# number <eos>`; the other tasks' any response that ends with `<eos>`.
+    pub fn well_formed(self, response: &[i64]) -> bool {
+        match self {
+            TaskKind::Addition => add::well_formed(response),
+            _ => response.contains(&task::EOS),
+        }
+    }
+
+    /// Longest demonstration SFT may show, `<eos>` included (with working, for addition).
+    pub fn max_worked_len(self) -> usize {
+        match self {
+            TaskKind::Addition => add::MAX_WORKED_LENGTH,
+            _ => self.max_answer_len(),
+        }
+    }
+
+    /// A demonstration SFT learns from: the correct response to `prompt`; the addition task's
+    /// with its working when `worked`.
+    pub fn demonstration(self, prompt: &Prompt, worked: bool) -> Vec<i64> {
+        match self {
+            TaskKind::Addition => match add::operands(&prompt.tokens) {
+                Some((a, b)) => add::demonstration(a, b, worked),
+                None => vec![task::EOS],
+            },
+            _ => self.correct_row(prompt)[prompt.tokens.len()..].to_vec(),
         }
     }
 
@@ -146,6 +218,7 @@ impl TaskKind {
                 row.extend(prompt.tokens[1..prompt.tokens.len() - 1].iter().copied());
                 row.push(task::EOS);
             }
+            TaskKind::Addition => row.extend(self.demonstration(prompt, false)),
         }
         row
     }
@@ -155,6 +228,14 @@ impl TaskKind {
             tokens: vec![task::BOS, task::PROMPT_TOKENS[class % task::NUM_PROMPTS]],
             level: class,
             class,
+        }
+    }
+
+    fn addition_prompt(level: usize, (a, b): (u64, u64)) -> Prompt {
+        Prompt {
+            tokens: add::prompt_tokens(a, b),
+            level,
+            class: add::prompt_index(level + 1, a, b),
         }
     }
 
