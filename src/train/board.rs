@@ -1,9 +1,7 @@
 //! A trainer panel's run history: every seed's JSON lines as they arrive from the workers,
 //! read once into reports, with what the page draws and exports computed from them.
 
-use super::cartpole::{CartPoleReport, Evaluation};
-use super::curves::{self, Curve};
-use super::export;
+use super::cartpole::Evaluation;
 use super::lines::{self, Parsed};
 use super::settings::seeds::check_seed_list;
 use super::Trainer;
@@ -143,48 +141,6 @@ impl<T: Trainer> Board<T> {
             out.push('\n');
         }
         out
-    }
-}
-
-/// The panels of the CartPole trainers: learning curves from evaluations.
-impl<T: Trainer> Board<T>
-where
-    T::Report: CartPoleReport,
-{
-    /// Run `index`'s evaluations: the untrained policy's (from the start message), then those
-    /// its reports carry.
-    pub fn evaluations(&self, index: usize) -> Vec<Evaluation> {
-        let Some(run) = self.runs.get(index) else {
-            return Vec::new();
-        };
-        let first = run.info.as_ref().map_or(&[][..], |i| &i.evaluations[..]);
-        first
-            .iter()
-            .cloned()
-            .chain(run.reports.iter().filter_map(|r| r.evaluation().cloned()))
-            .collect()
-    }
-
-    /// Median and IQR over the seeds, on the transition counts all of them evaluated
-    /// (`None` until every seed has an evaluation).
-    pub fn curve(&self) -> Option<Curve> {
-        let evals: Vec<Vec<Evaluation>> =
-            (0..self.runs.len()).map(|i| self.evaluations(i)).collect();
-        if evals.iter().any(Vec::is_empty) {
-            return None;
-        }
-        curves::aggregate(&evals).ok()
-    }
-
-    /// The curves as CSV ([`export::cartpole_curves_csv`]).
-    pub fn curves_csv(&self) -> Result<String> {
-        let runs: Vec<(u64, Vec<Evaluation>)> = self
-            .runs
-            .iter()
-            .enumerate()
-            .map(|(i, r)| (r.seed, self.evaluations(i)))
-            .collect();
-        export::cartpole_curves_csv(&runs)
     }
 }
 

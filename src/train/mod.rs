@@ -15,7 +15,8 @@ pub mod curves;
 pub mod export;
 pub mod lines;
 pub mod links;
-pub mod policy;
+/// A trained CartPole policy as one file (CartPole's own: [`cartpole::policy`]).
+pub use cartpole::policy;
 pub mod ppo;
 pub mod registry;
 pub mod reinforce;

@@ -4,6 +4,8 @@
 //! ([`value`]).
 
 pub mod agent;
+pub mod board;
+pub mod policy;
 pub mod rollout;
 pub mod value;
 
