@@ -113,7 +113,7 @@ impl<T: Trainer> Comparison<T> {
     }
 
     /// Records `job`'s start message.
-    pub fn start(&mut self, job: usize, info: StartInfo) -> Result<()> {
+    pub fn start(&mut self, job: usize, info: StartInfo<T::Evaluation>) -> Result<()> {
         let (c, i) = self.locate(job)?;
         self.boards[c].start(i, info)
     }

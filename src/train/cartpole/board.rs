@@ -20,7 +20,7 @@ impl CurvePoint for Evaluation {
 }
 
 /// The panels of the CartPole trainers: learning curves from evaluations.
-impl<T: Trainer> Board<T>
+impl<T: Trainer<Evaluation = Evaluation>> Board<T>
 where
     T::Report: CartPoleReport,
 {
@@ -62,7 +62,7 @@ where
     }
 }
 
-impl<T: Trainer> Comparison<T>
+impl<T: Trainer<Evaluation = Evaluation>> Comparison<T>
 where
     T::Report: CartPoleReport,
 {

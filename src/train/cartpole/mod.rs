@@ -155,8 +155,8 @@ pub fn final_extras<R: CartPoleReport>(finished: &[&[R]]) -> Vec<Extra> {
 }
 
 /// A CartPole panel exports its evaluation curves.
-impl<R: CartPoleReport> crate::train::board::CsvExport for R {
-    fn board_csv<T: crate::train::Trainer<Report = Self>>(
+impl<R: CartPoleReport> crate::train::board::CsvExport<Evaluation> for R {
+    fn board_csv<T: crate::train::Trainer<Report = Self, Evaluation = Evaluation>>(
         board: &crate::train::board::Board<T>,
     ) -> crate::error::Result<String> {
         board.curves_csv()
