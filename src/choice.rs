@@ -68,8 +68,6 @@ macro_rules! choice {
 
 #[cfg(test)]
 mod tests {
-    use crate::rl::{AdvantageEstimator, KlEstimator, Reduction};
-
     crate::choice! {
         /// A test choice.
         pub enum Two, parse crate::error::Name::Task {
