@@ -54,8 +54,22 @@ export function renderMath(html, where) {
     } catch (e) {
       throw new BuildError(`${where}:${line}: ${e instanceof Error ? e.message : e}\n  in the formula: ${tex.trim()}`);
     }
-    return `<${tag} class="${cls}">${mathml}</${tag}>`;
+    return `<${tag} class="${cls}">${fixedAccents(mathml)}</${tag}>`;
   });
+}
+
+/**
+ * KaTeX writes \hat, \tilde and \bar as an accent `<mo>` with the ASCII ^ or ~ (or ˉ) and no
+ * `stretchy`: MathML Core's operator dictionary makes those stretchy, so Firefox draws \hat as a
+ * \widehat over the whole base, and the ASCII caret is a text glyph that sits high. TeX's
+ * accents have a fixed size: the spacing accents U+02C6 ˆ and U+02DC ˜ with stretchy="false"
+ * look the same in Chromium and Firefox (docs/notes.md, issue 38's hats).
+ * @param {string} mathml
+ */
+export function fixedAccents(mathml) {
+  /** @type {Record<string, string>} */
+  const spacing = { '^': 'ˆ', '~': '˜', ˉ: 'ˉ' };
+  return mathml.replace(/<mo>([\^~ˉ])<\/mo><\/mover>/g, (_, /** @type {string} */ c) => `<mo stretchy="false">${spacing[c]}</mo></mover>`);
 }
 
 /**

@@ -1,6 +1,7 @@
 //! At phone width (390 px screens: canvases of about 370 × 240 CSS pixels) no legend of the
 //! trainer figures covers an axis, its labels or the data: it sits in a strip below the x axis.
-//! At desktop width it stays inside the chart. Checked on the SVG each figure writes.
+//! At desktop width it stays inside the chart, unless no place inside is free (then the figure
+//! puts it in a row under the chart, `Theme::fit_legends`). Checked on the SVG each figure writes.
 
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -168,9 +169,15 @@ fn legends_leave_the_data_at_phone_width_and_stay_inside_on_a_desktop() {
             "{axis}: a legend inside the chart at phone width"
         );
         let desktop = draw((900, 320));
+        let rows = pgbook::plots::marks::relaid() > 0;
         assert!(
-            !legend_below_axis(&desktop, axis, legend),
-            "{axis}: the desktop legend left the chart"
+            rows == legend_below_axis(&desktop, axis, legend),
+            "{axis}: the desktop legend {} the chart",
+            if rows {
+                "was laid out in a row but is not below"
+            } else {
+                "left"
+            }
         );
     }
 }

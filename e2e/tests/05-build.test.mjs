@@ -42,6 +42,11 @@ describe('site build', () => {
       unknown = e;
     }
     assert(unknown instanceof BuildError && /Undefined control sequence/.test(unknown.message), String(unknown));
+    // \hat, \bar, \tilde keep TeX's fixed size in every browser (a spacing accent, not
+    // stretchy); \widehat still stretches.
+    const accents = renderMath('<span class="math">\\hat A_t + \\bar R + \\tilde x + \\widehat{B}</span>', 'z.html');
+    for (const c of ['ˆ', 'ˉ', '˜']) assert(accents.includes(`<mo stretchy="false">${c}</mo></mover>`), `${c}: ${accents}`);
+    assert(!/<mo>[\^~ˉ]<\/mo><\/mover>/.test(accents) && accents.includes('<mo stretchy="true">^</mo></mover>'), accents);
   });
 
   it('a broken formula fails the build command and leaves the last build in place', () => {

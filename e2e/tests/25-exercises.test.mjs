@@ -147,6 +147,34 @@ forEachBrowser((env) => {
       const cells = JSON.parse(built).cells;
       assert(cells.filter((/** @type {{ source: string[] }} */ c) => c.source.join('').startsWith('check(')).length === code.length, 'a check per exercise');
       assert(!built.includes('running = r[t] + gamma * running'), 'the student\'s notebook holds a solution');
+      // Exercises 17–23 describe what the coding exercises ask to write: each links to its
+      // «Напишите сами» entry by that entry's own heading (17, softmax, to lesson 1's code).
+      /** @type {{ n: number, links: { href: string, text: string, target: string | null }[] }[]} */
+      const described = await tab.eval(() =>
+        [17, 18, 19, 20, 21, 22, 23].map((n) => {
+          let el = document.getElementById(`exercise-${n}`)?.nextElementSibling ?? null;
+          while (el && el.tagName !== 'H3' && !el.matches('p.code-link')) el = el.nextElementSibling;
+          const anchors = el?.matches('p.code-link') ? [...el.querySelectorAll('a')] : [];
+          return {
+            n,
+            links: anchors.map((a) => {
+              const href = a.getAttribute('href') ?? '';
+              const target = href.startsWith('#') ? (document.getElementById(href.slice(1))?.textContent ?? null) : null;
+              return { href, text: a.textContent ?? '', target };
+            }),
+          };
+        }),
+      );
+      for (const { n, links } of described) {
+        assert(links.length > 0, `exercise ${n}: no link to a coding exercise`);
+        for (const l of links.filter((l) => l.href.startsWith('#'))) {
+          assert(l.target?.startsWith('Напишите сами') && l.text === `«${l.target}»`, `exercise ${n}: ${l.href} reads «${l.text}», its heading «${l.target}»`);
+        }
+      }
+      const lesson1 = described[0].links.find((l) => !l.href.startsWith('#'))?.href ?? '';
+      const [page, id] = lesson1.split('#');
+      const html = await tab.eval(async (p) => (await fetch(p)).text(), page);
+      assert(html.includes(`id="${id}"`) && html.includes('data-snippet="surrogate_loss surrogate_grad"'), `exercise 17's link ${lesson1}`);
       if (env.name === 'chromium') {
         const file = await tab.download('#code-notebook a[download]');
         assert(file.name === NOTEBOOK && file.text === built, `downloaded ${file.name}`);

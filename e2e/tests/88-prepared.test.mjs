@@ -35,6 +35,7 @@ forEachBrowser((env) => {
             listed: b.querySelectorAll('.prepared-configs li').length,
             link: /** @type {HTMLAnchorElement | null} */ (b.querySelector('a.prepared-run'))?.href ?? null,
             button: b.querySelector('button.prepared-run') !== null,
+            action: b.querySelector('[data-prepared-action]')?.textContent ?? '',
             result: b.querySelector('[data-prepared-result]')?.textContent ?? '',
             // Before its button: the question, the expectation and why the effect may be small;
             // then the predictions the page will check, in the core's words.
@@ -63,6 +64,8 @@ forEachBrowser((env) => {
             const page = { ppo: '/ppo.html', reinforce: '/baselines.html', sequence: '/sequences.html' }[url.searchParams.get('run') ?? ''];
             const configs = url.searchParams.getAll('cfg').length || Number(url.searchParams.has('profile'));
             assert(page !== undefined && url.pathname.endsWith(page) && configs >= 1 && configs <= b.configs, `${file}: link ${b.link}`);
+            // And it says where the numbers will be: here, once the reader comes back.
+            assert(/появятся здесь, когда вы вернётесь/.test(b.action), `${file} ${b.id}: «${b.action}»`);
           }
           seen.push(`${file}#${b.id} (${b.configs})`);
         }

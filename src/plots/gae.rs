@@ -2,6 +2,7 @@
 //! (top), value targets (bottom left) and the weights (γλ)^k (bottom right). The buffer and its
 //! analysis come from the lesson (`lessons::gae`).
 
+use super::legend::Layout;
 use super::theme::{decimal, Theme};
 use crate::Result;
 use plotters::coord::Shift;
@@ -58,168 +59,164 @@ fn range_of<'a>(series: impl IntoIterator<Item = &'a [f64]>) -> (f64, f64) {
     (lo - pad, hi + pad)
 }
 
-/// Draws the three panels: advantages (top), value targets and weights (bottom).
+/// Draws the three panels: advantages (top), value targets and weights (bottom); legends
+/// inside where they cover no data, else in rows under the panels ([`Theme::fit_legends`]).
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &Data,
     theme: &Theme,
 ) -> Result<()> {
-    let (a, theme) = (data, *theme);
-    area.fill(&theme.colors.paper)?;
-    // The advantages above the targets and weights; on a phone, three rows.
-    let (top, bottom) = if theme.is_narrow(area) {
-        area.split_vertically(area.dim_in_pixel().1 / 3)
-    } else {
-        area.split_vertically(area.dim_in_pixel().1 / 2)
-    };
-    let (left, right) = theme.panel_pair(&bottom, 0.6);
-    let ts = &a.steps;
-    let x_range = -0.5..(ts.len() as f64 + 0.5);
-    // The buffer ends after its last record: the rollout boundary, where the trace is cut too.
-    let buffer_end = ts.len() as f64 - 0.5;
+    theme.fit_legends(|layout| {
+        let (a, theme) = (data, *theme);
+        area.fill(&theme.colors.paper)?;
+        // The advantages above the targets and weights; on a phone, three rows.
+        let (top, bottom) = if theme.is_narrow(area) {
+            area.split_vertically(area.dim_in_pixel().1 / 3)
+        } else {
+            area.split_vertically(area.dim_in_pixel().1 / 2)
+        };
+        let (left, right) = theme.panel_pair(&bottom, 0.6);
+        let ts = &a.steps;
+        let x_range = -0.5..(ts.len() as f64 + 0.5);
+        // The buffer ends after its last record: the rollout boundary, where the trace is cut too.
+        let buffer_end = ts.len() as f64 - 0.5;
 
-    // Top: δ_t and A_t, two masks against one done flag.
-    let (lo, hi) = range_of([
-        &a.deltas[..],
-        &a.advantages[..],
-        &a.single_done_advantages[..],
-    ]);
-    // On a phone the three series leave no corner free: the legend takes a row below.
-    let top_legend = [
-        (
-            theme.colors.blue.filled(),
-            if a.forgot_trace_cut {
-                "Â: без trace_cut на усечении"
-            } else {
-                "Â: terminated + trace_cut"
-            },
-        ),
-        (theme.colors.red.filled(), "Â: один флаг done"),
-        (theme.colors.grey.filled(), "δ: две маски"),
-    ];
-    let (top, top_strip) = if theme.is_narrow(area) {
-        let (chart, strip) = theme.row_strip(&top, &top_legend)?;
-        (chart, Some(strip))
-    } else {
-        (top, None)
-    };
-    let mut chart = theme
-        .chart(
-            &top,
-            if theme.is_narrow(area) {
-                "Преимущества Â"
-            } else {
-                "Преимущества Â: две маски против одного флага done"
-            },
-            36.0,
-            40.0,
-        )
-        .build_cartesian_2d(x_range.clone(), lo..hi)?;
-    mesh(&mut chart, theme, "шаг t", "преимущество Â")?;
-    let mut labels: Vec<(f64, &str)> = a
-        .ends
-        .iter()
-        .map(|&(t, end)| {
-            let label = match end {
-                EpisodeEnd::Terminated => "завершение",
-                EpisodeEnd::Truncated => "усечение",
-            };
-            (t, label)
-        })
-        .collect();
-    // The buffer's end first: it is always there, so it keeps its place on the first row.
-    labels.insert(0, (buffer_end, "конец буфера"));
-    for &(t, _) in &labels {
-        boundary(&mut chart, t, lo, hi, theme)?;
-    }
-    boundary_labels(&mut chart, &labels, lo, hi, theme)?;
-    chart.draw_series(
-        ts.iter()
-            .zip(&a.deltas)
-            .map(|(&t, &d)| Circle::new((t, d), theme.ipx(3.0), theme.colors.grey.filled())),
-    )?;
-    let episodes = &a.episodes;
-    series(
-        &mut chart,
-        ts,
-        &a.single_done_advantages,
-        episodes,
-        theme.colors.red,
-        true,
-        theme,
-    )?;
-    series(
-        &mut chart,
-        ts,
-        &a.advantages,
-        episodes,
-        theme.colors.blue,
-        false,
-        theme,
-    )?;
-    match top_strip {
-        Some(strip) => theme.row_legend(&strip, &top_legend)?,
-        None => theme.legend(&chart, &top_legend)?,
-    }
+        // Top: δ_t and A_t, two masks against one done flag.
+        let (lo, hi) = range_of([
+            &a.deltas[..],
+            &a.advantages[..],
+            &a.single_done_advantages[..],
+        ]);
+        // On a phone the three series leave no corner free: the legend takes a row below.
+        let top_legend = [
+            (
+                theme.colors.blue.filled(),
+                if a.forgot_trace_cut {
+                    "Â: без trace_cut на усечении"
+                } else {
+                    "Â: terminated + trace_cut"
+                },
+            ),
+            (theme.colors.red.filled(), "Â: один флаг done"),
+            (theme.colors.grey.filled(), "δ: две маски"),
+        ];
+        let rows = layout == Layout::Rows || theme.is_narrow(area);
+        let (top, top_strip) = theme.row_strip_if(rows, &top, &top_legend)?;
+        let mut chart = theme
+            .chart(
+                &top,
+                if theme.is_narrow(area) {
+                    "Преимущества Â"
+                } else {
+                    "Преимущества Â: две маски против одного флага done"
+                },
+                36.0,
+                40.0,
+            )
+            .build_cartesian_2d(x_range.clone(), lo..hi)?;
+        mesh(&mut chart, theme, "шаг t", "преимущество Â")?;
+        let mut labels: Vec<(f64, &str)> = a
+            .ends
+            .iter()
+            .map(|&(t, end)| {
+                let label = match end {
+                    EpisodeEnd::Terminated => "завершение",
+                    EpisodeEnd::Truncated => "усечение",
+                };
+                (t, label)
+            })
+            .collect();
+        // The buffer's end first: it is always there, so it keeps its place on the first row.
+        labels.insert(0, (buffer_end, "конец буфера"));
+        for &(t, _) in &labels {
+            boundary(&mut chart, t, lo, hi, theme)?;
+        }
+        boundary_labels(&mut chart, &labels, lo, hi, theme)?;
+        chart.draw_series(
+            ts.iter()
+                .zip(&a.deltas)
+                .map(|(&t, &d)| Circle::new((t, d), theme.ipx(3.0), theme.colors.grey.filled())),
+        )?;
+        let episodes = &a.episodes;
+        series(
+            &mut chart,
+            ts,
+            &a.single_done_advantages,
+            episodes,
+            theme.colors.red,
+            true,
+            theme,
+        )?;
+        series(
+            &mut chart,
+            ts,
+            &a.advantages,
+            episodes,
+            theme.colors.blue,
+            false,
+            theme,
+        )?;
+        theme.place_legend(top_strip.as_ref(), &chart, &top_legend)?;
 
-    // Bottom left: value targets A_t + V_t and V_t itself.
-    let (lo, hi) = range_of([
-        &a.value_targets[..],
-        &a.single_done_value_targets[..],
-        &a.values[..],
-    ]);
-    // Three series over every step leave no corner free: the legend takes a row below.
-    let legend = [
-        (theme.colors.blue.filled(), "две маски"),
-        (theme.colors.red.filled(), "один флаг done"),
-        (theme.colors.grey.filled(), "V"),
-    ];
-    let (left, strip) = theme.row_strip(&left, &legend)?;
-    let mut chart = theme
-        .chart(&left, "Цели критика Â + V", 36.0, 40.0)
-        .build_cartesian_2d(x_range.clone(), lo..hi)?;
-    mesh(&mut chart, theme, "шаг t", "цель")?;
-    for &(t, _) in &a.ends {
-        boundary(&mut chart, t, lo, hi, theme)?;
-    }
-    boundary(&mut chart, buffer_end, lo, hi, theme)?;
-    chart.draw_series(
-        ts.iter()
-            .zip(&a.values)
-            .map(|(&t, &v)| Circle::new((t, v), theme.ipx(3.0), theme.colors.grey.filled())),
-    )?;
-    series(
-        &mut chart,
-        ts,
-        &a.single_done_value_targets,
-        episodes,
-        theme.colors.red,
-        true,
-        theme,
-    )?;
-    series(
-        &mut chart,
-        ts,
-        &a.value_targets,
-        episodes,
-        theme.colors.blue,
-        false,
-        theme,
-    )?;
-    theme.row_legend(&strip, &legend)?;
+        // Bottom left: value targets A_t + V_t and V_t itself.
+        let (lo, hi) = range_of([
+            &a.value_targets[..],
+            &a.single_done_value_targets[..],
+            &a.values[..],
+        ]);
+        // Three series over every step leave no corner free: the legend takes a row below.
+        let legend = [
+            (theme.colors.blue.filled(), "две маски"),
+            (theme.colors.red.filled(), "один флаг done"),
+            (theme.colors.grey.filled(), "V"),
+        ];
+        let (left, strip) = theme.row_strip_if(true, &left, &legend)?;
+        let mut chart = theme
+            .chart(&left, "Цели критика Â + V", 36.0, 40.0)
+            .build_cartesian_2d(x_range.clone(), lo..hi)?;
+        mesh(&mut chart, theme, "шаг t", "цель")?;
+        for &(t, _) in &a.ends {
+            boundary(&mut chart, t, lo, hi, theme)?;
+        }
+        boundary(&mut chart, buffer_end, lo, hi, theme)?;
+        chart.draw_series(
+            ts.iter()
+                .zip(&a.values)
+                .map(|(&t, &v)| Circle::new((t, v), theme.ipx(3.0), theme.colors.grey.filled())),
+        )?;
+        series(
+            &mut chart,
+            ts,
+            &a.single_done_value_targets,
+            episodes,
+            theme.colors.red,
+            true,
+            theme,
+        )?;
+        series(
+            &mut chart,
+            ts,
+            &a.value_targets,
+            episodes,
+            theme.colors.blue,
+            false,
+            theme,
+        )?;
+        theme.place_legend(strip.as_ref(), &chart, &legend)?;
 
-    // Bottom right: the weights (γλ)^k.
-    let mut chart = theme
-        .chart(&right, "Веса (γλ)^k", 36.0, 36.0)
-        .build_cartesian_2d(x_range, 0.0..1.05)?;
-    mesh(&mut chart, theme, "k", "вес")?;
-    chart.draw_series(a.weights.iter().enumerate().map(|(k, &w)| {
-        Rectangle::new(
-            [(k as f64 - 0.35, 0.0), (k as f64 + 0.35, w)],
-            theme.colors.blue.mix(0.7).filled(),
-        )
-    }))?;
-    Ok(())
+        // Bottom right: the weights (γλ)^k.
+        let mut chart = theme
+            .chart(&right, "Веса (γλ)^k", 36.0, 36.0)
+            .build_cartesian_2d(x_range, 0.0..1.05)?;
+        mesh(&mut chart, theme, "k", "вес")?;
+        chart.draw_series(a.weights.iter().enumerate().map(|(k, &w)| {
+            Rectangle::new(
+                [(k as f64 - 0.35, 0.0), (k as f64 + 0.35, w)],
+                theme.colors.blue.mix(0.7).filled(),
+            )
+        }))?;
+        Ok(())
+    })
 }
 
 type Chart<'a, DB> = ChartContext<

@@ -54,11 +54,38 @@ pub struct LegendBox {
 struct Log {
     marks: Vec<Mark>,
     legends: Vec<LegendBox>,
+    /// How many renderings were drawn again with their legends in rows.
+    relaid: usize,
+}
+
+/// A point in the log: how many marks and legends had been drawn.
+#[derive(Debug, Clone, Copy)]
+pub struct Checkpoint {
+    marks: usize,
+    legends: usize,
 }
 
 std::thread_local! {
     static LOG: RefCell<Log> = RefCell::new(Log::default());
     static FIXED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    static MUTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with every [`Recording`] on this thread logging but not drawing: a figure laid out
+/// to see where its legends would go, with nothing on the canvas or in the SVG.
+pub fn muted<T>(f: impl FnOnce() -> T) -> T {
+    struct Unmute(bool);
+    impl Drop for Unmute {
+        fn drop(&mut self) {
+            MUTED.with(|m| m.set(self.0));
+        }
+    }
+    let _restore = Unmute(MUTED.with(|m| m.replace(true)));
+    f()
+}
+
+fn drawing() -> bool {
+    !MUTED.with(|m| m.get())
 }
 
 /// With `true`, every legend drawn afterwards on this thread takes the upper-left corner
@@ -82,6 +109,40 @@ pub fn legends() -> Vec<LegendBox> {
 /// Calls `f` with the marks drawn so far.
 pub fn with_marks<T>(f: impl FnOnce(&[Mark]) -> T) -> T {
     LOG.with(|l| f(&l.borrow().marks))
+}
+
+/// Where the log stands now.
+pub fn checkpoint() -> Checkpoint {
+    LOG.with(|l| {
+        let l = l.borrow();
+        Checkpoint {
+            marks: l.marks.len(),
+            legends: l.legends.len(),
+        }
+    })
+}
+
+/// Whether every legend drawn since `at` found a free place (always, with [`fixed_corner`]
+/// on: the old placement is kept whatever it covers).
+pub fn legends_free_since(at: Checkpoint) -> bool {
+    FIXED.with(|f| f.get()) || LOG.with(|l| l.borrow().legends[at.legends..].iter().all(|b| b.free))
+}
+
+/// Forgets what was logged since `at` (a muted layout about to be drawn for real), counting it
+/// when the figure's legends go to rows ([`relaid`]).
+pub fn rewind(at: Checkpoint, rows: bool) {
+    LOG.with(|l| {
+        let mut l = l.borrow_mut();
+        l.marks.truncate(at.marks);
+        l.legends.truncate(at.legends);
+        l.relaid += usize::from(rows);
+    });
+}
+
+/// How many figures were drawn with their legends in rows (no free place inside) since the
+/// last [`Recording`] was made.
+pub fn relaid() -> usize {
+    LOG.with(|l| l.borrow().relaid)
 }
 
 pub(crate) fn log_legend(legend: LegendBox) {
@@ -133,6 +194,9 @@ impl<B: DrawingBackend> DrawingBackend for Recording<B> {
         self.inner.present()
     }
     fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Drawn<B::ErrorType> {
+        if !drawing() {
+            return Ok(());
+        }
         self.inner.draw_pixel(point, color)
     }
     fn draw_line<S: BackendStyle>(
@@ -142,6 +206,9 @@ impl<B: DrawingBackend> DrawingBackend for Recording<B> {
         style: &S,
     ) -> Drawn<B::ErrorType> {
         log(Shape::Path(vec![from, to]), style, false);
+        if !drawing() {
+            return Ok(());
+        }
         self.inner.draw_line(from, to, style)
     }
     fn draw_rect<S: BackendStyle>(
@@ -152,6 +219,9 @@ impl<B: DrawingBackend> DrawingBackend for Recording<B> {
         fill: bool,
     ) -> Drawn<B::ErrorType> {
         log(Shape::Rect(upper_left, bottom_right, fill), style, fill);
+        if !drawing() {
+            return Ok(());
+        }
         self.inner.draw_rect(upper_left, bottom_right, style, fill)
     }
     fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
@@ -161,6 +231,9 @@ impl<B: DrawingBackend> DrawingBackend for Recording<B> {
     ) -> Drawn<B::ErrorType> {
         let path: Vec<BackendCoord> = path.into_iter().collect();
         log(Shape::Path(path.clone()), style, false);
+        if !drawing() {
+            return Ok(());
+        }
         self.inner.draw_path(path, style)
     }
     fn draw_circle<S: BackendStyle>(
@@ -171,6 +244,9 @@ impl<B: DrawingBackend> DrawingBackend for Recording<B> {
         fill: bool,
     ) -> Drawn<B::ErrorType> {
         log(Shape::Circle(center, radius as i32), style, fill);
+        if !drawing() {
+            return Ok(());
+        }
         self.inner.draw_circle(center, radius, style, fill)
     }
     fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
@@ -180,6 +256,9 @@ impl<B: DrawingBackend> DrawingBackend for Recording<B> {
     ) -> Drawn<B::ErrorType> {
         let vert: Vec<BackendCoord> = vert.into_iter().collect();
         log(Shape::Polygon(vert.clone()), style, true);
+        if !drawing() {
+            return Ok(());
+        }
         self.inner.fill_polygon(vert, style)
     }
     fn draw_text<S: BackendTextStyle>(
@@ -188,6 +267,9 @@ impl<B: DrawingBackend> DrawingBackend for Recording<B> {
         style: &S,
         pos: BackendCoord,
     ) -> Drawn<B::ErrorType> {
+        if !drawing() {
+            return Ok(());
+        }
         self.inner.draw_text(text, style, pos)
     }
     fn estimate_text_size<S: BackendTextStyle>(
@@ -203,6 +285,9 @@ impl<B: DrawingBackend> DrawingBackend for Recording<B> {
         (w, h): (u32, u32),
         src: &[u8],
     ) -> Drawn<B::ErrorType> {
+        if !drawing() {
+            return Ok(());
+        }
         self.inner.blit_bitmap(pos, (w, h), src)
     }
 }

@@ -13,6 +13,7 @@ pub mod drift;
 pub mod gae;
 pub mod kl_estimators;
 pub mod learning_curve;
+pub mod legend;
 pub mod length_weights;
 pub mod marks;
 pub mod ppo_diagnostics;

@@ -2,7 +2,8 @@
 //! token's log-ratio moved by δ, against the band ln(1 ± ε) — a product of ratios near 1 is not
 //! near 1. Computed in `lessons::tokens::sequence_ratio_figure`.
 
-use super::theme::{decimal, swatch_legend, Theme};
+use super::legend::swatch_legend;
+use super::theme::{decimal, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;

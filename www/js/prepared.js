@@ -120,6 +120,10 @@ export async function setupPrepared(wasm, panels) {
         action.addEventListener('click', () => panel.loadComparison(g.configs, seeds));
       }
       where?.append(action, ' ');
+      // The trainer lives on another page: say where the numbers will be (the student's audit).
+      if (action instanceof HTMLAnchorElement) {
+        where?.append('Кнопка откроет тренажёр на его странице; таблица и проверка прогноза появятся здесь, когда вы вернётесь. ');
+      }
     }
     if (!result) continue;
     const want = seeds.replace(/\s/g, '');
