@@ -188,12 +188,16 @@ fn lesson_figure(name: &str, p: &BTreeMap<&str, f64>) -> Draw {
             lessons::grpo::kl_figure(v("kl_shift")),
             plots::kl_estimators::draw
         ),
+        "pass_at_k" => figure!(
+            lessons::r1zero::pass_at_k_figure(u("passk_n"), v("passk_p")),
+            plots::pass_at_k::draw
+        ),
         other => panic!("no figure {other}"),
     }
 }
 
 /// Every lesson figure: its name, its `figure.live` class and the sliders it reads (prefix).
-const LESSON_FIGURES: [(&str, &str, &str); 12] = [
+const LESSON_FIGURES: [(&str, &str, &str); 13] = [
     ("score", "tall pair", "score_"),
     ("returns", "pair", "returns_"),
     ("bstar", "pair", "bstar_"),
@@ -206,6 +210,7 @@ const LESSON_FIGURES: [(&str, &str, &str); 12] = [
     ("difficulty", "", "difficulty_"),
     ("length_weights", "", "length_"),
     ("kl_estimators", "pair", "kl_"),
+    ("pass_at_k", "", "passk_"),
 ];
 
 /// Slider settings of a figure: the starting values, then each slider alone at either end

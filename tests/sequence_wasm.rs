@@ -12,7 +12,12 @@ use wasm_bindgen_test::*;
 /// precisions and on both tasks: the browser must print the same lines, byte for byte.
 #[wasm_bindgen_test]
 fn transformer_runs_equal_the_native_ones() {
-    let recorded = include_str!("fixtures/transformer_runs.jsonl");
+    assert_eq!(replay(include_str!("fixtures/transformer_runs.jsonl")), 4);
+}
+
+/// Runs every recorded case of `recorded` (lines of `{config, seed, lines}`) and checks its
+/// lines; returns how many cases there were.
+fn replay(recorded: &str) -> usize {
     let mut count = 0;
     for case in recorded.lines() {
         let case: serde_json::Value = serde_json::from_str(case).unwrap();
@@ -28,27 +33,14 @@ fn transformer_runs_equal_the_native_ones() {
         assert_eq!(lines, want, "{} {}", config.policy, config.precision.name());
         count += 1;
     }
-    assert_eq!(count, 4);
+    count
 }
 
 /// Issue 37's pipeline (SFT, pass@k, group statistics, dynamic sampling) recorded natively
 /// (`tests/r1.rs`): the browser must print the same lines, byte for byte.
 #[wasm_bindgen_test]
 fn r1_runs_equal_the_native_ones() {
-    let recorded = include_str!("fixtures/r1_runs.jsonl");
-    for case in recorded.lines() {
-        let case: serde_json::Value = serde_json::from_str(case).unwrap();
-        let config: SequenceConfig = serde_json::from_value(case["config"].clone()).unwrap();
-        let lines = run_lines::<SequenceTrainer>(&config, &[5]).unwrap();
-        let want: Vec<&str> = case["lines"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|l| l.as_str().unwrap())
-            .collect();
-        assert_eq!(lines, want, "{}", config.precision.name());
-    }
-    assert_eq!(recorded.lines().count(), 2);
+    assert_eq!(replay(include_str!("fixtures/r1_runs.jsonl")), 2);
 }
 
 #[wasm_bindgen_test]

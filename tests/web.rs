@@ -379,3 +379,27 @@ fn lesson_nine_figures_redraw_with_their_sliders() {
     assert!(web::draw_kl_estimators("t-kl", f64::NAN).is_err());
     assert!(web::draw_kl_estimators("t-kl", -1.0).is_err());
 }
+
+#[wasm_bindgen_test]
+fn the_pass_at_k_figure_redraws_and_the_inspector_shows_a_group() {
+    assert_redraw_changes(
+        "t-passk",
+        0.01,
+        || err(web::draw_pass_at_k("t-passk", 16.0, 0.05)),
+        || err(web::draw_pass_at_k("t-passk", 64.0, 0.5)),
+    );
+    assert!(web::draw_pass_at_k("t-passk", 1.0, 0.05).is_err());
+    assert!(web::draw_pass_at_k("t-passk", 16.0, f64::NAN).is_err());
+    let get = |v: &wasm_bindgen::JsValue, k: &str| {
+        js_sys::Reflect::get(v, &wasm_bindgen::JsValue::from_str(k)).unwrap()
+    };
+    let request = r#"{"profile":"transformer"}"#;
+    let shown = web::inspect_untrained(request, 1.0, 0.0, 0.0).unwrap();
+    let answers = js_sys::Array::from(&get(&shown, "answers"));
+    assert!(answers.length() > 1);
+    let tokens = js_sys::Array::from(&get(&answers.get(0), "tokens"));
+    assert!(get(&tokens.get(0), "ratio").as_f64().unwrap() > 0.0);
+    assert!(web::inspect_untrained(request, 1.0, 99.0, 0.0).is_err());
+    assert!(web::inspect_untrained("{", 1.0, 0.0, 0.0).is_err());
+    assert!(web::inspect_policy("{}", 0.0, 0.0).is_err());
+}

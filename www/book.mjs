@@ -16,6 +16,7 @@ export const LESSONS = [
   { file: 'tokens.html', title: 'Авторегрессионные ответы: сдвиг, маска, редукция' },
   { file: 'sequences.html', title: 'Маленький эксперимент: RLOO и PPO для последовательностей' },
   { file: 'grpo.html', title: 'GRPO и его поправки' },
+  { file: 'r1zero.html', title: 'R1-Zero во вкладке' },
   { file: 'exercises.html', title: 'Выводы и упражнения' },
 ];
 

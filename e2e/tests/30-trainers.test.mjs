@@ -194,6 +194,19 @@ forEachBrowser((env) => {
       assert(c.identical === c.compared, `sequence: ${c.identical}/${c.compared} iterations bit-identical, worst ${c.worst}`);
       notes.push(`sequence: ${c.identical}/${c.compared} iterations bit-identical`);
     });
+    // The R1 pipeline (issue 37) from its link: SFT inside the first iteration, pass@k, group
+    // statistics and dynamic sampling, against the CLI with the same settings.
+    const r1 = cliLines(['train', 'sequence', '--profile', 'r1_smoke', '--seed', '5', '--set', 'dynamic_sampling=true', '--json']).filter((l) => l.kind === 'iteration');
+    assert(r1[0].sft?.losses?.length > 0 && r1.some((l) => l.pass_at_k), 'the CLI reports the SFT curve and pass@k');
+    await env.withTab('sequences.html?run=sequence&profile=r1_smoke&seed=5&dynamic_sampling=true', null, async (tab) => {
+      await tab.waitReady();
+      await tab.waitStatus('#trainer-sequence', ['finished', 'failed']);
+      assert((await tab.status('#trainer-sequence')) === 'finished', await panelError(tab, '#trainer-sequence'));
+      const reports = await tab.eval(() => window.pgbookRuns.sequence.reports);
+      const c = compareReports(reports, r1, 'r1_smoke');
+      assert(c.identical === c.compared, `r1_smoke: ${c.identical}/${c.compared} iterations bit-identical, worst ${c.worst}`);
+      notes.push(`r1_smoke with dynamic sampling: ${c.identical}/${c.compared} iterations bit-identical`);
+    });
     /**
      * A smoke PPO run from the page's link (`query` added) against the CLI's (`set` added), seed
      * by seed: every update bit-identical.

@@ -232,6 +232,13 @@ forEachBrowser((env) => {
       const lines = await tab.download('#trainer-sequence .downloads button:nth-child(2)');
       assertSameLines(lines.text, [...transformer, '--threads', '1', '--json'], `transformer: ${lines.name}`);
       notes.push(`transformer ${lines.text.trim().split('\n').length} lines`);
+      // Lesson 10's pipeline (SFT, then GRPO with dynamic sampling; pass@k) from the CLI's link.
+      const r1 = ['train', 'sequence', '--profile', 'r1_smoke', '--seed', '5', '--set', 'dynamic_sampling=true'];
+      await go(tab, cliText([...r1, '--url', '--url-base', book]).trim());
+      await tab.runToEnd('#trainer-sequence', 120_000);
+      const r1Lines = await tab.download('#trainer-sequence .downloads button:nth-child(2)');
+      assertSameLines(r1Lines.text, [...r1, '--threads', '1', '--json'], `r1_smoke: ${r1Lines.name}`);
+      notes.push(`r1_smoke ${r1Lines.text.trim().split('\n').length} lines`);
       // Two configurations on one seed: each is the CLI's run of it.
       const q = new URLSearchParams([['run', 'ppo'], ['cfg', 'smoke'], ['cfg', 'smoke;gamma=0.98'], ['seeds', '11']]);
       await go(tab, `#ppo/trainer-ppo?${q}`);

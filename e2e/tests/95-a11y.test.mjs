@@ -385,9 +385,22 @@ forEachBrowser((env) => {
 
   it('themes: every text ≥ 4.5:1, figure lines and marks and the focus ring ≥ 3:1, and axe finds nothing in any theme', { timeout: 180_000 }, async (t) => {
     // One visit per page, the themes switched in it as a reader does.
-    for (const path of ['gae.html', 'ppo.html']) {
+    for (const path of ['gae.html', 'ppo.html', 'r1zero.html']) {
       await env.withTab(path, null, async (tab) => {
         await tab.waitReady();
+        if (path === 'r1zero.html') {
+          // Lesson 10's token inspector, open: one group's tables of tokens.
+          await tab.eval(() => /** @type {HTMLButtonElement} */ (document.querySelector('[data-inspector-show]')).click());
+          // ... once app.js has made its scrolling boxes keyboard-scrollable (after a debounce).
+          await tab.waitFor(
+            () => {
+              const wraps = [...document.querySelectorAll('#token-inspector .table-wrap')];
+              return wraps.length > 1 && wraps.every((w) => w.scrollWidth <= w.clientWidth + 1 || w.hasAttribute('tabindex'));
+            },
+            null,
+            60_000,
+          );
+        }
         for (const theme of ['light', 'dark', 'contrast']) {
           await switchTheme(tab, theme);
           if (path === 'gae.html') {
@@ -409,11 +422,25 @@ forEachBrowser((env) => {
           }
           const found = await axe(tab);
           t.diagnostic(`${path} in the ${theme} theme: ${found.rules} rules, ${found.nodes} elements`);
-          // What a reader sees in each theme: lesson 4's GAE figure, lesson 6's trainer panel.
-          await tab.screenshot(`theme-${theme}-${path.replace('.html', '')}`, path === 'gae.html' ? '#figure-gae' : '#trainer-ppo');
+          // What a reader sees in each theme: lesson 4's GAE figure, lesson 6's trainer panel,
+          // lesson 10's token inspector.
+          const shot = { 'gae.html': '#figure-gae', 'ppo.html': '#trainer-ppo', 'r1zero.html': '#token-inspector' }[path];
+          await tab.screenshot(`theme-${theme}-${path.replace('.html', '')}`, shot);
           assert(found.rules === 0, `${theme}: ${found.lines.join('\n')}`);
         }
         await tab.select('#theme-switch', 'auto'); // Firefox's tabs share their storage
+        if (path === 'r1zero.html') {
+          // A group past the batch: the core refuses it, the page says so in Russian.
+          await tab.eval(() => {
+            /** @type {HTMLInputElement} */ (document.querySelector('#inspector-group')).value = '99';
+            /** @type {HTMLButtonElement} */ (document.querySelector('[data-inspector-show]')).click();
+          });
+          const text = await tab.waitFor(() => {
+            const box = /** @type {HTMLElement} */ (document.querySelector('[data-inspector-error]'));
+            return box.hidden ? null : box.textContent;
+          }, null);
+          assert(/^Не удалось показать группу: .*group/.test(text ?? ''), `the refusal: ${text}`);
+        }
       });
     }
   });

@@ -13,7 +13,8 @@
 //! | [`verifier`]  | 8, the sequence task's verifier          | —                   |
 //! | [`attention`] | 8, the transformer policy's attention    | `plots::attention`  |
 //! | [`grpo`]      | 9, GRPO and its corrections              | `plots::difficulty`, `plots::length_weights`, `plots::kl_estimators` |
-//! | [`exercises`] | 10, the checkable exercises              | —                   |
+//! | [`r1zero`]    | 10, R1-Zero in a tab: pass@k estimated | `plots::pass_at_k` |
+//! | [`exercises`] | 11, the checkable exercises              | —                   |
 //! | [`trainers`]  | 6 and 8, the profiles' settings quoted   | —                   |
 //! | [`sliders`]   | every figure slider's range and start     | —                   |
 //!
@@ -21,7 +22,7 @@
 //! numbers the page shows beside the figure and everything the plot draws, computed here
 //! (`plots` draws and computes nothing, and imports nothing from `lessons`), and the figure
 //! described in words for readers who do not see it. Lessons 6 and 8
-//! draw their trainers' reports (`train`), lesson 10's exercises reuse the worked examples.
+//! draw their trainers' reports (`train`), lesson 11's exercises reuse the worked examples.
 
 pub mod attention;
 pub mod baselines;
@@ -31,6 +32,7 @@ pub mod exercises;
 pub mod gae;
 pub mod grpo;
 pub mod prepared;
+pub mod r1zero;
 pub mod returns;
 pub mod score;
 pub mod sliders;
@@ -250,6 +252,7 @@ mod tests {
             grpo::difficulty_figure(8).unwrap().description,
             grpo::length_figure(2, 8, 8).unwrap().description,
             grpo::kl_figure(1.0).unwrap().description,
+            r1zero::pass_at_k_figure(16, 0.05).unwrap().description,
         ];
         for d in &descriptions {
             check_shape(d);

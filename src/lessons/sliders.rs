@@ -3,7 +3,7 @@
 //! page cannot offer a position the figure rejects, and the starting values are the worked
 //! examples' inputs where a figure starts from one.
 
-use super::{attention, baselines, clipping, grpo, score, tokens};
+use super::{attention, baselines, clipping, grpo, r1zero, score, tokens};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -85,6 +85,11 @@ pub fn sliders() -> BTreeMap<&'static str, Slider> {
                 16.0,
             ),
         ),
+        (
+            "passk_n",
+            slider(2.0, r1zero::MAX_SAMPLES as f64, 1.0, 16.0),
+        ),
+        ("passk_p", slider(0.01, r1zero::MAX_P, 0.01, 0.05)),
         ("kl_shift", slider(0.0, grpo::KL_MAX_SHIFT, 0.05, 1.0)),
         ("gae_lambda", slider(0.0, 1.0, 0.01, 0.95)),
         ("clip_eps", slider(0.05, 0.7, 0.01, 0.2)),
@@ -194,6 +199,7 @@ mod tests {
             tokens::figure(end(&s["tokens_eps"]), opts).unwrap();
             grpo::difficulty_figure(end(&s["difficulty_g"]) as usize).unwrap();
             grpo::kl_figure(end(&s["kl_shift"])).unwrap();
+            r1zero::pass_at_k_figure(end(&s["passk_n"]) as usize, end(&s["passk_p"])).unwrap();
             let n = end(&s["length_short"]) as usize;
             grpo::length_figure(
                 n,

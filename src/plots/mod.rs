@@ -16,6 +16,7 @@ pub mod learning_curve;
 pub mod legend;
 pub mod length_weights;
 pub mod marks;
+pub mod pass_at_k;
 pub mod ppo_diagnostics;
 pub mod returns;
 pub mod score;

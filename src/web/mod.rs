@@ -10,6 +10,8 @@
 mod board;
 mod canvas;
 #[cfg(feature = "trainers")]
+mod inspect;
+#[cfg(feature = "trainers")]
 mod panel;
 mod panic;
 #[cfg(feature = "trainers")]
@@ -21,6 +23,8 @@ mod worker;
 
 #[cfg(feature = "trainers")]
 pub use board::*;
+#[cfg(feature = "trainers")]
+pub use inspect::*;
 #[cfg(feature = "trainers")]
 pub use replay::*;
 #[cfg(feature = "trainers")]
@@ -317,6 +321,14 @@ pub fn draw_kl_estimators(canvas_id: &str, shift: f64) -> Result<JsValue, JsErro
         lessons::grpo::kl_figure(shift),
         plots::kl_estimators::draw,
     )
+}
+
+/// pass@k of one prompt from `samples` answers: the truth and the two estimates' expectations.
+#[wasm_bindgen]
+pub fn draw_pass_at_k(canvas_id: &str, samples: f64, p: f64) -> Result<JsValue, JsError> {
+    let figure =
+        whole_number("samples", samples).and_then(|n| lessons::r1zero::pass_at_k_figure(n, p));
+    show(canvas_id, figure, plots::pass_at_k::draw)
 }
 
 /// Lesson 8's attention figure: the copy prompt of `level` symbols drawn by example `sample`,

@@ -39,7 +39,7 @@ let marking = 0; // the latest markScrollers pass: an older one still measuring 
 /**
  * Makes every box that scrolls now focusable (so arrows scroll it) and no other. Every box is
  * measured before any is changed (a change between two reads would make the next read lay out
- * the page again), in slices of a few milliseconds with a task between them: lesson 10 has
+ * the page again), in slices of a few milliseconds with a task between them: lesson 11 has
  * hundreds of formulas.
  */
 async function markScrollers() {
@@ -139,6 +139,9 @@ async function main() {
       showFatal(`Не удалось загрузить модуль WebAssembly: ${messageOf(e)}`);
     }
   }
+  // The token inspector (lesson «R1-Zero во вкладке») loads the whole core on first use.
+  const inspector = document.querySelector('[data-inspector]');
+  if (inspector instanceof HTMLElement) await import('./inspector.js').then((m) => m.wireInspector(inspector));
   await Promise.all([drawn, marked]);
   document.documentElement.dataset.ready = '1'; // every figure drawn, every panel set up
   performance.mark('pgbook-ready'); // e2e/bench.mjs onefile reads it

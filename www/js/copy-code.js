@@ -1,5 +1,5 @@
 // @ts-check
-// «Копировать» beside a coding exercise's stub (lesson 10, scripts/code-exercises.mjs): the
+// «Копировать» beside a coding exercise's stub (lesson 11, scripts/code-exercises.mjs): the
 // stub's text to the clipboard; where the browser refuses (no permission, an old browser), the
 // text is selected instead, for Ctrl+C. The status beside the button says which.
 export function wireCopyButtons() {

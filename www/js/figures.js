@@ -62,6 +62,10 @@ export const FIGURES = {
     draw: (canvasId, p) => core.draw_kl_estimators(canvasId, p.shift),
     after: (figure, k) => fillNumbers(figure, k),
   },
+  pass_at_k: {
+    draw: (canvasId, p) => core.draw_pass_at_k(canvasId, p.samples, p.p),
+    after: (figure, k) => fillNumbers(figure, k),
+  },
   attention: {
     // Lesson 8's trainer hands over a transformer it trained (useTrainedNetwork); before that
     // the core draws the untrained network.

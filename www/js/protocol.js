@@ -35,11 +35,13 @@
 
 /**
  * Where a running step is (src/train/mod.rs's Stage): collecting experience, an epoch's
- * minibatch (a full-batch step is minibatch 1 of 1), the critic's fit, the greedy evaluation.
+ * minibatch (a full-batch step is minibatch 1 of 1), the critic's fit, the greedy evaluation,
+ * the supervised stage before RL (the sequence trainer's SFT, inside its first iteration).
  * @typedef {{ stage: 'rollout', done: number, total: number }
  *   | { stage: 'minibatch', epoch: number, epochs: number, minibatch: number, minibatches: number }
  *   | { stage: 'critic', step: number, steps: number }
- *   | { stage: 'evaluation' }} Stage
+ *   | { stage: 'evaluation' }
+ *   | { stage: 'pretrain', step: number, steps: number }} Stage
  */
 /**
  * worker.rs's StepProgress: step `step` of `steps` (updates or iterations) is at `stage`, with

@@ -163,6 +163,8 @@ export function stageText(s) {
       return `обучение критика: шаг ${of(s.step, s.steps)}`;
     case 'evaluation':
       return 'жадная оценка политики';
+    case 'pretrain':
+      return `дообучение с учителем (SFT): шаг ${of(s.step, s.steps)}`;
     default: {
       /** @type {never} */
       const unknown = s;

@@ -10,6 +10,7 @@
 //! | [`sources`]     | 17–23: the project's functions on small inputs (the page shows their source) |
 //! | [`derivations`] | 28–30: the λ = 1 telescoping, importance sampling, the clip's zero gradient |
 //! | [`bugs`]        | 31–33: code with a mistake to find, and what it returns           |
+//! | [`evaluation`]  | 34–35: pass@k from n samples, groups that teach nothing           |
 
 use crate::Result;
 use serde::Serialize;
@@ -18,6 +19,7 @@ use std::collections::BTreeMap;
 pub mod bugs;
 mod check;
 mod derivations;
+mod evaluation;
 mod numeric;
 mod sources;
 #[cfg(test)]
@@ -106,6 +108,7 @@ pub fn exercises() -> Result<BTreeMap<usize, Exercise>> {
     sources::add(&mut all)?;
     derivations::add(&mut all)?;
     bugs::add(&mut all)?;
+    evaluation::add(&mut all)?;
     Ok(all)
 }
 

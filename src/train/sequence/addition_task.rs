@@ -164,7 +164,7 @@ pub fn draw_held_out(rng: &mut Rng, level: usize) -> (u64, u64) {
 }
 
 /// The evaluations' fixed held-out prompts of `level` (0-based): up to `count` distinct ones,
-/// the same for every run (level 1 has only about 20).
+/// the same for every run (level 1 has only 15).
 pub fn held_out_prompts(level: usize, count: usize) -> Vec<(u64, u64)> {
     let (lo, hi) = operand_range(level + 1);
     let mut rng = rng::seeded(HELD_OUT_SEED + level as u64);
@@ -227,11 +227,7 @@ fn answer(response: &[i64]) -> Option<u64> {
 /// ```
 pub fn verify(prompt: &[i64], response: &[i64]) -> Verdict {
     let right = operands(prompt).map(|(a, b)| a + b);
-    let correct = right.is_some() && answer(response) == right;
-    Verdict {
-        reward: if correct { 1.0 } else { 0.0 },
-        correct,
-    }
+    Verdict::binary(right.is_some() && answer(response) == right)
 }
 
 #[cfg(test)]
@@ -263,7 +259,8 @@ mod tests {
             let fixed = held_out_prompts(level, 16);
             assert_eq!(fixed, held_out_prompts(level, 16));
             assert!(fixed.iter().all(|&(a, b)| is_held_out(a, b)));
-            assert_eq!(fixed.len(), 16);
+            // Level 1 has 100 prompts, 15 of them held out.
+            assert_eq!(fixed.len(), if level == 0 { 15 } else { 16 });
         }
     }
 

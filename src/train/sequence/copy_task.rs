@@ -108,11 +108,7 @@ pub fn verify(prompt: &[i64], response: &[i64]) -> Verdict {
         .filter(|&t| t != BOS && t != SEP && t != PAD)
         .collect();
     let end = response.iter().position(|&t| t == EOS);
-    let correct = end.is_some_and(|end| response[..end] == symbols[..]);
-    Verdict {
-        reward: if correct { 1.0 } else { 0.0 },
-        correct,
-    }
+    Verdict::binary(end.is_some_and(|end| response[..end] == symbols[..]))
 }
 
 #[cfg(test)]

@@ -23,6 +23,11 @@ pub enum Series {
     Kl,
     /// Mean entropy of the policy over the rollout's response tokens.
     Entropy,
+    /// Share of the iteration's groups whose rewards were all alike (runs with pass@k or
+    /// dynamic sampling).
+    DeadGroups,
+    /// pass@1 on the held-out prompts (the iterations with a pass@k evaluation).
+    PassAt1,
 }
 
 impl Series {
@@ -34,6 +39,8 @@ impl Series {
             Series::LengthIncorrect => r.mean_length_incorrect,
             Series::Kl => Some(r.kl_to_reference),
             Series::Entropy => Some(r.entropy),
+            Series::DeadGroups => r.group_stats.map(|g| g.zero_variance_share),
+            Series::PassAt1 => r.pass_at_k.as_ref().and_then(|p| p.curve.first().copied()),
         }
     }
 
@@ -45,13 +52,15 @@ impl Series {
             Series::LengthIncorrect => "длина неверных ответов",
             Series::Kl => "KL к опорной политике",
             Series::Entropy => "энтропия",
+            Series::DeadGroups => "доля групп без разброса наград",
+            Series::PassAt1 => "pass@1 на отложенных запросах",
         }
     }
 
     /// Decimals it is written with.
     pub fn digits(self) -> usize {
         match self {
-            Series::Success => 2,
+            Series::Success | Series::DeadGroups | Series::PassAt1 => 2,
             Series::LengthCorrect | Series::LengthIncorrect => 1,
             Series::Kl | Series::Entropy => 3,
         }
@@ -65,6 +74,8 @@ impl Series {
             Series::LengthIncorrect => "длина неверных ответов в конце",
             Series::Kl => "KL к опорной политике в конце",
             Series::Entropy => "энтропия в конце",
+            Series::DeadGroups => "доля групп без разброса в конце",
+            Series::PassAt1 => "pass@1 в конце",
         }
     }
 
@@ -89,6 +100,10 @@ pub struct ConfigLab {
     pub kl: Curve,
     /// Entropy.
     pub entropy: Curve,
+    /// Share of groups that teach nothing (empty for runs that do not report groups).
+    pub dead_groups: Curve,
+    /// pass@1 on the held-out prompts, where evaluated.
+    pub pass_at_1: Curve,
 }
 
 fn series_of(runs: &[&[IterationReport]], s: Series) -> Curve {
@@ -113,6 +128,8 @@ impl ConfigLab {
             length_incorrect: series_of(runs, Series::LengthIncorrect),
             kl: series_of(runs, Series::Kl),
             entropy: series_of(runs, Series::Entropy),
+            dead_groups: series_of(runs, Series::DeadGroups),
+            pass_at_1: series_of(runs, Series::PassAt1),
         }
     }
 
@@ -124,6 +141,8 @@ impl ConfigLab {
             Series::LengthIncorrect => &self.length_incorrect,
             Series::Kl => &self.kl,
             Series::Entropy => &self.entropy,
+            Series::DeadGroups => &self.dead_groups,
+            Series::PassAt1 => &self.pass_at_1,
         }
     }
 }

@@ -39,6 +39,7 @@ pub mod addition_task;
 pub mod config;
 pub mod copy_task;
 pub mod cost;
+pub mod inspect;
 pub mod lab;
 pub mod loss;
 pub mod pass_k;
@@ -53,6 +54,7 @@ mod trainer;
 
 pub use config::PolicyKind;
 pub use config::{KlPlacement, RatioLevel, SequenceConfig, SequenceProfile};
+pub use inspect::{ClipState, GroupInspection, InspectedAnswer, InspectedToken};
 pub use loss::LossAndGradient;
 pub use policy::Policy;
 pub use report::{
@@ -230,12 +232,7 @@ impl<P: Policy> SequenceRun<P> {
                 ..
             } = self.loss_and_gradient(&batch, Some(&mut diagnostics))?;
             let norm = clip_grad_norm(&mut [&mut grad], self.config.max_grad_norm);
-            if !loss.is_finite() || !norm.is_finite() {
-                let what = if loss.is_finite() {
-                    Quantity::Gradient
-                } else {
-                    Quantity::Loss
-                };
+            if let Some(what) = non_finite(loss, norm) {
                 return Err(self.diverged(what));
             }
             if epoch == 0 {
@@ -387,5 +384,16 @@ impl<P: Policy> SequenceRun<P> {
                 })
             })
             .collect()
+    }
+}
+
+/// What went non-finite in an update, if anything: the loss, else the gradient's norm.
+pub(crate) fn non_finite(loss: f64, grad_norm: f64) -> Option<Quantity> {
+    if !loss.is_finite() {
+        Some(Quantity::Loss)
+    } else if !grad_norm.is_finite() {
+        Some(Quantity::Gradient)
+    } else {
+        None
     }
 }

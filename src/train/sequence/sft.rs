@@ -63,12 +63,7 @@ impl<P: Policy> SequenceRun<P> {
             });
             let (loss, count, mut grad) = self.demonstration_loss(&mut rng)?;
             let norm = clip_grad_norm(&mut [&mut grad], self.config.max_grad_norm);
-            if !loss.is_finite() || !norm.is_finite() {
-                let what = if loss.is_finite() {
-                    Quantity::Gradient
-                } else {
-                    Quantity::Loss
-                };
+            if let Some(what) = super::non_finite(loss, norm) {
                 return Err(Error::diverged(StepUnit::Iteration, 1, what));
             }
             let lr = self.config.sft_learning_rate;

@@ -103,6 +103,16 @@ pub struct Verdict {
     pub correct: bool,
 }
 
+impl Verdict {
+    /// A 0/1 verifier's verdict: reward 1 when correct, else 0 (the copy and addition tasks).
+    pub fn binary(correct: bool) -> Self {
+        Verdict {
+            reward: if correct { 1.0 } else { 0.0 },
+            correct,
+        }
+    }
+}
+
 /// Partial credits and penalty of [`verify`], in tenths (exact integer arithmetic; the reward
 /// is `tenths / 10`). Credit for the correct first symbol:
 pub const FIRST_SYMBOL_TENTHS: i32 = 3;

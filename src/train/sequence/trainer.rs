@@ -162,6 +162,37 @@ impl SequenceTrainer {
         }
     }
 
+    /// [`SequenceRun::inspect_group`]: one group's tokens and their loss terms.
+    pub fn inspect_group(
+        &self,
+        group: usize,
+        stream: Option<u64>,
+    ) -> Result<super::inspect::GroupInspection> {
+        by_policy!(&self.run, r => r.inspect_group(group, stream))
+    }
+
+    /// The run a policy file was saved from, as far as the file tells: its settings and seed,
+    /// the saved network, the iterations it had done (the optimiser's moments and the random
+    /// streams are not in the file: they start afresh).
+    pub fn from_policy_file(text: &str) -> Result<Self> {
+        use super::policy_file::{AnyTransformer, PolicyFile};
+        let (file, config, net) = PolicyFile::parse(text)?;
+        let precision = config.precision.name();
+        let mut trainer = SequenceTrainer::new(config, file.seed)?;
+        match (&mut trainer.run, net) {
+            (ByPolicy::Transformer(r), AnyTransformer::F64(n)) => r.load_policy(n, file.iteration),
+            (ByPolicy::TransformerF32(r), AnyTransformer::F32(n)) => {
+                r.load_policy(n, file.iteration)
+            }
+            // parse builds the network its settings name: a mismatch is a damaged file.
+            _ => {
+                let rule = crate::error::Rule::one_of(&["f32", "f64"]);
+                return Err(crate::Error::range("precision", rule, precision));
+            }
+        }
+        Ok(trainer)
+    }
+
     /// The policy's parameters in f64 (exactly: f32 widens without rounding).
     pub fn params(&self) -> Vec<f64> {
         use crate::nn::{Scalar, SequencePolicy};
