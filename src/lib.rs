@@ -7,22 +7,26 @@
 //! - [`rl`]: the course's mathematics as pure functions (returns, baselines, GAE, PPO, tokens).
 //! - [`nn`]: tiny networks with hand-written, gradient-checked backward passes; Adam.
 //! - [`envs`]: CartPole-v1 with Gymnasium's exact dynamics.
-//! - [`train`]: step-able trainers (PPO on CartPole, the GRU sequence policy) and curves.
+//! - [`train`]: step-able trainers (REINFORCE, A2C, PPO on CartPole; the sequence trainer
+//!   with a GRU or transformer policy) and curves.
 //! - [`lessons`]: each lesson's inputs, worked examples and the analyses behind its figure.
 //! - [`plots`]: every figure, generic over the plotters drawing backend (canvas or SVG).
 //! - [`rng`]: seeded portable randomness.
-//! - [`numerals`]: Russian numerals agreeing with their nouns.
+//! - [`choice`]: the `choice!` macro, a setting's named choices written once.
+//! - [`text`]: the ground floor: numbers, lists and Russian numerals as the book writes them,
+//!   and a figure's words ([`text::Description`]); it imports nothing of the crate.
 //! - `web` (wasm32 only): the wasm-bindgen boundary.
 
+pub mod choice;
 pub mod envs;
 pub mod error;
 pub mod lessons;
 pub mod math;
 pub mod nn;
-pub mod numerals;
 pub mod plots;
 pub mod rl;
 pub mod rng;
+pub mod text;
 pub mod train;
 
 #[cfg(target_arch = "wasm32")]

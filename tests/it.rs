@@ -13,6 +13,7 @@ mod cartpole;
 mod cli;
 mod grpo;
 mod grpo_figures;
+mod import_map;
 mod legends;
 mod memory_estimate;
 mod narrow_figures;

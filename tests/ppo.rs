@@ -347,7 +347,7 @@ fn figures_render_to_svg_with_russian_labels() {
         )
     });
     assert!(empty.is_ok());
-    let no_points = aggregate(&[vec![]]).unwrap();
+    let no_points = aggregate::<pgbook::train::cartpole::Evaluation>(&[vec![]]).unwrap();
     let empty = to_svg(300, 200, |area| {
         learning_curve::draw(
             area,

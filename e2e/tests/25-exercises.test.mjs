@@ -16,7 +16,7 @@ const { code } = await coreNumbers(join(ROOT, 'www'));
 const typed = (x) => x.toFixed(4).replace('.', ',').replace('-', '−');
 
 forEachBrowser((env) => {
-  it('lesson 10: every exercise form answers right and wrong answers in Russian', { timeout: 120_000 }, async (t) => {
+  it('the exercises lesson: every exercise form answers right and wrong answers in Russian', { timeout: 120_000 }, async (t) => {
     await env.withTab('exercises.html', null, async (tab) => {
       await tab.waitReady();
       /** @type {Record<string, { correct_options: number[], options: number, expected: number[] }>} */
@@ -93,7 +93,7 @@ forEachBrowser((env) => {
     });
   });
 
-  it('lesson 10: the code exercises show the functions of src/rl/ as built', async () => {
+  it('the exercises lesson: the code exercises show the functions of src/rl/ as built', async () => {
     await env.withTab('exercises.html', null, async (tab) => {
       await tab.waitReady();
       /** @type {{ source: string, code: string }[]} */
@@ -109,7 +109,7 @@ forEachBrowser((env) => {
     });
   });
 
-  it('lesson 10: the coding exercises — the stub, the core\'s cases and hints, the solution behind a reveal; «Копировать»; the notebook downloads', async (t) => {
+  it('the exercises lesson: the coding exercises — the stub, the core\'s cases and hints, the solution behind a reveal; «Копировать»; the notebook downloads', async (t) => {
     await env.withTab('exercises.html', null, async (tab) => {
       await tab.waitReady();
       /** @type {{ id: string, stub: string, cases: number, hints: number, solution: string, revealed: boolean }[]} */

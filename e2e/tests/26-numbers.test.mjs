@@ -78,7 +78,7 @@ describe('numbers from the core', () => {
       for (const file of files) if (re.test(typedText(file))) found.push(`${file}: ${path} = ${v}`);
     }
     // A page that takes an example from the core never types that example's numbers either
-    // (lesson 10's answer once said «Награда 100» of the GAE example, a number too common to
+    // (the exercises lesson's answer once said «Награда 100» of the GAE example, a number too common to
     // look for in every page).
     for (const [prefix, paths] of Object.entries(local)) {
       for (const file of files) {

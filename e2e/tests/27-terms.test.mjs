@@ -121,7 +121,7 @@ function lettersUsed() {
   LESSONS.forEach((l, i) => {
     const html = page(l.file);
     if (l.file !== 'exercises.html') return add(html, i + 1);
-    // Each exercise counts for its lesson; the rest of the page (conclusions, the coding part) for lesson 10.
+    // Each exercise counts for its lesson; the rest of the page (conclusions, the coding part) for the exercises lesson.
     for (const part of html.split(/(?=<h[23][ >])/)) {
       const m = part.match(/^<h3 id="exercise-\d+" data-lesson="(\d+)"/);
       add(part, m ? Number(m[1]) : i + 1);

@@ -236,7 +236,7 @@ pub enum Name {
     Kernels,
     /// A JSON line's `kind`.
     LineKind,
-    /// An exercise of lesson 10.
+    /// An exercise of the exercises lesson.
     Exercise,
     /// A canvas on the page.
     Canvas,

@@ -2,7 +2,7 @@
 //! decimal commas and the settings' Russian names.
 
 use super::{quote, Bound, CanvasProblem, Error, ErrorKind, Name, Quantity, Rule, StepUnit, Value};
-use crate::numerals;
+use crate::text as numerals;
 
 /// A number the Russian way: decimal comma, no fraction for integers.
 pub(crate) fn number_ru(x: f64) -> String {

@@ -6,13 +6,13 @@
 //! head's attention went to the prompt token the answer needs (the symbol to repeat), against
 //! what uniform attention over the same positions would give.
 
-use super::describe::{num, Description, Table};
 use super::Figure;
 use crate::error::{Error, Result, Rule};
 use crate::math;
 use crate::nn::{Scalar, SequencePolicy, Transformer};
 use crate::plots::attention::{Data, HeadMap};
 use crate::rng::{self, Rng};
+use crate::text::{num, Description, Table};
 use crate::train::sequence::policy_file::{AnyTransformer, PolicyFile};
 use crate::train::sequence::task::EOS;
 use crate::train::sequence::{Prompt, SequenceConfig, SequenceProfile, SequenceRun, TaskKind};
@@ -121,7 +121,7 @@ fn read_file(text: &str) -> Result<Network> {
         let words = format!(
             "сеть, обученная в тренажёре (начальное значение {}, {})",
             file.seed,
-            crate::numerals::count(
+            crate::text::count(
                 file.iteration as f64,
                 0,
                 ["итерация", "итерации", "итераций"]
@@ -330,7 +330,7 @@ mod tests {
     #[test]
     fn the_untrained_network_answers_and_every_row_of_weights_sums_to_one() {
         let f = figure(3, 1, None).unwrap();
-        crate::lessons::describe::check_shape(&f.description);
+        crate::text::check_shape(&f.description);
         assert_eq!(f.data.heads.len(), 2 * 4, "2 blocks × 4 heads");
         assert_eq!(f.data.queries.len(), f.data.heads[0].weights.len());
         for head in &f.data.heads {

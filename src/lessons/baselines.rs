@@ -2,10 +2,10 @@
 //! four under the three baselines, the notebook's baseline-bias experiment (G = 8, 80 000
 //! groups, seed 2026) and the figure's Monte Carlo at a chosen group size.
 
-use super::describe::{list, num, Description, Table};
 use super::Figure;
 use crate::plots::baselines::Data;
 use crate::rl::{self, BaselineBias};
+use crate::text::{list, num, Description, Table};
 use crate::{math, Error, Result};
 use ndarray::aview1;
 use serde::Serialize;
@@ -229,7 +229,7 @@ fn describe_groups(f: &BaselineFigure) -> Description {
          со средним той же группы {} (сжатие (G−1)/G даёт {}), RLOO {}. \
          Разброс: {}, {} и {}.",
         f.group_size,
-        crate::numerals::count(f.groups as f64, 0, ["группа", "группы", "групп"]),
+        crate::text::count(f.groups as f64, 0, ["группа", "группы", "групп"]),
         num(mc.exact, 4),
         num(mc.plain_mean, 4),
         num(mc.same_group_mean, 4),
@@ -316,7 +316,7 @@ mod tests {
             crate::error::ErrorKind::Range { rule, .. } if *rule == crate::error::Rule::between(2.0, 64.0)
         ));
         let f = figure(8, false).unwrap();
-        super::super::describe::check_shape(&f.description);
+        crate::text::check_shape(&f.description);
         let svg = plots::to_svg(800, 420, |a| {
             plots::baselines::draw(a, &f.data, &Theme::default())
         })

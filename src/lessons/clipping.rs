@@ -1,10 +1,10 @@
 //! Lesson 5: the PPO ratio and clipping. Four worked rows (r ∈ {1.5, 0.5}, A = ±1) and the
 //! per-sample objective min(r·A, clip(r, 1−ε, 1+ε)·A) against r for the figure.
 
-use super::describe::{list, num, yes_no, Description, Table};
 use super::Figure;
 use crate::plots::clipping::{Data, Marker, Panel};
 use crate::rl::{self, ClippedTerms, PpoDiagnostics};
+use crate::text::{list, num, yes_no, Description, Table};
 use crate::{math, Result};
 use serde::Serialize;
 
@@ -353,7 +353,7 @@ fn describe_drift(f: &Drift) -> Description {
     let text = format!(
         "{} Adam на клиппированной цели при ε = {}: отношения действий в конце {}, \
          наибольшее отклонение |r − 1| = {} против ε. {}; клиппированная цель {}, неклиппированная {}.",
-        crate::numerals::count(f.steps as f64, 0, ["шаг", "шага", "шагов"]),
+        crate::text::count(f.steps as f64, 0, ["шаг", "шага", "шагов"]),
         num(f.clip_epsilon, 2),
         list(&last, 3),
         num(f.max_deviation, 3),

@@ -2,9 +2,9 @@
 //! (t = 3), a time-limit truncation (t = 8) and the buffer's edge (t = 11); the worked example
 //! is a two-record buffer. Both compare `terminated` + `trace_cut` with a single `done` flag.
 
-use super::describe::{num, yes_no, Description, Table};
 use super::Figure;
 use crate::plots::gae::{Data, EpisodeEnd};
+use crate::text::{num, yes_no, Description, Table};
 use crate::{rl, Result};
 use serde::Serialize;
 
@@ -450,7 +450,7 @@ mod tests {
     #[test]
     fn the_readers_flags_move_the_boundaries() {
         let plain = figure(0.9, 0.95, Flags::default()).unwrap();
-        super::super::describe::check_shape(&plain.description);
+        crate::text::check_shape(&plain.description);
         assert_eq!(plain.description.table.rows.len(), RECORDS);
         assert!(
             plain.description.text.contains("расходятся на шагах"),

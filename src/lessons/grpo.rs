@@ -2,10 +2,10 @@
 //! gradient per estimator), the implicit weight of a token under each reduction, and the three
 //! KL estimators' mean and spread against how far the policy is from its reference.
 
-use super::describe::{num, Description, Table};
 use super::Figure;
 use crate::error::{self as checks, Error, Rule};
 use crate::rl::{self, AdvantageEstimator, KlEstimator, Reduction};
+use crate::text::{num, Description, Table};
 use crate::Result;
 use serde::Serialize;
 

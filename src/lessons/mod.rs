@@ -16,7 +16,6 @@
 //! | [`r1zero`]    | 10, R1-Zero in a tab: pass@k estimated | `plots::pass_at_k` |
 //! | [`exercises`] | 11, the checkable exercises              | —                   |
 //! | [`trainers`]  | 6 and 8, the profiles' settings quoted   | —                   |
-//! | [`describe`]  | every figure in words (text and table)    | —                   |
 //! | [`sliders`]   | every figure slider's range and start     | —                   |
 //!
 //! A lesson with a figure has `figure(…) -> Result<Figure<Numbers, plots::NAME::Data>>`: the
@@ -29,7 +28,6 @@ pub mod attention;
 pub mod baselines;
 pub mod clipping;
 pub mod code;
-pub mod describe;
 pub mod exercises;
 pub mod gae;
 pub mod grpo;
@@ -53,7 +51,7 @@ pub struct Figure<N, D> {
     /// What the plot draws.
     pub data: D,
     /// The figure in words: its text alternative and its table of key numbers.
-    pub description: describe::Description,
+    pub description: crate::text::Description,
 }
 
 /// All worked examples, keyed as the lessons' `data-worked` paths.
@@ -228,7 +226,7 @@ mod tests {
 
     #[test]
     fn every_figure_is_described_in_words_and_a_table() {
-        use describe::check_shape;
+        use crate::text::check_shape;
         let descriptions = [
             score::figure([1.0, 0.0, -1.0], 2, 0.0, 10)
                 .unwrap()

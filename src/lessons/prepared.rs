@@ -303,7 +303,7 @@ pub fn verdict(id: &str, results: &[ConfigResult]) -> Result<Verdict> {
         (h, _) => format!(
             "На ваших числах прогноз подтвердился в {} из {}.",
             h,
-            crate::numerals::count(n as f64, 0, ["пункта", "пунктов", "пунктов"])
+            crate::text::count(n as f64, 0, ["пункта", "пунктов", "пунктов"])
         ),
     };
     Ok(Verdict { summary, checked })

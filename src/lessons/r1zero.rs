@@ -3,10 +3,10 @@
 //! binomial; the figure takes the exact expectation over c of the naive plug-in estimate
 //! 1 − (1 − c/n)^k and of [`rl::pass_at_k`] (Chen et al.), against the true 1 − (1 − p)^k.
 
-use super::describe::{num, Description, Table};
 use super::Figure;
 use crate::error::{self as checks, Error, Rule};
 use crate::rl;
+use crate::text::{num, Description, Table};
 use crate::Result;
 use serde::Serialize;
 
@@ -182,6 +182,6 @@ mod tests {
         for (n, p) in [(1, 0.5), (65, 0.5), (8, 0.0), (8, 0.95), (8, f64::NAN)] {
             assert!(pass_at_k_figure(n, p).is_err(), "{n} {p}");
         }
-        crate::lessons::describe::check_shape(&f.description);
+        crate::text::check_shape(&f.description);
     }
 }

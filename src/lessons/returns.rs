@@ -1,6 +1,6 @@
 //! Lesson 2: reward-to-go and the discounted weights γ^t G_t.
 
-use super::describe::{list, num, Description, Table};
+use crate::text::{list, num, Description, Table};
 use crate::{rl, Result};
 use serde::Serialize;
 

@@ -1,7 +1,7 @@
 //! Lesson 1: the score of a softmax policy, ∇ log π(a) = onehot(a) − softmax(z).
 
-use super::describe::{list, num, Description, Table};
 use super::Figure;
+use crate::text::{list, num, Description, Table};
 use crate::{plots, rl, Result};
 use serde::Serialize;
 

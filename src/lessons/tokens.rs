@@ -1,10 +1,10 @@
 //! Lesson 7: autoregressive answers — the two-row token batch after the causal shift, its
 //! response mask, token ratios and clipped terms, and the three reductions.
 
-use super::describe::{list, num, yes_no, Description, Table};
 use super::Figure;
 use crate::plots::tokens::{Data, TokenKind};
 use crate::rl::{self, Grid, Reduction};
+use crate::text::{list, num, yes_no, Description, Table};
 use crate::{math, Result};
 use ndarray::aview1;
 use serde::Serialize;
@@ -305,7 +305,7 @@ pub struct SequenceRatio {
 /// A ratio as the text writes it: decimals near 1, whole numbers, then a power of ten.
 fn ratio_text(x: f64) -> String {
     if x < 100.0 {
-        crate::plots::theme::decimal(x, 3)
+        crate::text::decimal(x, 3)
     } else if x < 1e6 {
         let digits = format!("{x:.0}");
         // Thousands apart with a thin space, as Russian typesetting does.
@@ -330,7 +330,7 @@ fn ratio_text(x: f64) -> String {
                 _ => '⁻',
             })
             .collect();
-        format!("{}·10{power}", crate::plots::theme::decimal(mantissa, 1))
+        format!("{}·10{power}", crate::text::decimal(mantissa, 1))
     }
 }
 
@@ -521,7 +521,7 @@ mod tests {
             None
         );
         assert_eq!(ratio_text(math::exp(0.1 * 2000.0)), "7,2·10⁸⁶");
-        super::super::describe::check_shape(&f.description);
+        crate::text::check_shape(&f.description);
         assert!(sequence_ratio_figure(0, 0.01, 0.2).is_err());
         assert!(sequence_ratio_figure(10, 0.5, 0.2)
             .unwrap_err()
@@ -533,5 +533,24 @@ mod tests {
         })
         .unwrap();
         assert!(svg.contains("n = 1000") && svg.contains("полоса 1 ± ε"));
+    }
+
+    #[test]
+    fn the_band_takes_at_least_a_fifth_of_the_axis_whatever_the_length() {
+        for (length, delta, eps) in [
+            (1000, 0.01, 0.2),
+            (10, 0.001, 0.2),
+            (2000, -0.05, 0.1),
+            (5, 0.0, 0.3),
+        ] {
+            let f = sequence_ratio_figure(length, delta, eps).unwrap();
+            let d = &f.data;
+            let reach = crate::plots::sequence_ratio::y_reach(d);
+            let share = (d.band.1 - d.band.0) / (2.0 * reach);
+            assert!(
+                share >= 0.2,
+                "n = {length}, δ = {delta}: the band is {share:.3} of the axis"
+            );
+        }
     }
 }

@@ -6,8 +6,8 @@
 
 use super::init::orthogonal;
 use super::linear::Linear;
+use super::scalar::tanh_in_place;
 use super::scalar::Scalar;
-use super::tanh::tanh_in_place;
 use crate::error::{Error, Result, Rule};
 use crate::rng::Rng;
 

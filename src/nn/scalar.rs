@@ -173,3 +173,62 @@ impl Precision {
         }
     }
 }
+
+/// Applies [`Scalar::tanh`] to every element in place (in the widest registers the CPU has;
+/// no fused operations, so the result is the same on every path).
+pub fn tanh_in_place<S: Scalar>(xs: &mut [S]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if super::simd::has_avx512() {
+            // SAFETY: the CPU supports the features the function is compiled for.
+            unsafe { tanh_avx512(xs) };
+            return;
+        }
+        if super::simd::has_avx2() {
+            // SAFETY: the CPU supports the features the function is compiled for.
+            unsafe { tanh_avx2(xs) };
+            return;
+        }
+    }
+    tanh_loop(xs);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2")]
+unsafe fn tanh_avx512<S: Scalar>(xs: &mut [S]) {
+    tanh_loop(xs);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn tanh_avx2<S: Scalar>(xs: &mut [S]) {
+    tanh_loop(xs);
+}
+
+#[inline(always)]
+fn tanh_loop<S: Scalar>(xs: &mut [S]) {
+    for x in xs {
+        *x = x.tanh();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_vectorised_slice_tanh_gives_the_scalar_bits() {
+        let xs: Vec<f64> = (0..1001).map(|i| (i as f64 - 500.0) * 0.031).collect();
+        let mut ys = xs.clone();
+        tanh_in_place(&mut ys);
+        for (x, y) in xs.iter().zip(&ys) {
+            assert_eq!(y.to_bits(), super::super::tanh::fast_tanh(*x).to_bits());
+        }
+        let xs: Vec<f32> = (0..1001).map(|i| (i as f32 - 500.0) * 0.031).collect();
+        let mut ys = xs.clone();
+        tanh_in_place(&mut ys);
+        for (x, y) in xs.iter().zip(&ys) {
+            assert_eq!(y.to_bits(), super::super::tanh::fast_tanh_f32(*x).to_bits());
+        }
+    }
+}

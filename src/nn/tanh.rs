@@ -8,8 +8,6 @@
 //! Accuracy (tested against libm on a dense grid): absolute error ≤ 3e-16, relative ≤ 1e-15.
 //! [`fast_tanh_f32`] is the same algorithm in f32 with a degree-7 polynomial.
 
-use super::scalar::Scalar;
-
 const LOG2E: f64 = std::f64::consts::LOG2_E;
 // ln 2 split so that n · LN2_HI is exact for |n| < 2^11 (Cody–Waite reduction).
 const LN2_HI: f64 = 6.931_471_803_691_238e-1;
@@ -114,44 +112,6 @@ fn expm1_poly_f32(r: f32) -> f32 {
     r * p
 }
 
-/// Applies [`Scalar::tanh`] to every element in place (in the widest registers the CPU has;
-/// no fused operations, so the result is the same on every path).
-pub fn tanh_in_place<S: Scalar>(xs: &mut [S]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if super::simd::has_avx512() {
-            // SAFETY: the CPU supports the features the function is compiled for.
-            unsafe { tanh_avx512(xs) };
-            return;
-        }
-        if super::simd::has_avx2() {
-            // SAFETY: the CPU supports the features the function is compiled for.
-            unsafe { tanh_avx2(xs) };
-            return;
-        }
-    }
-    tanh_loop(xs);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx2")]
-unsafe fn tanh_avx512<S: Scalar>(xs: &mut [S]) {
-    tanh_loop(xs);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn tanh_avx2<S: Scalar>(xs: &mut [S]) {
-    tanh_loop(xs);
-}
-
-#[inline(always)]
-fn tanh_loop<S: Scalar>(xs: &mut [S]) {
-    for x in xs {
-        *x = x.tanh();
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -178,13 +138,6 @@ mod tests {
         assert_eq!(fast_tanh(40.0), 1.0);
         assert_eq!(fast_tanh(-1e300), -1.0);
         assert!(fast_tanh(f64::NAN).is_nan());
-        // The vectorised slice version gives the same bits as the scalar function.
-        let xs: Vec<f64> = (0..1001).map(|i| (i as f64 - 500.0) * 0.031).collect();
-        let mut ys = xs.clone();
-        tanh_in_place(&mut ys);
-        for (x, y) in xs.iter().zip(&ys) {
-            assert_eq!(y.to_bits(), fast_tanh(*x).to_bits());
-        }
     }
 
     #[test]
@@ -211,11 +164,5 @@ mod tests {
         assert_eq!(fast_tanh_f32(20.0), 1.0);
         assert_eq!(fast_tanh_f32(-1e30), -1.0);
         assert!(fast_tanh_f32(f32::NAN).is_nan());
-        let xs: Vec<f32> = (0..1001).map(|i| (i as f32 - 500.0) * 0.031).collect();
-        let mut ys = xs.clone();
-        tanh_in_place(&mut ys);
-        for (x, y) in xs.iter().zip(&ys) {
-            assert_eq!(y.to_bits(), fast_tanh_f32(*x).to_bits());
-        }
     }
 }

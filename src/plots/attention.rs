@@ -4,7 +4,8 @@
 //! colour at 0 to full blue at 1, and a red frame marks the prompt token the step needs. The
 //! weights come from the lesson (`lessons::attention`).
 
-use super::theme::{Theme, NARROW_CSS_PX};
+use super::legend::NARROW_CSS_PX;
+use super::theme::Theme;
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;

@@ -3,7 +3,8 @@
 //! and Monte Carlo points at G — and the Monte Carlo means against the exact gradient and
 //! (G−1)/G · exact. The simulation runs in the lesson (`lessons::baselines`), not here.
 
-use super::theme::{decimal, swatches, Layout, Theme};
+use super::legend::{swatches, Layout};
+use super::theme::{decimal, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;

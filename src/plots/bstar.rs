@@ -2,7 +2,8 @@
 //! (q_A − b)·∇log π(A) as a parabola in b with V and b* marked (left), and each action's weight
 //! in V and in b* (right). Computed in `lessons::baselines::bstar_figure`.
 
-use super::theme::{decimal, swatches, Layout, Theme};
+use super::legend::{swatches, Layout};
+use super::theme::{decimal, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;

@@ -2,7 +2,8 @@
 //! the clipped objective against the band 1 ± ε (top), and the clipped objective beside the
 //! unclipped surrogate (bottom). Computed in `lessons::clipping::drift`.
 
-use super::theme::{decimal, Layout, Theme};
+use super::legend::Layout;
+use super::theme::{decimal, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;

@@ -2,7 +2,8 @@
 //! (top), value targets (bottom left) and the weights (γλ)^k (bottom right). The buffer and its
 //! analysis come from the lesson (`lessons::gae`).
 
-use super::theme::{decimal, Layout, Theme};
+use super::legend::Layout;
+use super::theme::{decimal, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;

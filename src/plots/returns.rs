@@ -2,7 +2,8 @@
 //! and on a small chain the full-return and reward-to-go estimates of one step's gradient over
 //! every episode — the same mean, a narrower spread (right). Computed in `lessons::returns`.
 
-use super::theme::{decimal, swatch_legend, Theme};
+use super::legend::swatch_legend;
+use super::theme::{decimal, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;

@@ -3,7 +3,8 @@
 //! REINFORCE estimate of component a against the reward offset c (top right); and that estimate
 //! over resamples against the exact gradient (bottom). Computed in `lessons::score`.
 
-use super::theme::{decimal, swatches, Layout, Theme};
+use super::legend::{swatches, Layout};
+use super::theme::{decimal, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;

@@ -2,7 +2,8 @@
 //! token's log-ratio moved by δ, against the band ln(1 ± ε) — a product of ratios near 1 is not
 //! near 1. Computed in `lessons::tokens::sequence_ratio_figure`.
 
-use super::theme::{decimal, swatch_legend, Theme};
+use super::legend::swatch_legend;
+use super::theme::{decimal, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -26,7 +27,7 @@ pub struct Data {
 
 /// Half the y axis's range: three to four widths of the band's wider side, never the line's
 /// whole range (the band must stay visible).
-fn y_reach(d: &Data) -> f64 {
+pub(crate) fn y_reach(d: &Data) -> f64 {
     let b = d.band.0.abs().max(d.band.1.abs()).max(1e-6);
     (d.log_ratio.abs() * 1.15).clamp(3.0 * b, 4.0 * b)
 }
@@ -132,28 +133,4 @@ pub fn draw<DB: DrawingBackend>(
         ],
     )?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_band_takes_at_least_a_fifth_of_the_axis_whatever_the_length() {
-        for (length, delta, eps) in [
-            (1000, 0.01, 0.2),
-            (10, 0.001, 0.2),
-            (2000, -0.05, 0.1),
-            (5, 0.0, 0.3),
-        ] {
-            let f = crate::lessons::tokens::sequence_ratio_figure(length, delta, eps).unwrap();
-            let d = &f.data;
-            let reach = y_reach(d);
-            let share = (d.band.1 - d.band.0) / (2.0 * reach);
-            assert!(
-                share >= 0.2,
-                "n = {length}, δ = {delta}: the band is {share:.3} of the axis"
-            );
-        }
-    }
 }

@@ -1,8 +1,7 @@
 //! Shared look: colours, and sizes that scale with the device pixel ratio so that a canvas
 //! whose backing store is CSS size × DPR stays crisp and keeps its proportions.
 
-pub(crate) use super::legend::swatch_legend;
-pub use super::legend::{swatches, Layout, MaybeSplit, Strip, NARROW_CSS_PX};
+pub use crate::text::decimal;
 use plotters::chart::{ChartBuilder, MeshStyle};
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::Shift;
@@ -194,22 +193,6 @@ impl Theme {
             self.colors.grey.stroke_width(self.px(1.0)),
         )
     }
-}
-
-/// `x` with `digits` decimals in the text's typography: a decimal comma and a real minus
-/// (axis ticks and labels on the canvas read like the lesson around them).
-pub fn decimal(x: f64, digits: usize) -> String {
-    let text = format!("{x:.digits$}");
-    let text = if text
-        .trim_start_matches('-')
-        .chars()
-        .all(|c| c == '0' || c == '.')
-    {
-        text.trim_start_matches('-').to_string()
-    } else {
-        text
-    };
-    text.replace('.', ",").replace('-', "−")
 }
 
 /// At most `most` tick labels on an axis over `lo..hi` whose labels show `digits` decimals.

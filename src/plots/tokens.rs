@@ -2,7 +2,8 @@
 //! response mask keeps, the token ratios against the clip band, and the clipped terms. The
 //! batch and its terms come from the lesson (`lessons::tokens`).
 
-use super::theme::{decimal, Theme, NARROW_CSS_PX};
+use super::legend::NARROW_CSS_PX;
+use super::theme::{decimal, Theme};
 use crate::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;

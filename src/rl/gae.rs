@@ -7,16 +7,16 @@
 
 use crate::error::{check_finite, check_len, check_unit_interval, Result};
 
-/// What a time-limit truncation means for the bootstrap.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Truncation {
-    /// Two masks: bootstrap from V of the last real observation (the episode goes on beyond
-    /// the time limit; only the data stops).
-    Bootstrap,
-    /// One `done` flag: the truncation is treated as a terminal, no bootstrap (what CleanRL's
-    /// `ppo.py` does) — a bias at every truncation.
-    Terminal,
+crate::choice! {
+    /// What a time-limit truncation means for the bootstrap.
+    pub enum Truncation {
+        /// Two masks: bootstrap from V of the last real observation (the episode goes on beyond
+        /// the time limit; only the data stops).
+        Bootstrap = "bootstrap",
+        /// One `done` flag: the truncation is treated as a terminal, no bootstrap (what CleanRL's
+        /// `ppo.py` does) — a bias at every truncation.
+        Terminal = "terminal",
+    }
 }
 
 impl Truncation {

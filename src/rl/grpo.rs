@@ -7,61 +7,20 @@ use crate::error::{
     check_finite_scalar, check_non_empty, check_unit_interval, Error, Result, Rule,
 };
 use ndarray::{Array1, ArrayView1};
-use std::fmt;
-use std::str::FromStr;
 
-/// How a group's rewards become advantages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AdvantageEstimator {
-    /// A_i = r_i: no baseline.
-    None,
-    /// A_i = r_i − mean(r) (Dr. GRPO): biased by (G − 1)/G.
-    Mean,
-    /// A_i = r_i − mean of the others (RLOO): unbiased; needs G ≥ 2.
-    Rloo,
-    /// (r_i − mean)/std with ddof 0 (GRPO).
-    MeanStdPopulation,
-    /// (r_i − mean)/std with ddof 1; needs G ≥ 2.
-    MeanStdSample,
-}
-
-impl AdvantageEstimator {
-    /// All five, from no baseline to GRPO's.
-    pub const ALL: [AdvantageEstimator; 5] = [
-        AdvantageEstimator::None,
-        AdvantageEstimator::Mean,
-        AdvantageEstimator::Rloo,
-        AdvantageEstimator::MeanStdPopulation,
-        AdvantageEstimator::MeanStdSample,
-    ];
-
-    /// The name used in configs, URLs and JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            AdvantageEstimator::None => "none",
-            AdvantageEstimator::Mean => "mean",
-            AdvantageEstimator::Rloo => "rloo",
-            AdvantageEstimator::MeanStdPopulation => "mean_std_population",
-            AdvantageEstimator::MeanStdSample => "mean_std_sample",
-        }
-    }
-}
-
-impl fmt::Display for AdvantageEstimator {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for AdvantageEstimator {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self> {
-        let names = AdvantageEstimator::ALL.map(AdvantageEstimator::name);
-        AdvantageEstimator::ALL
-            .into_iter()
-            .find(|e| e.name() == s)
-            .ok_or_else(|| Error::unknown(crate::error::Name::Estimator, s, &names))
+crate::choice! {
+    /// How a group's rewards become advantages.
+    pub enum AdvantageEstimator, parse crate::error::Name::Estimator {
+        /// A_i = r_i: no baseline.
+        None = "none",
+        /// A_i = r_i − mean(r) (Dr. GRPO): biased by (G − 1)/G.
+        Mean = "mean",
+        /// A_i = r_i − mean of the others (RLOO): unbiased; needs G ≥ 2.
+        Rloo = "rloo",
+        /// (r_i − mean)/std with ddof 0 (GRPO).
+        MeanStdPopulation = "mean_std_population",
+        /// (r_i − mean)/std with ddof 1; needs G ≥ 2.
+        MeanStdSample = "mean_std_sample",
     }
 }
 

@@ -5,34 +5,20 @@ use super::arrays::{check_finite, check_shape2};
 use super::tokens::check_binary_mask;
 use crate::error::{check_finite_scalar, check_len, Error, Result, Rule};
 use ndarray::{Array2, ArrayView1, ArrayView2};
-use std::fmt;
-use std::str::FromStr;
 
-/// One estimator of KL(π_θ ‖ π_ref) per sampled token, with d = log π_θ − log π_ref.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum KlEstimator {
-    /// d: unbiased, can be negative.
-    K1,
-    /// d²/2: biased, never negative, low variance.
-    K2,
-    /// exp(−d) − 1 + d: unbiased and never negative.
-    K3,
+crate::choice! {
+    /// One estimator of KL(π_θ ‖ π_ref) per sampled token, with d = log π_θ − log π_ref.
+    pub enum KlEstimator, parse crate::error::Name::KlEstimator {
+        /// d: unbiased, can be negative.
+        K1 = "k1",
+        /// d²/2: biased, never negative, low variance.
+        K2 = "k2",
+        /// exp(−d) − 1 + d: unbiased and never negative.
+        K3 = "k3",
+    }
 }
 
 impl KlEstimator {
-    /// All three.
-    pub const ALL: [KlEstimator; 3] = [KlEstimator::K1, KlEstimator::K2, KlEstimator::K3];
-
-    /// The name used in configs, URLs and JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            KlEstimator::K1 => "k1",
-            KlEstimator::K2 => "k2",
-            KlEstimator::K3 => "k3",
-        }
-    }
-
     /// The estimate of one token with log-ratio `d`.
     #[inline]
     pub fn value(self, d: f64) -> f64 {
@@ -52,23 +38,6 @@ impl KlEstimator {
             KlEstimator::K2 => d,
             KlEstimator::K3 => 1.0 - crate::math::exp(-d),
         }
-    }
-}
-
-impl fmt::Display for KlEstimator {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for KlEstimator {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self> {
-        let names = KlEstimator::ALL.map(KlEstimator::name);
-        KlEstimator::ALL
-            .into_iter()
-            .find(|e| e.name() == s)
-            .ok_or_else(|| Error::unknown(crate::error::Name::KlEstimator, s, &names))
     }
 }
 

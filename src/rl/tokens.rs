@@ -9,8 +9,6 @@ use super::arrays::{check_finite, check_shape2};
 use super::ppo::clipped_objective;
 use crate::error::{check_clip_epsilon, check_len, Error, Result, Rule};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
-use std::fmt;
-use std::str::FromStr;
 
 /// Mask `[B, T−1]` of the labels that are response tokens: at or after the prompt, not PAD, and
 /// not after the first response EOS. The EOS itself is kept when `include_eos` (the model must
@@ -211,19 +209,19 @@ pub fn sequence_probability_ratio(
     )
 }
 
-/// How token terms are aggregated into one objective.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Reduction {
-    /// Σ_b s_b / Σ_b n_b: every token weighs the same; long answers weigh more.
-    TokenMean,
-    /// mean_b(s_b / n_b): every sequence weighs the same; its tokens share that weight.
-    SequenceMean,
-    /// mean_b(s_b): sums over tokens, so the scale grows with the length.
-    SequenceSumMean,
-    /// Σ_b s_b / (B · L) with L the maximum response length (Dr. GRPO): every token weighs
-    /// the same whatever its response's length and its batch's.
-    ConstantLength,
+crate::choice! {
+    /// How token terms are aggregated into one objective.
+    pub enum Reduction as EVERY, parse crate::error::Name::Reduction {
+        /// Σ_b s_b / Σ_b n_b: every token weighs the same; long answers weigh more.
+        TokenMean = "token_mean",
+        /// mean_b(s_b / n_b): every sequence weighs the same; its tokens share that weight.
+        SequenceMean = "sequence_mean",
+        /// mean_b(s_b): sums over tokens, so the scale grows with the length.
+        SequenceSumMean = "sequence_sum_mean",
+        /// Σ_b s_b / (B · L) with L the maximum response length (Dr. GRPO): every token weighs
+        /// the same whatever its response's length and its batch's.
+        ConstantLength = "constant_length",
+    }
 }
 
 impl Reduction {
@@ -233,24 +231,6 @@ impl Reduction {
         Reduction::SequenceMean,
         Reduction::SequenceSumMean,
     ];
-
-    /// Every reduction: lesson 7's three and Dr. GRPO's `constant_length`.
-    pub const EVERY: [Reduction; 4] = [
-        Reduction::TokenMean,
-        Reduction::SequenceMean,
-        Reduction::SequenceSumMean,
-        Reduction::ConstantLength,
-    ];
-
-    /// The name used in configs, URLs and JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            Reduction::TokenMean => "token_mean",
-            Reduction::SequenceMean => "sequence_mean",
-            Reduction::SequenceSumMean => "sequence_sum_mean",
-            Reduction::ConstantLength => "constant_length",
-        }
-    }
 
     /// Reduces row sums `s_b` and response token counts `n_b`. `max_length` is the constant L
     /// of `constant_length` (an integer ≥ 1 and ≥ every n_b, else an error); the others
@@ -319,23 +299,6 @@ impl Reduction {
             Reduction::SequenceSumMean => 1.0 / batch as f64,
             Reduction::ConstantLength => 1.0 / (batch as f64 * max_length as f64),
         }
-    }
-}
-
-impl fmt::Display for Reduction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Reduction {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self> {
-        let names = Reduction::EVERY.map(Reduction::name);
-        Reduction::EVERY
-            .into_iter()
-            .find(|r| r.name() == s)
-            .ok_or_else(|| Error::unknown(crate::error::Name::Reduction, s, &names))
     }
 }
 

@@ -1,9 +1,6 @@
 //! A trainer panel's run history: every seed's JSON lines as they arrive from the workers,
 //! read once into reports, with what the page draws and exports computed from them.
 
-use super::cartpole::{CartPoleReport, Evaluation};
-use super::curves::{self, Curve};
-use super::export;
 use super::lines::{self, Parsed};
 use super::settings::seeds::check_seed_list;
 use super::Trainer;
@@ -11,25 +8,26 @@ use crate::error::{Error, Result, Rule};
 use serde::{Deserialize, Serialize};
 
 /// What a worker says when its run starts: the progress bar's total and, for trainers that
-/// evaluate before training (CartPole), the untrained policy's evaluations. The page carries it
+/// evaluate before training (CartPole), the untrained policy's evaluations, of the trainer's
+/// own evaluation type `E` ([`Trainer::Evaluation`]). The page carries it
 /// back to the board as it came; a missing or unknown field is an error, not a silent default.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct StartInfo {
+pub struct StartInfo<E> {
     /// The run's seed.
     pub seed: u64,
     /// Progress units of the whole run.
     pub total: u64,
     /// What they count.
     pub unit: super::ProgressUnit,
-    /// The greedy evaluations made before the first step (CartPole trainers; none else).
-    #[serde(default)]
-    pub evaluations: Vec<Evaluation>,
+    /// The evaluations made before the first step (CartPole trainers; none else).
+    #[serde(default = "Vec::new")]
+    pub evaluations: Vec<E>,
 }
 
-impl StartInfo {
+impl<E> StartInfo<E> {
     /// The start of `trainer`'s run with `evaluations` before its first step.
-    pub fn of<T: Trainer>(trainer: &T, evaluations: Vec<Evaluation>) -> Self {
+    pub fn of<T: Trainer<Evaluation = E>>(trainer: &T, evaluations: Vec<E>) -> Self {
         let p = trainer.progress();
         StartInfo {
             seed: trainer.seed(),
@@ -46,7 +44,7 @@ pub struct SeedRun<T: Trainer> {
     /// The seed.
     pub seed: u64,
     /// What the worker said when it started (totals, the untrained policy's evaluation).
-    pub info: Option<StartInfo>,
+    pub info: Option<StartInfo<T::Evaluation>>,
     /// Every report so far.
     pub reports: Vec<T::Report>,
     /// The summary, once the run has finished.
@@ -88,7 +86,7 @@ impl<T: Trainer> Board<T> {
 
     /// Records the worker's start message of run `index`: the run starts from nothing (a job
     /// that failed and runs again drops what it had).
-    pub fn start(&mut self, index: usize, info: StartInfo) -> Result<()> {
+    pub fn start(&mut self, index: usize, info: StartInfo<T::Evaluation>) -> Result<()> {
         let run = self.run_mut(index)?;
         run.info = Some(info);
         run.reports.clear();
@@ -146,59 +144,18 @@ impl<T: Trainer> Board<T> {
     }
 }
 
-/// The panels of the CartPole trainers: learning curves from evaluations.
-impl<T: Trainer> Board<T>
-where
-    T::Report: CartPoleReport,
-{
-    /// Run `index`'s evaluations: the untrained policy's (from the start message), then those
-    /// its reports carry.
-    pub fn evaluations(&self, index: usize) -> Vec<Evaluation> {
-        let Some(run) = self.runs.get(index) else {
-            return Vec::new();
-        };
-        let first = run.info.as_ref().map_or(&[][..], |i| &i.evaluations[..]);
-        first
-            .iter()
-            .cloned()
-            .chain(run.reports.iter().filter_map(|r| r.evaluation().cloned()))
-            .collect()
-    }
-
-    /// Median and IQR over the seeds, on the transition counts all of them evaluated
-    /// (`None` until every seed has an evaluation).
-    pub fn curve(&self) -> Option<Curve> {
-        let evals: Vec<Vec<Evaluation>> =
-            (0..self.runs.len()).map(|i| self.evaluations(i)).collect();
-        if evals.iter().any(Vec::is_empty) {
-            return None;
-        }
-        curves::aggregate(&evals).ok()
-    }
-
-    /// The curves as CSV ([`export::cartpole_curves_csv`]).
-    pub fn curves_csv(&self) -> Result<String> {
-        let runs: Vec<(u64, Vec<Evaluation>)> = self
-            .runs
-            .iter()
-            .enumerate()
-            .map(|(i, r)| (r.seed, self.evaluations(i)))
-            .collect();
-        export::cartpole_curves_csv(&runs)
-    }
-}
-
 /// A panel's history as CSV, in the form its trainer's reports suit: each report type picks
 /// one in its trainer's module (CartPole: the evaluation curves, [`Board::curves_csv`];
 /// sequence: one row per iteration).
-pub trait CsvExport: Sized {
+/// `E` is the trainer's evaluation type ([`Trainer::Evaluation`]).
+pub trait CsvExport<E>: Sized {
     /// `board`'s history as CSV.
-    fn board_csv<T: Trainer<Report = Self>>(board: &Board<T>) -> Result<String>;
+    fn board_csv<T: Trainer<Report = Self, Evaluation = E>>(board: &Board<T>) -> Result<String>;
 }
 
 impl<T: Trainer> Board<T>
 where
-    T::Report: CsvExport,
+    T::Report: CsvExport<T::Evaluation>,
 {
     /// The history as CSV ([`CsvExport`]).
     pub fn csv(&self) -> Result<String> {

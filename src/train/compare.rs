@@ -3,8 +3,7 @@
 //! one configuration.
 
 use super::board::{Board, StartInfo};
-use super::cartpole::CartPoleReport;
-use super::curves::{quantile, Curve};
+use super::curves::quantile;
 use super::{Score, Trainer};
 use crate::error::{Error, Result, Rule};
 use serde::{Deserialize, Serialize};
@@ -114,7 +113,7 @@ impl<T: Trainer> Comparison<T> {
     }
 
     /// Records `job`'s start message.
-    pub fn start(&mut self, job: usize, info: StartInfo) -> Result<()> {
+    pub fn start(&mut self, job: usize, info: StartInfo<T::Evaluation>) -> Result<()> {
         let (c, i) = self.locate(job)?;
         self.boards[c].start(i, info)
     }
@@ -203,16 +202,6 @@ pub fn config_result<R>(
         reached: reached.len(),
         reached_at: Quartiles::of(&reached),
         extra: extra(&reports),
-    }
-}
-
-impl<T: Trainer> Comparison<T>
-where
-    T::Report: CartPoleReport,
-{
-    /// Each configuration's learning curve (`None` until all its seeds have evaluated).
-    pub fn curves(&self) -> Vec<Option<Curve>> {
-        self.boards.iter().map(Board::curve).collect()
     }
 }
 

@@ -1,9 +1,8 @@
-//! Several runs' evaluation curves aggregated into median and interquartile band: CartPole's
-//! evaluations on the transition counts every run shares ([`aggregate`]), or any per-step
+//! Several runs' evaluation curves aggregated into median and interquartile band: any
+//! trainer's evaluations ([`CurvePoint`], CartPole's) on the transition counts every run shares ([`aggregate`]), or any per-step
 //! series — the sequence trainer's — over the runs that have a value at each step
 //! ([`aggregate_steps`]).
 
-use super::cartpole::Evaluation;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -24,22 +23,30 @@ pub struct Curve {
     pub runs: Vec<Vec<f64>>,
 }
 
-/// Aggregates runs' evaluations (mean return per evaluation) on the transition counts that
-/// all runs share.
-pub fn aggregate(runs: &[Vec<Evaluation>]) -> Result<Curve> {
+/// One point of a run's learning curve, as a trainer's own evaluation protocol records it
+/// (CartPole: the mean greedy return at a transition count).
+pub trait CurvePoint {
+    /// The curve's x: training transitions when evaluated.
+    fn env_steps(&self) -> u64;
+    /// The curve's y: the evaluation's mean.
+    fn mean(&self) -> f64;
+}
+
+/// Aggregates runs' evaluations (their means) on the transition counts that all runs share.
+pub fn aggregate<P: CurvePoint>(runs: &[Vec<P>]) -> Result<Curve> {
     let Some(first) = runs.first() else {
         return Err(Error::range("runs", crate::error::Rule::NonEmpty, 0usize));
     };
     let env_steps: Vec<u64> = first
         .iter()
-        .map(|e| e.env_steps)
-        .filter(|s| runs.iter().all(|r| r.iter().any(|e| e.env_steps == *s)))
+        .map(P::env_steps)
+        .filter(|s| runs.iter().all(|r| r.iter().any(|e| e.env_steps() == *s)))
         .collect();
     let mut on_grid = Vec::with_capacity(runs.len());
     for run in runs {
         let ys: Vec<f64> = env_steps
             .iter()
-            .filter_map(|s| run.iter().find(|e| e.env_steps == *s).map(|e| e.mean))
+            .filter_map(|s| run.iter().find(|e| e.env_steps() == *s).map(P::mean))
             .collect();
         on_grid.push(ys);
     }
@@ -110,7 +117,7 @@ mod tests {
         assert_eq!(c.q25, vec![15.0, 30.0]);
         assert_eq!(c.q75, vec![25.0, 50.0]);
         assert_eq!(c.runs[2], vec![30.0, 60.0]);
-        assert!(aggregate(&[]).is_err());
+        assert!(aggregate::<crate::train::cartpole::Evaluation>(&[]).is_err());
     }
 
     #[test]

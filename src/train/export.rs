@@ -1,14 +1,13 @@
 //! CSV exports of a run's history, one writer for the CLI and the page.
 
-use super::cartpole::Evaluation;
-use super::curves;
+use super::curves::{self, CurvePoint};
 use crate::error::Result;
 use std::fmt::Write;
 
 /// The runs' evaluation curves as CSV: one row per grid point (the transition counts every
 /// run evaluated) with median, quartiles and every seed's mean return.
-pub fn cartpole_curves_csv(runs: &[(u64, Vec<Evaluation>)]) -> Result<String> {
-    let evals: Vec<Vec<Evaluation>> = runs.iter().map(|(_, e)| e.clone()).collect();
+pub fn curves_csv<P: CurvePoint + Clone>(runs: &[(u64, Vec<P>)]) -> Result<String> {
+    let evals: Vec<Vec<P>> = runs.iter().map(|(_, e)| e.clone()).collect();
     let curve = curves::aggregate(&evals)?;
     let mut out = String::from("env_steps,median,q25,q75");
     for (seed, _) in runs {
@@ -40,11 +39,11 @@ mod tests {
             (11, vec![ev(0, 10.0), ev(256, 30.0)]),
             (37, vec![ev(0, 20.0), ev(256, 50.0), ev(512, 60.0)]),
         ];
-        let csv = cartpole_curves_csv(&runs).unwrap();
+        let csv = curves_csv(&runs).unwrap();
         assert_eq!(
             csv,
             "env_steps,median,q25,q75,seed_11,seed_37\n0,15,12.5,17.5,10,20\n256,40,35,45,30,50\n"
         );
-        assert!(cartpole_curves_csv(&[]).is_err());
+        assert!(curves_csv::<crate::train::cartpole::Evaluation>(&[]).is_err());
     }
 }

@@ -7,17 +7,6 @@
 use super::Trainer;
 use crate::error::{Error, Result, Rule};
 
-/// Where a trainer's panel lives in the book.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub struct Page {
-    /// The lesson page's file.
-    pub file: &'static str,
-    /// The query parameter that carries the seeds (`seeds=11,37`, or `seed=5`).
-    pub seeds_param: &'static str,
-    /// Most seeds the panel trains side by side.
-    pub max_seeds: usize,
-}
-
 /// The book's address when it is served as the README says.
 pub const DEFAULT_BASE: &str = "http://127.0.0.1:8000/";
 

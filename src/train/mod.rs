@@ -15,7 +15,8 @@ pub mod curves;
 pub mod export;
 pub mod lines;
 pub mod links;
-pub mod policy;
+/// A trained CartPole policy as one file (CartPole's own: [`cartpole::policy`]).
+pub use cartpole::policy;
 pub mod ppo;
 pub mod registry;
 pub mod reinforce;
@@ -42,7 +43,7 @@ pub trait Trainer: Sized {
     /// The run's end-of-run numbers (meaningful mid-run too: "so far").
     type Summary: Score + Serialize + DeserializeOwned + Clone + std::fmt::Debug + PartialEq;
     /// One evaluation of the policy.
-    type Evaluation: Serialize + Clone + std::fmt::Debug;
+    type Evaluation: Serialize + DeserializeOwned + Clone + std::fmt::Debug + PartialEq;
     /// What the run records as it goes (CartPole trainers: their agent).
     type Record: Record<Summary = Self::Summary, Evaluation = Self::Evaluation> + ?Sized;
     /// The trainer's name: the CLI's `train NAME`, the page's `run=NAME`.

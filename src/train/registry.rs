@@ -7,10 +7,20 @@
 //! whether its panel draws per-update diagnostics ([`PpoDiagnostics`]) or not
 //! ([`NoDiagnostics`]) — and the lesson page that hosts its panel ([`page`]).
 
-use super::links::Page;
 use super::settings::{label_ru, seeds};
 use super::Trainer;
 use crate::error::Result;
+
+/// Where a trainer's panel lives in the book.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Page {
+    /// The lesson page's file.
+    pub file: &'static str,
+    /// The query parameter that carries the seeds (`seeds=11,37`, or `seed=5`).
+    pub seeds_param: &'static str,
+    /// Most seeds the panel trains side by side.
+    pub max_seeds: usize,
+}
 
 /// Panel and text of a CartPole trainer ([`super::cartpole::CartPoleTrainer`]).
 #[derive(Debug, Clone, Copy)]
@@ -67,7 +77,7 @@ macro_rules! by_trainer {
     (@pages () $([$m:ident :: $t:ident, $f:ident, $d:ident, $page:literal])*) => {
         [$((
             <$crate::train::$m::$t as $crate::train::Trainer>::NAME,
-            $crate::train::links::Page {
+            $crate::train::registry::Page {
                 file: $page,
                 seeds_param: $crate::train::registry::$f::SEEDS_PARAM,
                 max_seeds: $crate::train::registry::$f::MAX_SEEDS,

@@ -9,8 +9,8 @@
 use super::compare::{ConfigResult, Quartiles};
 use super::registry::{CartPole, Sequence};
 use crate::error::Result;
-use crate::lessons::describe::num;
-use crate::numerals::count;
+use crate::text::count;
+use crate::text::num;
 use serde::Serialize;
 
 /// What a trainer's results table calls its final score and its goal, and how many decimals

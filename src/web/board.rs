@@ -14,15 +14,17 @@ use crate::{Error, Result};
 use serde_json::{json, Value};
 use std::marker::PhantomData;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsError;
 
 /// What the page asks of a panel's history, whatever the trainer.
 trait PanelBoard {
-    fn start(&mut self, job: usize, info: StartInfo) -> Result<()>;
+    /// `info` as the worker sent it (the trainer's own [`StartInfo`]).
+    fn start(&mut self, job: usize, info: JsValue) -> Result<()>;
     fn push_line(&mut self, job: usize, line: &str) -> Result<()>;
     fn is_finished(&self) -> bool;
     fn progress(&self) -> (u64, u64);
     fn runs(&self) -> Result<Vec<Value>>;
-    fn infos(&self) -> Vec<Option<&StartInfo>>;
+    fn infos(&self) -> JsResult<JsValue>;
     fn summaries(&self) -> Result<Vec<Value>>;
     fn results(&self) -> Vec<ConfigResult>;
     fn describe(&self) -> Value;
@@ -46,11 +48,13 @@ struct BoardOf<T: Trainer, F, D> {
 impl<T, F, D> PanelBoard for BoardOf<T, F, D>
 where
     T: Trainer,
-    T::Report: CsvExport,
+    T::Report: CsvExport<T::Evaluation>,
     F: PanelKind<T>,
     D: Diagnostics<T>,
 {
-    fn start(&mut self, job: usize, info: StartInfo) -> Result<()> {
+    fn start(&mut self, job: usize, info: JsValue) -> Result<()> {
+        let info: StartInfo<T::Evaluation> =
+            serde_wasm_bindgen::from_value(info).map_err(|e| Error::parse("info", "", e))?;
         self.c.start(job, info)
     }
     fn push_line(&mut self, job: usize, line: &str) -> Result<()> {
@@ -77,12 +81,14 @@ where
         }
         Ok(runs)
     }
-    fn infos(&self) -> Vec<Option<&StartInfo>> {
-        self.c
+    fn infos(&self) -> JsResult<JsValue> {
+        let infos: Vec<Option<&StartInfo<T::Evaluation>>> = self
+            .c
             .boards()
             .iter()
             .flat_map(|b| b.runs().iter().map(|r| r.info.as_ref()))
-            .collect()
+            .collect();
+        to_js(&infos)
     }
     fn summaries(&self) -> Result<Vec<Value>> {
         let seeds = self.c.boards()[0].runs().len();
@@ -135,7 +141,7 @@ where
 fn board<T, F, D>(labels: Vec<String>, seeds: &[u64]) -> Result<Box<dyn PanelBoard>>
 where
     T: Trainer + 'static,
-    T::Report: CsvExport,
+    T::Report: CsvExport<T::Evaluation>,
     F: PanelKind<T> + 'static,
     D: Diagnostics<T> + 'static,
 {
@@ -186,8 +192,6 @@ impl RunBoard {
 
     /// Records job `job`'s start message.
     pub fn start(&mut self, job: usize, info: JsValue) -> JsResult<()> {
-        let info: StartInfo = serde_wasm_bindgen::from_value(info)
-            .map_err(|e| js_error_of(&self.name)(Error::parse("info", "", e)))?;
         let name = self.name.clone();
         self.board.start(job, info).map_err(js_error_of(&name))
     }
@@ -218,7 +222,7 @@ impl RunBoard {
     /// Each job's start message (totals, the untrained policy's evaluation), job by job: with
     /// the JSON lines, all a saved run needs to be drawn again.
     pub fn infos(&self) -> JsResult<JsValue> {
-        to_js(&self.board.infos())
+        self.board.infos()
     }
 
     /// The summaries so far, one per finished run, each with its `config` and `job`.

@@ -91,7 +91,7 @@ type DrawFn<D> = fn(
 #[derive(serde::Serialize)]
 struct Shown<'a, N> {
     numbers: &'a N,
-    description: &'a lessons::describe::Description,
+    description: &'a crate::text::Description,
 }
 
 /// analyse → draw → numbers: draws a lesson's `figure` with `draw` on the canvas `canvas_id`
@@ -272,10 +272,10 @@ pub fn exercise_notebook() -> Result<String, JsError> {
 }
 
 /// `n` and its noun in the agreeing form («32 шага»): the one Russian-numeral rule
-/// ([`crate::numerals`]), used by the site build for the lessons' phrases.
+/// ([`crate::text`]), used by the site build for the lessons' phrases.
 #[wasm_bindgen]
 pub fn russian_count(n: f64, digits: usize, one: &str, few: &str, many: &str) -> String {
-    crate::numerals::count(n, digits, [one, few, many])
+    crate::text::count(n, digits, [one, few, many])
 }
 
 /// Checks the reader's answer to exercise `number` of lesson 9: the marked options' numbers

@@ -12,7 +12,7 @@ use crate::train::curves::Curve;
 use crate::train::ppo::PpoTrainer;
 use crate::train::registry::{CartPole, NoDiagnostics, PpoDiagnostics, Sequence};
 use crate::train::sequence::lab::{self, ConfigLab};
-use crate::train::sequence::{IterationReport, SequenceTrainer};
+use crate::train::sequence::{IterationReport, SampleEvaluation, SequenceTrainer};
 use crate::train::settings::{Profile, Settings};
 use crate::train::Trainer;
 use crate::Result;
@@ -55,7 +55,7 @@ pub(super) trait PanelKind<T: Trainer> {
     /// After a step: anything new to show (the worker sends it with the line).
     fn after_step(trainer: &mut T, report: &T::Report, first: bool) -> Self::Extra;
     /// At the start: the untrained policy's evaluations (none for panels without them).
-    fn start_evaluations(trainer: &T) -> Vec<Evaluation>;
+    fn start_evaluations(trainer: &T) -> Vec<T::Evaluation>;
     /// The policy as a file the page can download and load back.
     fn policy(trainer: &T) -> Result<Option<String>>;
     /// Units done and in total over a comparison's runs.
@@ -237,7 +237,7 @@ where
 }
 
 /// The `total` a worker's start message carried (0 before it arrived).
-fn total_of(info: &Option<StartInfo>) -> u64 {
+fn total_of<E>(info: &Option<StartInfo<E>>) -> u64 {
     info.as_ref().map_or(0, |i| i.total)
 }
 
@@ -354,7 +354,7 @@ impl PanelKind<SequenceTrainer> for Sequence {
         }
     }
 
-    fn start_evaluations(_: &SequenceTrainer) -> Vec<Evaluation> {
+    fn start_evaluations(_: &SequenceTrainer) -> Vec<SampleEvaluation> {
         Vec::new()
     }
 

@@ -43,7 +43,8 @@ trait AnyRun {
     fn step(&mut self, name: &str, progress: Option<js_sys::Function>) -> JsResult<JsValue>;
     fn summary_line(&self) -> Result<String>;
     fn is_finished(&self) -> bool;
-    fn info(&self) -> StartInfo;
+    /// The start message (the trainer's own [`StartInfo`]) as JS.
+    fn info(&self) -> JsResult<JsValue>;
     fn policy(&self) -> Result<Option<String>>;
 }
 
@@ -108,8 +109,11 @@ impl<T: Trainer, F: PanelKind<T>> AnyRun for Run<T, F> {
     fn policy(&self) -> Result<Option<String>> {
         F::policy(&self.trainer)
     }
-    fn info(&self) -> StartInfo {
-        StartInfo::of(&self.trainer, F::start_evaluations(&self.trainer))
+    fn info(&self) -> JsResult<JsValue> {
+        to_js(&StartInfo::of(
+            &self.trainer,
+            F::start_evaluations(&self.trainer),
+        ))
     }
 }
 
@@ -154,7 +158,7 @@ impl TrainerRun {
 
     /// Totals for the progress bar and what the untrained policy does.
     pub fn info(&self) -> JsResult<JsValue> {
-        to_js(&self.run.info())
+        self.run.info()
     }
 
     /// Whether every configured step has run.

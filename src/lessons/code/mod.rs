@@ -1,4 +1,4 @@
-//! The coding exercises (lesson 10's «Напишите сами» and the notebook to take home): for each
+//! The coding exercises (the exercises lesson's «Напишите сами» and the notebook to take home): for each
 //! function a reader writes in NumPy, its signature and stub, our reference solution, the test
 //! vectors and the hints for typical mistakes. Every expected answer is the core's — its
 //! output, or its refusal (the reader's function must then raise) — and so is every typical
@@ -74,7 +74,7 @@ pub struct CaseMistake {
     pub output: Option<Named>,
 }
 
-/// One exercise of the notebook and of lesson 10's «Напишите сами».
+/// One exercise of the notebook and of the exercises lesson's «Напишите сами».
 #[derive(Debug, Clone, Serialize)]
 pub struct CodeExercise {
     /// The page's anchor (`code-ID`) and the notebook's section.

@@ -118,7 +118,7 @@ pub fn check(number: usize, answers: &[String]) -> Result<Check> {
             }
         }
     }
-    let tol = crate::plots::theme::decimal(ex.tolerance, 3);
+    let tol = crate::text::decimal(ex.tolerance, 3);
     let wrong: Vec<usize> = (1..=items.len()).filter(|&i| !items[i - 1]).collect();
     let correct = wrong.is_empty();
     let message = if correct {

@@ -27,63 +27,63 @@ crate::settings! {
 
     fields {
         /// Parallel training environments N.
-        num_envs: usize = [8, 8], Rollout, Kind::Int { min: 1, max: 4096 },
+        num_envs: usize = [8], Rollout, Kind::Int { min: 1, max: 4096 },
             "параллельных сред N",
             "Сколько копий CartPole шагают одновременно; роллаут — N × T переходов.";
         /// Steps per environment in one rollout T.
-        num_steps: usize = [8, 8], Rollout, Kind::Int { min: 1, max: 4096 },
+        num_steps: usize = [8], Rollout, Kind::Int { min: 1, max: 4096 },
             "шагов на среду T",
             "Длина отрезка траектории, который каждая среда собирает перед одним шагом градиента.",
             unit "шагов";
         /// Discount γ.
-        gamma: f64 = [0.99, 0.99], Advantages, Kind::real(0.0, 1.0),
+        gamma: f64 = [0.99], Advantages, Kind::real(0.0, 1.0),
             "γ — коэффициент дисконтирования",
             "Насколько будущие награды весят меньше ближайших.";
         /// GAE λ.
-        gae_lambda: f64 = [0.95, 0.95], Advantages, Kind::real(0.0, 1.0),
+        gae_lambda: f64 = [0.95], Advantages, Kind::real(0.0, 1.0),
             "λ — параметр GAE",
             "Смесь одношаговой оценки (λ = 0) и полного возврата (λ = 1).";
         /// Normalise the advantages of each rollout (mean 0, std 1).
-        norm_adv: bool = [true, true], Advantages, Kind::Bool,
+        norm_adv: bool = [true], Advantages, Kind::Bool,
             "нормировать преимущества",
             "Вычитать среднее по роллауту и делить на стандартное отклонение.";
         /// Entropy bonus coefficient.
-        ent_coef: f64 = [0.01, 0.01], Loss, Kind::real(0.0, 10.0),
+        ent_coef: f64 = [0.01], Loss, Kind::real(0.0, 10.0),
             "вес энтропийного бонуса",
             "Поощрение разнообразия действий; 0 — без бонуса.";
         /// Value loss coefficient.
-        vf_coef: f64 = [1.0, 1.0], Loss, Kind::real(0.0, 10.0),
+        vf_coef: f64 = [1.0], Loss, Kind::real(0.0, 10.0),
             "вес потерь ценности",
             "Множитель квадратичной ошибки критика в общей функции потерь.";
         /// Updates (rollouts, each followed by one gradient step) in the whole run.
-        num_updates: usize = [800, 2000], Optimisation, Kind::Int { min: 1, max: 1_000_000 },
+        num_updates: usize = [800; Full: 2000], Optimisation, Kind::Int { min: 1, max: 1_000_000 },
             "обновлений",
             "Сколько раз собрать роллаут и сделать по нему один шаг градиента.",
             unit "обновлений";
         /// Adam learning rate at the start (actor and critic).
-        learning_rate: f64 = [3e-3, 3e-3], Optimisation, Kind::real_above(0.0, 1.0),
+        learning_rate: f64 = [3e-3], Optimisation, Kind::real_above(0.0, 1.0),
             "скорость обучения Adam",
             "Начальная скорость обучения оптимизатора актора и критика.";
         /// Anneal the learning rate linearly to 0 over the run.
-        anneal_lr: bool = [true, true], Optimisation, Kind::Bool,
+        anneal_lr: bool = [true], Optimisation, Kind::Bool,
             "уменьшать скорость обучения до нуля",
             "Линейно уменьшать скорость обучения к концу обучения.";
         /// Global gradient-norm limit (actor and critic together).
-        max_grad_norm: f64 = [0.5, 0.5], Optimisation, Kind::real_above(0.0, 1000.0),
+        max_grad_norm: f64 = [0.5], Optimisation, Kind::real_above(0.0, 1000.0),
             "предел нормы градиента",
             "Общая норма градиента актора и критика обрезается до этого значения.";
         /// Hidden layer widths of both the actor and the critic (separate networks).
-        hidden_sizes: Vec<usize> = [vec![64, 64], vec![64, 64]], Network,
+        hidden_sizes: Vec<usize> = [vec![64, 64]], Network,
             Kind::IntList { min: 1, max: 1024, max_len: 4 },
             "скрытые слои",
             "Ширины скрытых слоёв актора и критика через запятую (tanh).";
         /// Greedy evaluation every this many updates (0: only after the last update).
-        evaluation_every: usize = [10, 25], Evaluation, Kind::Int { min: 0, max: 1_000_000 },
+        evaluation_every: usize = [10; Full: 25], Evaluation, Kind::Int { min: 0, max: 1_000_000 },
             "оценка каждые",
             "Жадная оценка политики через столько обновлений; 0 — только в конце.",
             unit "обновлений";
         /// Episodes per evaluation (run side by side on their own seeded environments).
-        evaluation_episodes: usize = [10, 10], Evaluation, Kind::Int { min: 1, max: 100 },
+        evaluation_episodes: usize = [10], Evaluation, Kind::Int { min: 1, max: 100 },
             "эпизодов оценки",
             "Сколько эпизодов жадной политики усредняется в одной оценке.",
             unit "эпизодов";

@@ -4,12 +4,12 @@
 //! and keeps only its algorithm; [`CartPoleTrainer`] is what the CLI's text, the page's panel
 //! and policy files read from any of them.
 
+use super::policy::PolicyFile;
 use super::{evaluate, greedy_episode, mean_std, Evaluation, RunSummary};
 use crate::envs::cartpole::{NUM_ACTIONS, OBS_DIM};
 use crate::error::{Error, Quantity, Result, StepUnit};
 use crate::nn::{Adam, Mlp, MlpCache, Scalar};
 use crate::rng::Rng;
-use crate::train::policy::PolicyFile;
 use crate::train::{Record, Trainer};
 
 /// When and how an agent evaluates its greedy policy.

@@ -4,6 +4,8 @@
 //! ([`value`]).
 
 pub mod agent;
+pub mod board;
+pub mod policy;
 pub mod rollout;
 pub mod value;
 
@@ -153,8 +155,8 @@ pub fn final_extras<R: CartPoleReport>(finished: &[&[R]]) -> Vec<Extra> {
 }
 
 /// A CartPole panel exports its evaluation curves.
-impl<R: CartPoleReport> crate::train::board::CsvExport for R {
-    fn board_csv<T: crate::train::Trainer<Report = Self>>(
+impl<R: CartPoleReport> crate::train::board::CsvExport<Evaluation> for R {
+    fn board_csv<T: crate::train::Trainer<Report = Self, Evaluation = Evaluation>>(
         board: &crate::train::board::Board<T>,
     ) -> crate::error::Result<String> {
         board.curves_csv()

@@ -31,110 +31,110 @@ crate::settings! {
 
     fields {
         /// Parallel training environments N.
-        num_envs: usize = [8, 8, 4], Rollout, Kind::Int { min: 1, max: 4096 },
+        num_envs: usize = [8; CleanRl: 4], Rollout, Kind::Int { min: 1, max: 4096 },
             "параллельных сред N",
             "Сколько копий CartPole шагают одновременно; роллаут — N × T переходов.";
         /// Steps per environment in one rollout T (batch = N·T transitions).
-        num_steps: usize = [32, 32, 128], Rollout, Kind::Int { min: 1, max: 4096 },
+        num_steps: usize = [32; CleanRl: 128], Rollout, Kind::Int { min: 1, max: 4096 },
             "шагов на среду T",
             "Длина отрезка траектории, который каждая среда собирает за одно обновление.",
             unit "шагов";
         /// Discount γ.
-        gamma: f64 = [0.99, 0.99, 0.99], Advantages, Kind::real(0.0, 1.0),
+        gamma: f64 = [0.99], Advantages, Kind::real(0.0, 1.0),
             "γ — коэффициент дисконтирования",
             "Насколько будущие награды весят меньше ближайших.";
         /// GAE λ.
-        gae_lambda: f64 = [0.8, 0.8, 0.95], Advantages, Kind::real(0.0, 1.0),
+        gae_lambda: f64 = [0.8; CleanRl: 0.95], Advantages, Kind::real(0.0, 1.0),
             "λ — параметр GAE",
             "Смесь одношаговой оценки (λ = 0) и полного возврата (λ = 1).";
         /// A time-limit truncation: bootstrap from V(s_final) (two masks) or treat it as a
         /// terminal (one `done` flag, CleanRL's choice).
-        truncation: Truncation = [Truncation::Bootstrap, Truncation::Bootstrap, Truncation::Bootstrap], Advantages,
-            Kind::Choice(&["bootstrap", "terminal"]),
+        truncation: Truncation = [Truncation::Bootstrap], Advantages,
+            Kind::Choice(&Truncation::NAMES),
             "усечение по времени",
             "bootstrap — две маски: после усечения достраивать оценкой V(s); terminal — один флаг done: считать усечение концом эпизода.";
         /// Cut the GAE recursion at the rollout's edge. Without the cut (the mistake of
         /// lesson 4) each environment's last record takes in the advantage of the record that
         /// follows it in the buffer: the next environment's first.
-        boundary_trace_cut: bool = [true, true, true], Advantages, Kind::Bool,
+        boundary_trace_cut: bool = [true], Advantages, Kind::Bool,
             "обрыв рекурсии (trace_cut) на границе роллаута",
             "Рекурсия GAE останавливается на последней записи каждой среды; без обрыва в неё утекает преимущество следующей записи буфера.";
         /// Normalise advantages per minibatch (mean 0, std 1).
-        norm_adv: bool = [true, true, true], Advantages, Kind::Bool,
+        norm_adv: bool = [true], Advantages, Kind::Bool,
             "нормировать преимущества",
             "Вычитать среднее и делить на стандартное отклонение (с n − 1 в знаменателе, плюс 10⁻⁸) в каждом мини-пакете.";
         /// Clip range ε of the policy ratio (at the start, if annealed); `None`: no clipping
         /// (the ratio-weighted policy gradient, no pessimistic minimum).
-        clip_coef: Option<f64> = [Some(0.2), Some(0.2), Some(0.2)], Loss,
+        clip_coef: Option<f64> = [Some(0.2)], Loss,
             Kind::Optional(&Kind::Real { min: Some(crate::error::Bound::open(0.0)), max: Some(crate::error::Bound::open(1.0)) }),
             "ε — порог клиппирования",
             "Отношение вероятностей обрезается до [1 − ε, 1 + ε]; off — без клиппирования.";
         /// Anneal ε linearly to 0 together with the learning rate.
-        anneal_clip: bool = [true, true, false], Loss, Kind::Bool,
+        anneal_clip: bool = [true; CleanRl: false], Loss, Kind::Bool,
             "уменьшать ε до нуля",
             "Линейно уменьшать ε к концу обучения вместе со скоростью обучения.";
         /// Clip the value loss around the old values with the same ε.
-        clip_vloss: bool = [false, false, true], Loss, Kind::Bool,
+        clip_vloss: bool = [false; CleanRl: true], Loss, Kind::Bool,
             "клиппировать функцию ценности",
             "Ограничивать сдвиг V(s) относительно старых значений тем же ε (нужно ε, не off).";
         /// Entropy bonus coefficient.
-        ent_coef: f64 = [0.0, 0.0, 0.01], Loss, Kind::real(0.0, 10.0),
+        ent_coef: f64 = [0.0; CleanRl: 0.01], Loss, Kind::real(0.0, 10.0),
             "вес энтропийного бонуса",
             "Поощрение разнообразия действий; 0 — без бонуса.";
         /// Value loss coefficient.
-        vf_coef: f64 = [0.5, 0.5, 0.5], Loss, Kind::real(0.0, 10.0),
+        vf_coef: f64 = [0.5], Loss, Kind::real(0.0, 10.0),
             "вес потерь ценности",
             "Множитель квадратичной ошибки критика в общей функции потерь.";
         /// PPO updates in the whole run.
-        num_updates: usize = [120, 190, 195], Optimisation, Kind::Int { min: 1, max: 100_000 },
+        num_updates: usize = [120; Full: 190, CleanRl: 195], Optimisation, Kind::Int { min: 1, max: 100_000 },
             "обновлений",
             "Сколько раз собрать роллаут и обновить политику.",
             unit "обновлений";
         /// Passes over the rollout per update.
-        update_epochs: usize = [10, 10, 4], Optimisation, Kind::Int { min: 1, max: 100 },
+        update_epochs: usize = [10; CleanRl: 4], Optimisation, Kind::Int { min: 1, max: 100 },
             "эпох на обновление",
             "Сколько раз пройти по одному роллауту, прежде чем собрать новый.";
         /// Transitions per minibatch (at most N·T).
-        minibatch_size: usize = [64, 64, 128], Optimisation, Kind::Int { min: 1, max: 1 << 18 },
+        minibatch_size: usize = [64; CleanRl: 128], Optimisation, Kind::Int { min: 1, max: 1 << 18 },
             "размер мини-пакета",
             "Сколько переходов входит в один шаг Adam (не больше N × T).",
             unit "переходов";
         /// Adam learning rate at the start.
-        learning_rate: f64 = [1e-3, 1e-3, 2.5e-4], Optimisation, Kind::real_above(0.0, 1.0),
+        learning_rate: f64 = [1e-3; CleanRl: 2.5e-4], Optimisation, Kind::real_above(0.0, 1.0),
             "скорость обучения Adam",
             "Начальная скорость обучения оптимизатора.";
         /// Anneal the learning rate linearly to 0 over the run.
-        anneal_lr: bool = [true, true, true], Optimisation, Kind::Bool,
+        anneal_lr: bool = [true], Optimisation, Kind::Bool,
             "уменьшать скорость обучения до нуля",
             "Линейно уменьшать скорость обучения к концу обучения.";
         /// Global gradient-norm limit (actor and critic together).
-        max_grad_norm: f64 = [0.5, 0.5, 0.5], Optimisation, Kind::real_above(0.0, 1000.0),
+        max_grad_norm: f64 = [0.5], Optimisation, Kind::real_above(0.0, 1000.0),
             "предел нормы градиента",
             "Общая норма градиента актора и критика обрезается до этого значения.";
         /// Stop the update's epochs once an epoch's last minibatch has an approximate KL above
         /// this (CleanRL's `target_kl`); `None`: always run every epoch.
-        target_kl: Option<f64> = [None, None, None], Optimisation,
+        target_kl: Option<f64> = [None], Optimisation,
             Kind::Optional(&Kind::real_above(0.0, 10.0)),
             "порог KL для остановки эпох",
             "Если приближённая KL последнего мини-пакета эпохи выше порога, оставшиеся эпохи обновления пропускаются; off — без остановки.";
         /// Hidden layer widths of both the actor and the critic (separate networks).
-        hidden_sizes: Vec<usize> = [vec![64, 64], vec![64, 64], vec![64, 64]], Network,
+        hidden_sizes: Vec<usize> = [vec![64, 64]], Network,
             Kind::IntList { min: 1, max: 1024, max_len: 4 },
             "скрытые слои",
             "Ширины скрытых слоёв актора и критика через запятую (tanh).";
         /// The scalar the actor and critic compute in: f32 (twice the SIMD lanes) or f64. The
         /// advantages, the loss and the reported numbers are f64 either way.
-        precision: Precision = [Precision::F32, Precision::F32, Precision::F64], Network,
+        precision: Precision = [Precision::F32; CleanRl: Precision::F64], Network,
             Kind::Choice(&["f32", "f64"]),
             "точность вычислений сетей",
             "f32 — одинарная точность: вдвое больше чисел в одной SIMD-операции, обучение быстрее; f64 — двойная, как в проверках градиентов. Преимущества, функция потерь и показатели считаются в f64 в обоих случаях.";
         /// Greedy evaluation every this many updates (0: only after the last update).
-        evaluation_every: usize = [2, 10, 0], Evaluation, Kind::Int { min: 0, max: 100_000 },
+        evaluation_every: usize = [2; Full: 10, CleanRl: 0], Evaluation, Kind::Int { min: 0, max: 100_000 },
             "оценка каждые",
             "Жадная оценка политики через столько обновлений; 0 — только в конце.",
             unit "обновлений";
         /// Episodes per evaluation (run side by side on their own seeded environments).
-        evaluation_episodes: usize = [10, 10, 10], Evaluation, Kind::Int { min: 1, max: 100 },
+        evaluation_episodes: usize = [10], Evaluation, Kind::Int { min: 1, max: 100 },
             "эпизодов оценки",
             "Сколько эпизодов жадной политики усредняется в одной оценке.",
             unit "эпизодов";

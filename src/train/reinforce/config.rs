@@ -3,43 +3,32 @@
 use crate::envs::cartpole::MAX_EPISODE_STEPS;
 use crate::error::{Error, Result, Rule};
 use crate::train::settings::{Kind, Settings};
-use serde::{Deserialize, Serialize};
 
-/// What multiplies the score ∇log π(a_t|s_t) at step t (lesson 2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Weight {
-    /// The whole episode's discounted return G₀ at every step: the estimator straight from
-    /// the log-derivative trick, without the causal cut.
-    WholeReturn,
-    /// The reward-to-go G_t = Σ_{k≥t} γ^{k−t} r_k: only the rewards that follow the action
-    /// (the causal cut).
-    RewardToGo,
-    /// γ^t · G_t: the literal gradient of the discounted objective (later steps count less).
-    Discounted,
+crate::choice! {
+    /// What multiplies the score ∇log π(a_t|s_t) at step t (lesson 2).
+    pub enum Weight {
+        /// The whole episode's discounted return G₀ at every step: the estimator straight from
+        /// the log-derivative trick, without the causal cut.
+        WholeReturn = "whole_return",
+        /// The reward-to-go G_t = Σ_{k≥t} γ^{k−t} r_k: only the rewards that follow the action
+        /// (the causal cut).
+        RewardToGo = "reward_to_go",
+        /// γ^t · G_t: the literal gradient of the discounted objective (later steps count less).
+        Discounted = "discounted",
+    }
 }
 
-impl Weight {
-    /// The names the schema lists (`--set weight=…`).
-    pub const NAMES: [&'static str; 3] = ["whole_return", "reward_to_go", "discounted"];
-}
-
-/// What is subtracted from the weight before it multiplies the score (lesson 3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Baseline {
-    /// Nothing.
-    None,
-    /// The mean of the weights over every step of the batch.
-    BatchMean,
-    /// A learned value V(s): a separate critic fitted to the weights of each batch for
-    /// `value_steps` Adam steps before the policy step uses it.
-    Value,
-}
-
-impl Baseline {
-    /// The names the schema lists (`--set baseline=…`).
-    pub const NAMES: [&'static str; 3] = ["none", "batch_mean", "value"];
+crate::choice! {
+    /// What is subtracted from the weight before it multiplies the score (lesson 3).
+    pub enum Baseline {
+        /// Nothing.
+        None = "none",
+        /// The mean of the weights over every step of the batch.
+        BatchMean = "batch_mean",
+        /// A learned value V(s): a separate critic fitted to the weights of each batch for
+        /// `value_steps` Adam steps before the policy step uses it.
+        Value = "value",
+    }
 }
 
 crate::settings! {
@@ -64,62 +53,62 @@ crate::settings! {
 
     fields {
         /// Whole episodes collected per update (run side by side).
-        episodes_per_update: usize = [8, 8], Rollout, Kind::Int { min: 1, max: 256 },
+        episodes_per_update: usize = [8], Rollout, Kind::Int { min: 1, max: 256 },
             "эпизодов на обновление",
             "Сколько целых эпизодов собрать текущей политикой перед одним шагом градиента.",
             unit "эпизодов";
         /// The run's budget of environment steps: no update starts that could take the run
         /// past it (each episode may last up to 500 steps).
-        env_step_budget: usize = [30_000, 300_000], Rollout, Kind::Int { min: 500, max: 100_000_000 },
+        env_step_budget: usize = [30_000; Full: 300_000], Rollout, Kind::Int { min: 500, max: 100_000_000 },
             "бюджет шагов среды",
             "Сколько шагов среды отпущено на всё обучение; обновление, которое могло бы выйти за бюджет, не начинается.",
             unit "шагов";
         /// What multiplies the score at each step.
-        weight: Weight = [Weight::RewardToGo, Weight::RewardToGo], Advantages,
+        weight: Weight = [Weight::RewardToGo], Advantages,
             Kind::Choice(&Weight::NAMES),
             "вес шага",
             "whole_return — возврат всего эпизода G₀ на каждом шаге; reward_to_go — возврат с шага t (накопленная награда от текущего шага), G_t; discounted — γ^t · G_t, буквальный градиент дисконтированной цели.";
         /// What is subtracted from the weight.
-        baseline: Baseline = [Baseline::Value, Baseline::Value], Advantages,
+        baseline: Baseline = [Baseline::Value], Advantages,
             Kind::Choice(&Baseline::NAMES),
             "опорный уровень",
             "none — без опорного уровня; batch_mean — среднее весов по пакету; value — обученная оценка V(s), отдельная сеть, подогнанная к весам пакета.";
         /// Normalise the advantages of each batch (mean 0, standard deviation 1).
-        norm_adv: bool = [false, false], Advantages, Kind::Bool,
+        norm_adv: bool = [false], Advantages, Kind::Bool,
             "нормировать преимущества",
             "Вычитать среднее по пакету и делить на стандартное отклонение (вычитание среднего — тоже опорный уровень).";
         /// Discount γ.
-        gamma: f64 = [0.99, 0.99], Advantages, Kind::real(0.0, 1.0),
+        gamma: f64 = [0.99], Advantages, Kind::real(0.0, 1.0),
             "γ — коэффициент дисконтирования",
             "Насколько будущие награды весят меньше ближайших.";
         /// Adam learning rate of the policy.
-        learning_rate: f64 = [1e-3, 1e-3], Optimisation, Kind::real_above(0.0, 1.0),
+        learning_rate: f64 = [1e-3], Optimisation, Kind::real_above(0.0, 1.0),
             "скорость обучения политики",
             "Скорость обучения Adam для сети политики: один шаг на обновление.";
         /// Global gradient-norm limit of the policy's step (and of each critic step).
-        max_grad_norm: f64 = [0.5, 0.5], Optimisation, Kind::real_above(0.0, 1000.0),
+        max_grad_norm: f64 = [0.5], Optimisation, Kind::real_above(0.0, 1000.0),
             "предел нормы градиента",
             "Норма градиента политики (и каждого шага критика) обрезается до этого значения.";
         /// Adam steps of the critic on each batch, before the policy step.
-        value_steps: usize = [20, 20], Optimisation, Kind::Int { min: 1, max: 1000 },
+        value_steps: usize = [20], Optimisation, Kind::Int { min: 1, max: 1000 },
             "шагов критика на пакет",
             "Сколько шагов Adam подгоняют V(s) к весам пакета перед шагом политики (только для baseline = value).";
         /// Adam learning rate of the critic.
-        value_learning_rate: f64 = [1e-3, 1e-3], Optimisation, Kind::real_above(0.0, 1.0),
+        value_learning_rate: f64 = [1e-3], Optimisation, Kind::real_above(0.0, 1.0),
             "скорость обучения критика",
             "Скорость обучения Adam для сети V(s) (только для baseline = value).";
         /// Hidden layer widths of the policy and of the critic (separate networks).
-        hidden_sizes: Vec<usize> = [vec![64, 64], vec![64, 64]], Network,
+        hidden_sizes: Vec<usize> = [vec![64, 64]], Network,
             Kind::IntList { min: 1, max: 1024, max_len: 4 },
             "скрытые слои",
             "Ширины скрытых слоёв политики и критика через запятую (tanh).";
         /// Greedy evaluation every this many updates (0: only after the last update).
-        evaluation_every: usize = [2, 5], Evaluation, Kind::Int { min: 0, max: 100_000 },
+        evaluation_every: usize = [2; Full: 5], Evaluation, Kind::Int { min: 0, max: 100_000 },
             "оценка каждые",
             "Жадная оценка политики через столько обновлений; 0 — только в конце.",
             unit "обновлений";
         /// Episodes per evaluation (run side by side on their own seeded environments).
-        evaluation_episodes: usize = [10, 10], Evaluation, Kind::Int { min: 1, max: 100 },
+        evaluation_episodes: usize = [10], Evaluation, Kind::Int { min: 1, max: 100 },
             "эпизодов оценки",
             "Сколько эпизодов жадной политики усредняется в одной оценке.",
             unit "эпизодов";

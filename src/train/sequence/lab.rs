@@ -5,8 +5,8 @@
 //! training (the results table's extra columns).
 
 use super::IterationReport;
-use crate::lessons::describe::{num, Description, Table};
-use crate::numerals::count;
+use crate::text::count;
+use crate::text::{num, Description, Table};
 use crate::train::compare::{Extra, Quartiles};
 use crate::train::curves::{aggregate_steps, Curve};
 
@@ -310,7 +310,7 @@ pub fn describe_details(labels: &[String], labs: &[ConfigLab]) -> Description {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lessons::describe::check_shape;
+    use crate::text::check_shape;
     use crate::train::sequence::{SequenceConfig, SequenceProfile, SequenceTrainer};
     use crate::train::settings::Settings;
 

@@ -52,10 +52,11 @@ pub mod task;
 pub mod tasks;
 mod trainer;
 
+pub use config::PolicyKind;
 pub use config::{KlPlacement, RatioLevel, SequenceConfig, SequenceProfile};
 pub use inspect::{ClipState, GroupInspection, InspectedAnswer, InspectedToken};
 pub use loss::LossAndGradient;
-pub use policy::{Policy, PolicyKind};
+pub use policy::Policy;
 pub use report::{
     FirstBatchRow, GreedyAnswer, IterationReport, PassAtK, PassAtKStages, SampleEvaluation,
     SequenceSummary, SftStage, SOLVED_SUCCESS,

@@ -3,37 +3,10 @@
 //! trainer here (its [`Policy`] impl), as an arm of [`super::trainer`]'s `ByPolicy`, and as
 //! a choice of the setting.
 
-use super::config::SequenceConfig;
+use super::config::{PolicyKind, SequenceConfig};
 use crate::error::{Error, Result, Rule};
 use crate::nn::{Gru, GruShape, PolicyCost, Precision, SequencePolicy};
 use crate::nn::{Transformer, TransformerShape};
-use std::fmt;
-
-/// The networks a sequence run can train.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PolicyKind {
-    /// A recurrent network: embedding → GRU cell → head ([`crate::nn::Gru`]).
-    Gru,
-    /// A decoder-only transformer with causal self-attention ([`crate::nn::Transformer`]).
-    Transformer,
-}
-
-impl PolicyKind {
-    /// The name in settings, links and JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            PolicyKind::Gru => "gru",
-            PolicyKind::Transformer => "transformer",
-        }
-    }
-}
-
-impl fmt::Display for PolicyKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// A network the sequence trainer can train: the settings it answers to and its shape from
 /// them.

@@ -4,8 +4,8 @@
 //! with each finished seed and draws lesson 8's attention figure from it; a later lesson can
 //! load it to train on.
 
+use super::config::PolicyKind;
 use super::config::SequenceConfig;
-use super::policy::PolicyKind;
 use crate::error::{Error, Result, Rule};
 use crate::nn::{Precision, Scalar, Transformer, TransformerShape};
 use crate::train::settings::Settings;

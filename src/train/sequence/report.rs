@@ -267,8 +267,8 @@ pub fn reports_csv(runs: &[(u64, &[IterationReport])]) -> String {
 }
 
 /// A sequence panel exports every seed's reports.
-impl CsvExport for IterationReport {
-    fn board_csv<T: Trainer<Report = Self>>(board: &Board<T>) -> Result<String> {
+impl<E> CsvExport<E> for IterationReport {
+    fn board_csv<T: Trainer<Report = Self, Evaluation = E>>(board: &Board<T>) -> Result<String> {
         let runs: Vec<(u64, &[IterationReport])> = board
             .runs()
             .iter()

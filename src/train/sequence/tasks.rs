@@ -4,22 +4,19 @@
 
 use super::task::Verdict;
 use super::{addition_task as add, copy_task, task};
-use crate::error::{Error, Result};
 use crate::rng::{self, Rng};
-use std::fmt;
-use std::str::FromStr;
 
-/// Which task a run trains on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TaskKind {
-    /// Lesson 8: three prompts, one correct answer each, partial credit.
-    ThreePrompts,
-    /// Repeat the prompt's symbols (1 to 4 of them), then `<eos>`; reward 1 or 0.
-    Copy,
-    /// Add two numbers of 1 to 4 digits: working tokens, `#`, the sum, `<eos>`; reward 1 or 0
-    /// on the sum after `#`; one prompt in five held out for evaluation.
-    Addition,
+crate::choice! {
+    /// Which task a run trains on.
+    pub enum TaskKind, parse crate::error::Name::Task {
+        /// Lesson 8: three prompts, one correct answer each, partial credit.
+        ThreePrompts = "three_prompts",
+        /// Repeat the prompt's symbols (1 to 4 of them), then `<eos>`; reward 1 or 0.
+        Copy = "copy",
+        /// Add two numbers of 1 to 4 digits: working tokens, `#`, the sum, `<eos>`; reward 1 or 0
+        /// on the sum after `#`; one prompt in five held out for evaluation.
+        Addition = "addition",
+    }
 }
 
 /// One prompt of a task.
@@ -34,18 +31,6 @@ pub struct Prompt {
 }
 
 impl TaskKind {
-    /// Every task.
-    pub const ALL: [TaskKind; 3] = [TaskKind::ThreePrompts, TaskKind::Copy, TaskKind::Addition];
-
-    /// The name used in configs, URLs and JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            TaskKind::ThreePrompts => "three_prompts",
-            TaskKind::Copy => "copy",
-            TaskKind::Addition => "addition",
-        }
-    }
-
     /// Size of the input vocabulary.
     pub fn vocab_size(self) -> usize {
         match self {
@@ -260,22 +245,5 @@ impl TaskKind {
             level: symbols.len() - 1,
             class: copy_task::prompt_index(symbols),
         }
-    }
-}
-
-impl fmt::Display for TaskKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for TaskKind {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self> {
-        let names = TaskKind::ALL.map(TaskKind::name);
-        TaskKind::ALL
-            .into_iter()
-            .find(|t| t.name() == s)
-            .ok_or_else(|| Error::unknown(crate::error::Name::Task, s, &names))
     }
 }

@@ -2,9 +2,9 @@
 //! [`SequenceRun`] of the network its settings name (`policy`, `precision`) and passes every
 //! call through, the way PPO holds one run per precision.
 
+use super::config::PolicyKind;
 use super::config::SequenceConfig;
 use super::loss::LossAndGradient;
-use super::policy::PolicyKind;
 use super::report::{FirstBatchRow, GreedyAnswer, IterationReport, SampleEvaluation};
 use super::rollout::RolloutBatch;
 use super::{SequenceRun, SequenceSummary};

@@ -3,10 +3,13 @@
 /// Declares a trainer's configuration: the struct, its profile enum (with `ALL`, names and
 /// course seeds) and its [`Settings`](crate::train::settings::Settings) implementation.
 ///
-/// Each field is one entry: doc comment, name, Rust type, its default in every profile (in
-/// the order the profiles are listed; the compiler checks the count), group, [`Kind`],
-/// Russian label and help, and optionally a unit. Relations between fields are written by
-/// hand in `fn check_relations`.
+/// Each field is one entry: doc comment, name, Rust type, its default by profile name, group,
+/// [`Kind`], Russian label and help, and optionally a unit. The default is written
+/// `[VALUE]` (every profile) or `[VALUE; Profile: VALUE, …]`: the value of every profile not
+/// named after the semicolon, then the profiles that differ, by their variant's name (the
+/// compiler checks the names; naming one twice, or every one, is an unreachable pattern).
+/// A new profile is then one line in the enum and one entry in each field it changes.
+/// Relations between fields are written by hand in `fn check_relations`.
 ///
 /// [`Kind`]: crate::train::settings::Kind
 #[macro_export]
@@ -21,7 +24,7 @@ macro_rules! settings {
         fields {
             $(
                 $(#[doc = $doc:literal])*
-                $field:ident : $ty:ty = [$($default:expr),+ $(,)?],
+                $field:ident : $ty:ty = [$base:expr $(; $($pv:ident : $pval:expr),+ $(,)?)?],
                 $group:ident, $kind:expr, $label:literal, $help:literal $(, unit $unit:literal)?;
             )+
         }
@@ -38,11 +41,6 @@ macro_rules! settings {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum $profile {
             $( $(#[$vmeta])* $variant, )+
-        }
-
-        impl $profile {
-            /// How many profiles there are.
-            pub const COUNT: usize = [$($pname),+].len();
         }
 
         impl $crate::train::settings::Profile for $profile {
@@ -95,9 +93,17 @@ macro_rules! settings {
             ];
 
             fn for_profile(profile: $profile) -> Self {
-                let i = profile as usize;
-                $( let $field: [$ty; $profile::COUNT] = [$($default),+]; )+
-                $name { $( $field: $field[i].clone(), )+ }
+                $name {
+                    $(
+                        $field: {
+                            let value: $ty = match profile {
+                                $( $( $profile::$pv => $pval, )+ )?
+                                _ => $base,
+                            };
+                            value
+                        },
+                    )+
+                }
             }
 
             fn check_relations(&self) -> $crate::Result<()> {

@@ -3,12 +3,12 @@
 //! and `pgbook replay` plays the same greedy episode from it. serde_json writes every f64 in
 //! its shortest round-tripping form, so the weights come back to the bit.
 
-use super::cartpole::{animation_seed, greedy_episode};
-use super::settings::Settings;
-use super::Trainer;
+use super::{animation_seed, greedy_episode};
 use crate::envs::cartpole::{NUM_ACTIONS, OBS_DIM};
 use crate::error::{Error, Result, Rule};
 use crate::nn::{Mlp, Precision};
+use crate::train::settings::Settings;
+use crate::train::Trainer;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
