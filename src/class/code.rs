@@ -149,7 +149,10 @@ impl Code {
         } else {
             steps.iter().for_each(|&s| b.varint(s));
         }
-        let final_is_last = self.curve.last().is_some_and(|p| p.1.to_bits() == self.score.to_bits());
+        let final_is_last = self
+            .curve
+            .last()
+            .is_some_and(|p| p.1.to_bits() == self.score.to_bits());
         b.put(u64::from(final_is_last), 1);
         let mut values: Vec<f64> = self.curve.iter().map(|p| p.1).collect();
         if !final_is_last {
@@ -203,7 +206,10 @@ impl Code {
             let Some(end) = bits.len().checked_sub(32 + pad) else {
                 return false;
             };
-            let mut r = Reader { bits: &bits, at: end };
+            let mut r = Reader {
+                bits: &bits,
+                at: end,
+            };
             bits[end + 32..].iter().all(|b| !b)
                 && r.get(32).is_ok_and(|c| c == u64::from(crc32(&bits[..end])))
         });
@@ -241,7 +247,11 @@ impl Code {
                 d => unzigzag(r.varint()?) as f64 / d as f64,
             });
         }
-        let score = if final_is_last { values[n - 1] } else { values[n] };
+        let score = if final_is_last {
+            values[n - 1]
+        } else {
+            values[n]
+        };
         Ok(Code {
             trainer,
             config,
@@ -275,7 +285,10 @@ mod tests {
         let c = sample();
         let text = c.encode();
         assert_eq!(Code::decode(&text).unwrap(), c);
-        assert_eq!(Code::decode(&text.to_lowercase().replace('-', " ")).unwrap(), c);
+        assert_eq!(
+            Code::decode(&text.to_lowercase().replace('-', " ")).unwrap(),
+            c
+        );
         // Values that are no small fraction go as raw bits, still exactly.
         let odd = Code {
             score: 0.1 + 0.2,

@@ -36,9 +36,9 @@ pub struct Refusal {
     pub text: String,
     /// Why it is refused, in Russian.
     pub reason: String,
-    /// The same in English (the CLI).
+    /// The error itself (the CLI prints it in English).
     #[serde(skip)]
-    pub english: String,
+    pub error: Error,
 }
 
 /// The class's results.
@@ -104,20 +104,22 @@ pub fn merge(text: &str, expected: Option<(u8, u64)>) -> Result<Class> {
                     line: i + 1,
                     text: line.chars().take(160).collect(),
                     reason: e.russian(&|_| None),
-                    english: e.to_string(),
+                    error: e,
                 });
             }
         }
     }
     let Some((trainer, config)) = class.filter(|_| !codes.is_empty()) else {
         return Err(refused
-            .first()
-            .map(|r| Error::parse("codes", r.text.as_str(), r.english.as_str()))
-            .unwrap_or_else(|| Error::class_code(0, CodeProblem::Empty)));
+            .into_iter()
+            .next()
+            .map_or_else(|| Error::class_code(0, CodeProblem::Empty), |r| r.error));
     };
     codes.sort_by_key(|(_, _, c)| c.seed);
-    let finished: Vec<compare::Finished<'_, ()>> =
-        codes.iter().map(|(_, _, c)| ((c.score, c.reached), &[][..])).collect();
+    let finished: Vec<compare::Finished<'_, ()>> = codes
+        .iter()
+        .map(|(_, _, c)| ((c.score, c.reached), &[][..]))
+        .collect();
     let trainer_name = trainer_name(trainer)?;
     let result = compare::config_result(0, trainer_name, codes.len(), &finished, |_| Vec::new());
     let runs: Vec<Vec<Point>> = codes
@@ -147,7 +149,7 @@ pub fn merge(text: &str, expected: Option<(u8, u64)>) -> Result<Class> {
 }
 
 /// `e` (a code's refusal) placed on `line`.
-fn at_line(e: Error, line: usize) -> Error {
+pub fn at_line(e: Error, line: usize) -> Error {
     match e.kind() {
         ErrorKind::ClassCode { problem, .. } => Error::class_code(line, problem.clone()),
         _ => e,

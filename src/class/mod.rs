@@ -75,7 +75,10 @@ impl<T: CartPoleTrainer> ClassKind<T> for registry::CartPole {
 
 impl ClassKind<SequenceTrainer> for registry::Sequence {
     /// The evaluation's success rate after each iteration.
-    fn curve(_: &SequenceTrainer, reports: &[<SequenceTrainer as Trainer>::Report]) -> Vec<(u64, f64)> {
+    fn curve(
+        _: &SequenceTrainer,
+        reports: &[<SequenceTrainer as Trainer>::Report],
+    ) -> Vec<(u64, f64)> {
         reports
             .iter()
             .enumerate()
@@ -105,7 +108,10 @@ pub fn code_of<T: Trainer, F: ClassKind<T>>(trainer: &T, reports: &[T::Report]) 
         .position(|&n| n == T::NAME)
         .ok_or_else(|| registry::unknown(T::NAME))?;
     let curve = F::curve(trainer, reports);
-    let curve = checkpoints(curve.len()).into_iter().map(|i| curve[i]).collect();
+    let curve = checkpoints(curve.len())
+        .into_iter()
+        .map(|i| curve[i])
+        .collect();
     let (score, reached) = trainer.summary().score();
     Ok(Code {
         trainer: index as u8,
@@ -130,9 +136,10 @@ pub fn run_code<T: Trainer, F: ClassKind<T>>(config: &T::Config, seed: u64) -> R
 
 /// The name of the trainer with `index` in the registry.
 pub fn trainer_name(index: u8) -> Result<&'static str> {
-    NAMES.get(usize::from(index)).copied().ok_or_else(|| {
-        Error::class_code(0, crate::error::CodeProblem::OtherConfig)
-    })
+    NAMES
+        .get(usize::from(index))
+        .copied()
+        .ok_or_else(|| Error::class_code(0, crate::error::CodeProblem::OtherConfig))
 }
 
 #[cfg(test)]

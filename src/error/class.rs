@@ -26,13 +26,23 @@ impl CodeProblem {
     /// The English text (the CLI).
     pub fn english(&self) -> String {
         match self {
-            CodeProblem::Character(c) => format!("the character '{c}' is not in the code's alphabet"),
-            CodeProblem::Checksum => "the checksum does not match: a character is mistyped, missing or extra".into(),
+            CodeProblem::Character(c) => {
+                format!("the character '{c}' is not in the code's alphabet")
+            }
+            CodeProblem::Checksum => {
+                "the checksum does not match: a character is mistyped, missing or extra".into()
+            }
             CodeProblem::Version(v) => format!("version {v} of the code is unknown to this build"),
             CodeProblem::Duplicate(s) => format!("seed {s} was already handed in"),
-            CodeProblem::OtherConfig => "the code is of another configuration than the class's".into(),
-            CodeProblem::Fingerprint(s) => format!("seed {s} recomputed gives other final parameters: the fingerprint is forged"),
-            CodeProblem::Numbers(s) => format!("seed {s} recomputed gives other numbers than the code's"),
+            CodeProblem::OtherConfig => {
+                "the code is of another configuration than the class's".into()
+            }
+            CodeProblem::Fingerprint(s) => format!(
+                "seed {s} recomputed gives other final parameters: the fingerprint is forged"
+            ),
+            CodeProblem::Numbers(s) => {
+                format!("seed {s} recomputed gives other numbers than the code's")
+            }
             CodeProblem::Empty => "no code given".into(),
         }
     }

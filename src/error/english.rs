@@ -177,7 +177,11 @@ impl fmt::Display for Error {
                 write!(f, "the code is refused: {}", problem.english())
             }
             ErrorKind::ClassCode { line, problem } => {
-                write!(f, "the code on line {line} is refused: {}", problem.english())
+                write!(
+                    f,
+                    "the code on line {line} is refused: {}",
+                    problem.english()
+                )
             }
         }
     }
