@@ -142,6 +142,9 @@ async function main() {
   // The token inspector (lesson «R1-Zero во вкладке») loads the whole core on first use.
   const inspector = document.querySelector('[data-inspector]');
   if (inspector instanceof HTMLElement) await import('./inspector.js').then((m) => m.wireInspector(inspector));
+  // The class experiment (the contents page's #class) loads the whole core on first use.
+  const classRoot = document.querySelector('[data-class]');
+  if (classRoot instanceof HTMLElement) await import('./class.js').then((m) => m.wireClass(classRoot));
   await Promise.all([drawn, marked]);
   document.documentElement.dataset.ready = '1'; // every figure drawn, every panel set up
   performance.mark('pgbook-ready'); // e2e/bench.mjs onefile reads it

@@ -10,7 +10,9 @@
  * @typedef {{ type: 'start', kind: string, request: { profile: string, set: [string, string][] }, seed: number, paused?: boolean }
  *   | { type: 'pause' } | { type: 'resume' } | { type: 'stop' } | { type: 'fail' }
  *   | { type: 'bench', which?: 'ppo' | 'transformer', updates?: number, repeats?: number, precision?: string }
- *   | { type: 'speed' }} ToWorker
+ *   | { type: 'speed' }
+ *   | { type: 'class', kind: string, request: { profile: string, set: [string, string][] }, seed: number }
+ *   | { type: 'class-verify', kind: string, request: { profile: string, set: [string, string][] }, code: string }} ToWorker
  */
 
 /**
@@ -60,7 +62,8 @@
  *   | { type: 'finished', line: string, policy?: string | null }
  *   | { type: 'paused' } | { type: 'stopped' }
  *   | { type: 'error', message: string } | { type: 'panic', message: string }
- *   | { type: 'bench', result: unknown } | { type: 'speed', speed: number }} FromWorker
+ *   | { type: 'bench', result: unknown } | { type: 'speed', speed: number }
+ *   | { type: 'class', code: string } | { type: 'class-verify', seed: number }} FromWorker
  */
 
 export {};

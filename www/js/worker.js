@@ -119,6 +119,14 @@ scope.onmessage = (/** @type {MessageEvent<import('./protocol.js').ToWorker>} */
         // here so that the page's main thread never runs training updates.
         post({ type: 'speed', speed: wasm.measure_speed() });
         break;
+      case 'class':
+        // A class experiment's seed, run whole here, and its result code (js/class.js).
+        post({ type: 'class', code: wasm.class_code(msg.kind, JSON.stringify(msg.request), msg.seed) });
+        break;
+      case 'class-verify':
+        // A handed-in code's seed recomputed: its seed, or the reason it is refused.
+        post({ type: 'class-verify', seed: wasm.class_verify(msg.kind, JSON.stringify(msg.request), msg.code) });
+        break;
       case 'fail':
         // The page's self-check: a deliberate panic inside the wasm module of this worker.
         wasm.self_test_panic();
