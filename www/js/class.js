@@ -121,7 +121,11 @@ function copyable(label, text, id) {
  * @param {HTMLElement} root
  */
 export async function wireClass(root) {
-  const wasm = await loadFull();
+  // The whole core only when used (the contents page itself loads no trainer), or at once for a
+  // class link.
+  /** @type {FullCore | null} */
+  let wasm = null;
+  const core = async () => (wasm ??= await loadFull());
   const fromLink = classOfParams(pageParams());
   /** @type {ClassSpec | null} */
   let spec = null;
@@ -130,8 +134,8 @@ export async function wireClass(root) {
   const teacher = el('div', { 'data-class-teacher': '' });
 
   /** Checks `s` with the core: its trainer, profile and settings. @param {ClassSpec} s */
-  const describe = (s) => {
-    const id = /** @type {{ trainer: string, config: string }} */ (wasm.class_config(s.kind, requestOf(s.config)));
+  const describe = async (s) => {
+    const id = /** @type {{ trainer: string, config: string }} */ ((await core()).class_config(s.kind, requestOf(s.config)));
     const set = s.config.set.map(([k, v]) => `${k}=${v}`).join(', ');
     return `${id.trainer}, профиль ${s.config.profile}${set ? ` (${set})` : ''}, конфигурация ${id.config}`;
   };
@@ -147,17 +151,17 @@ export async function wireClass(root) {
   const make = el('button', {
     type: 'button',
     text: 'Сделать ссылку класса',
-    onclick: () => {
+    onclick: async () => {
       made.replaceChildren();
       try {
         const seats = Number(seatsInput.value);
         if (!Number.isInteger(seats) || seats < 1 || seats > MAX_SEATS)
           throw new Error(`число мест — целое от 1 до ${MAX_SEATS}, а не «${seatsInput.value}»`);
         const s = { ...classOfLink(linkInput.value), seats };
-        const what = describe(s);
+        const what = await describe(s);
         spec = s;
         const link = classLink(s);
-        const qr = qrCode(wasm, link);
+        const qr = qrCode(await core(), link);
         made.append(el('p', { text: `Класс: ${what}; мест: ${seats}.` }), copyable('Ссылка класса:', link, 'class-link'));
         if (qr) made.append(qr);
         status.textContent = 'Ссылка класса готова: раздайте её ученикам, а их коды вставьте ниже.';
@@ -182,7 +186,7 @@ export async function wireClass(root) {
   // --- A student takes a seat and runs it.
   if (fromLink) {
     try {
-      const what = describe(fromLink);
+      const what = await describe(fromLink);
       spec = fromLink;
       const seat = /** @type {HTMLInputElement} */ (
         el('input', { id: 'class-seat', type: 'number', min: '1', max: String(fromLink.seats), value: '' })
@@ -209,7 +213,7 @@ export async function wireClass(root) {
           const m = await inWorker({ type: 'class', kind: fromLink.kind, request: JSON.parse(requestOf(fromLink.config)), seed: n });
           if (m.type !== 'class') throw new Error('фоновый поток ответил не тем');
           out.append(copyable(`Код места ${n}:`, m.code, 'class-code'));
-          const qr = qrCode(wasm, m.code);
+          const qr = qrCode(await core(), m.code);
           if (qr) out.append(qr);
           status.textContent = `Готово: код места ${n} — передайте его учителю.`;
         } catch (e) {
@@ -240,7 +244,7 @@ export async function wireClass(root) {
   /** @type {Record<string, any> | null} the merge shown */
   let shown = null;
 
-  const merge = () => {
+  const merge = async () => {
     merged.replaceChildren();
     shown = null;
     if (!spec) {
@@ -255,10 +259,11 @@ export async function wireClass(root) {
     }
     const s = spec;
     try {
-      const c = /** @type {any} */ (wasm.class_merge(codes.value, s.kind, requestOf(s.config)));
+      const w = await core();
+      const c = /** @type {any} */ (w.class_merge(codes.value, s.kind, requestOf(s.config)));
       shown = { spec: s, codes: codes.value, class: c };
       /** @type {any} */ (window).pgbookClass = c; // for the page tests
-      merged.append(...renderClass(wasm, s, c, codes.value, canvas));
+      merged.append(...renderClass(w, s, c, codes.value, canvas));
       status.textContent = `Собрано кодов: ${c.rows.length}; отклонено: ${c.refused.length}.`;
     } catch (e) {
       merged.append(el('p', { class: 'figure-error', role: 'alert', text: messageOf(e) }));
