@@ -87,13 +87,15 @@ function inWorker(message) {
   });
 }
 
-/** A QR code of `text` as an SVG element, from the core (src/qr.rs), or null without one. @param {FullCore} wasm @param {string} text */
+/** A QR code of `text` as an SVG element, from the core (src/qr.rs), or why not. @param {FullCore} wasm @param {string} text */
 function qrCode(wasm, text) {
-  const make = /** @type {((t: string) => string) | undefined} */ (/** @type {any} */ (wasm).qr_svg);
-  if (!make) return null;
-  const box = el('div', { class: 'class-qr', role: 'img', 'aria-label': `QR-код: ${text}` });
-  box.innerHTML = make(text);
-  return box;
+  try {
+    const box = el('div', { class: 'class-qr', role: 'img', 'aria-label': `QR-код: ${text}` });
+    box.innerHTML = wasm.qr_svg(text);
+    return box;
+  } catch (e) {
+    return el('p', { class: 'figure-error', role: 'alert', text: `QR-код не построен: ${messageOf(e)}` });
+  }
 }
 
 /** A read-only text with a copy button. @param {string} label @param {string} text @param {string} id */
@@ -163,7 +165,7 @@ export async function wireClass(root) {
         const link = classLink(s);
         const qr = qrCode(await core(), link);
         made.append(el('p', { text: `Класс: ${what}; мест: ${seats}.` }), copyable('Ссылка класса:', link, 'class-link'));
-        if (qr) made.append(qr);
+        made.append(qr);
         status.textContent = 'Ссылка класса готова: раздайте её ученикам, а их коды вставьте ниже.';
       } catch (e) {
         made.append(el('p', { class: 'figure-error', role: 'alert', text: messageOf(e) }));
@@ -214,7 +216,7 @@ export async function wireClass(root) {
           if (m.type !== 'class') throw new Error('фоновый поток ответил не тем');
           out.append(copyable(`Код места ${n}:`, m.code, 'class-code'));
           const qr = qrCode(await core(), m.code);
-          if (qr) out.append(qr);
+          out.append(qr);
           status.textContent = `Готово: код места ${n} — передайте его учителю.`;
         } catch (e) {
           out.append(el('p', { class: 'figure-error', role: 'alert', text: `Обучение не удалось: ${messageOf(e)}` }));
