@@ -277,4 +277,21 @@ forEachBrowser((env) => {
       t.diagnostic(`${env.name}: ${notes.join(', ')}; comparison and policy as the CLI's`);
     });
   });
+
+  it('a class link from disk: a seat run in the file\'s worker gives the CLI\'s code, with its QR code; codes merge into the band', { timeout: 180_000 }, async () => {
+    const sets = ['--set', 'num_updates=40', '--set', 'evaluation_every=4'];
+    const codes = cliText(['train', 'a2c', '--profile', 'smoke', ...sets, '--seeds', '6,7,8', '--class-code']).trim().split('\n');
+    await withFile(env, '#index/class?class=a2c&config=smoke;num_updates=40;evaluation_every=4&n=12', async (tab) => {
+      await tab.waitFor(() => document.querySelector('#class-seat') !== null, null, 30_000);
+      await tab.fill('#class-seat', '7');
+      await tab.clickButton('[data-class-student]', 'Запустить');
+      await tab.waitFor(() => document.querySelector('#class-code, [data-class-student] [role="alert"]') !== null, null, 120_000);
+      assert((await tab.value('#class-code')) === codes[1], `the file's code of seed 7: ${await tab.value('#class-code')}, the CLI's ${codes[1]}`);
+      assert((await tab.count('[data-class-code] .class-qr svg')) === 1, 'the code as a QR code');
+      await tab.fill('#class-codes', codes.join('\n'));
+      await tab.clickButton('[data-class-teacher]', 'Собрать');
+      await tab.waitFor(() => document.querySelector('#class-band')?.getAttribute('data-drawn') === '3', null, 10_000);
+      assert((await tab.count('[data-class-table] tbody tr')) === 3, 'the class table from the file');
+    });
+  });
 });
