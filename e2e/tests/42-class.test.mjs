@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { forEachBrowser, assert, cliText, CLI } from '../harness.mjs';
+import { forEachBrowser, assert, axe, cliText, CLI } from '../harness.mjs';
 
 /** The cheap class of tests/class.rs: A2C's smoke profile, 40 updates, evaluated every 4. */
 const SETS = ['--set', 'num_updates=40', '--set', 'evaluation_every=4'];
@@ -79,6 +79,10 @@ forEachBrowser((env) => {
       assert(JSON.stringify(page.result) === JSON.stringify(cli.result), 'the page\'s results are not the CLI\'s');
       assert(JSON.stringify(page.rows.map((/** @type {any} */ r) => r.seed)) === JSON.stringify(cli.rows.map((/** @type {any} */ r) => r.seed)), 'the seeds');
       await tab.waitFor(() => document.querySelector('#class-band')?.getAttribute('data-drawn') === '12', null, 10_000);
+      // The student's code, its QR code, the table and the band: WCAG 2.2 AA.
+      assert((await tab.count('[data-class-code] .class-qr svg')) === 1, 'the code as a QR code');
+      const a11y = await axe(tab, ['[data-class]']);
+      assert(a11y.lines.length === 0, `axe on the class section:\n${a11y.lines.join('\n')}`);
 
       // A duplicate, a truncated code and a code of another configuration: refused, each with its reason.
       const [foreign] = cliCodes([13], ['--set', 'gamma=0.98']);
@@ -108,6 +112,26 @@ forEachBrowser((env) => {
       const saved = await tab.count('[data-class-saved] li');
       await tab.reload();
       await tab.waitFor((n) => document.querySelectorAll('[data-class-saved] li').length === n, saved, 30_000);
+    });
+    // The teacher makes the class link from a panel's run link (the CLI's --url prints the same).
+    await env.withTab('index.html#class', {}, async (tab) => {
+      await tab.waitReady();
+      await tab.fill('#class-run-link', 'gae.html?run=a2c&profile=smoke&gamma=2');
+      await tab.clickButton('[data-class]', 'Сделать ссылку класса');
+      await tab.waitFor(() => document.querySelector('[data-class-link] [role="alert"]') !== null, null, 30_000);
+      const refused = (await tab.text('[data-class-link] [role="alert"]')) ?? '';
+      assert(/γ|gamma/.test(refused), `a bad setting in the run link: ${refused}`);
+      const url = cliText(['train', 'a2c', '--profile', 'smoke', ...SETS, '--url']).trim();
+      await tab.fill('#class-run-link', url);
+      await tab.fill('#class-seats', '12');
+      await tab.clickButton('[data-class]', 'Сделать ссылку класса');
+      await tab.waitFor(() => document.querySelector('#class-link') !== null, null, 10_000);
+      const link = (await tab.value('#class-link')) ?? '';
+      const u = new URL(link);
+      const q = Object.fromEntries(u.searchParams);
+      assert(u.pathname.endsWith('/index.html') && u.hash === '#class', `the class link: ${link}`);
+      assert(JSON.stringify(q) === JSON.stringify({ class: 'a2c', config: 'smoke;num_updates=40;evaluation_every=4', n: '12' }), `the class link's state: ${link}`);
+      assert((await tab.count('[data-class-link] .class-qr svg')) === 1, 'the class link as a QR code');
     });
   });
 });
