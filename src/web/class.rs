@@ -1,4 +1,4 @@
-//! The class experiment's entry points: a seed's code (run whole, in a worker), a code
+//! The class experiment's entry points: a seat's run and its code (in a worker), a code
 //! checked against its recomputed seed (in a worker), the class's configuration, its codes
 //! merged into table and band, and the band drawn.
 
@@ -18,20 +18,89 @@ fn config_of<T: Trainer>(request: &str) -> Result<T::Config> {
     Ok(request.resolve::<T::Config>()?.1)
 }
 
-fn code_for<T: Trainer, F: ClassKind<T>>(request: &str, seed: u64) -> Result<String> {
-    Ok(class::run_code::<T, F>(&config_of::<T>(request)?, seed)?.encode())
+/// One class seat's run, step by step, for the worker's progress line.
+trait AnyClassRun {
+    fn step(&mut self) -> Result<()>;
+    fn is_finished(&self) -> bool;
+    fn progress(&self) -> (u64, u64);
+    fn code(&self) -> Result<String>;
 }
 
-/// Runs seed `seed` of trainer `name` with `request` (`{"profile": …, "set": [[k, v], …]}`)
-/// to the end and returns its class code: the same text as `pgbook train … --class-code`.
+struct SeatRun<T: Trainer, F> {
+    trainer: T,
+    reports: Vec<T::Report>,
+    kind: std::marker::PhantomData<F>,
+}
+
+impl<T: Trainer, F: ClassKind<T>> AnyClassRun for SeatRun<T, F> {
+    fn step(&mut self) -> Result<()> {
+        self.reports.push(self.trainer.step()?);
+        Ok(())
+    }
+    fn is_finished(&self) -> bool {
+        self.trainer.is_finished()
+    }
+    fn progress(&self) -> (u64, u64) {
+        let p = self.trainer.progress();
+        (p.done, p.total)
+    }
+    fn code(&self) -> Result<String> {
+        Ok(class::code_of::<T, F>(&self.trainer, &self.reports)?.encode())
+    }
+}
+
+fn seat<T: Trainer + 'static, F: ClassKind<T> + 'static>(
+    request: &str,
+    seed: u64,
+) -> Result<Box<dyn AnyClassRun>> {
+    Ok(Box::new(SeatRun::<T, F> {
+        trainer: T::new(config_of::<T>(request)?, seed)?,
+        reports: Vec::new(),
+        kind: std::marker::PhantomData,
+    }))
+}
+
+/// A class seat's run in a worker, a step at a time; its code at the end is the same text as
+/// `pgbook train … --class-code`'s for that seed.
 #[wasm_bindgen]
-pub fn class_code(name: &str, request: &str, seed: f64) -> JsResult<String> {
-    let run = || -> Result<String> {
-        let seed = seeds::check_seed(seed)?;
-        crate::by_trainer!(name, <T, F, D> => code_for::<T, F>(request, seed),
-            other => Err(registry::unknown(other)))
-    };
-    run().map_err(js_error_of(name))
+pub struct ClassRun {
+    run: Box<dyn AnyClassRun>,
+    name: String,
+}
+
+#[wasm_bindgen]
+impl ClassRun {
+    /// Seed `seed` of trainer `name` with `request`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(name: &str, request: &str, seed: f64) -> JsResult<ClassRun> {
+        let make = || -> Result<ClassRun> {
+            let seed = seeds::check_seed(seed)?;
+            let run = crate::by_trainer!(name, <T, F, D> => seat::<T, F>(request, seed)?,
+                other => return Err(registry::unknown(other)));
+            Ok(ClassRun {
+                run,
+                name: name.to_string(),
+            })
+        };
+        make().map_err(js_error_of(name))
+    }
+    /// One step (update, iteration).
+    pub fn step(&mut self) -> JsResult<()> {
+        self.run.step().map_err(js_error_of(&self.name))
+    }
+    /// Whether every step has run.
+    pub fn is_finished(&self) -> bool {
+        self.run.is_finished()
+    }
+    /// `[done, total]` in the trainer's progress unit.
+    pub fn progress(&self) -> Vec<f64> {
+        let (done, total) = self.run.progress();
+        vec![done as f64, total as f64]
+    }
+    /// The finished run's class code.
+    pub fn code(&self) -> JsResult<String> {
+        self.run.code().map_err(js_error_of(&self.name))
+    }
 }
 
 /// Recomputes `code`'s seed with trainer `name`'s `request` and returns its seed if the code

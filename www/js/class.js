@@ -62,16 +62,18 @@ function classLink(spec) {
 const requestOf = (c) => JSON.stringify({ profile: c.profile, set: c.set });
 
 /**
- * Runs one message in a fresh trainers' worker and resolves with its answer of the same type.
- * @param {ToWorker} message @returns {Promise<FromWorker>}
+ * Runs one message in a fresh trainers' worker and resolves with its answer of the same type;
+ * `onProgress` hears a class run's progress.
+ * @param {ToWorker} message @param {(done: number, total: number) => void} [onProgress] @returns {Promise<FromWorker>}
  */
-function inWorker(message) {
+function inWorker(message, onProgress) {
   return new Promise((resolve, reject) => {
     const worker = newWorker();
     const end = () => worker.terminate();
     worker.onmessage = (/** @type {MessageEvent<FromWorker>} */ e) => {
       const m = e.data;
       if (m.type === 'ready') worker.postMessage(message);
+      else if (m.type === 'class-progress') onProgress?.(m.done, m.total);
       else if (m.type === 'error' || m.type === 'panic') {
         end();
         reject(new Error(m.message));
@@ -194,6 +196,7 @@ export async function wireClass(root) {
         el('input', { id: 'class-seat', type: 'number', min: '1', max: String(fromLink.seats), value: '' })
       );
       const out = el('div', { 'data-class-code': '' });
+      const bar = /** @type {HTMLProgressElement} */ (el('progress', { max: '1', value: '0', 'aria-label': 'Ход обучения' }));
       const run = /** @type {HTMLButtonElement} */ (el('button', { type: 'button', text: 'Запустить' }));
       const free = el('button', {
         type: 'button',
@@ -212,7 +215,13 @@ export async function wireClass(root) {
         run.disabled = true;
         status.textContent = `Идёт обучение с начальным числом ${n}…`;
         try {
-          const m = await inWorker({ type: 'class', kind: fromLink.kind, request: JSON.parse(requestOf(fromLink.config)), seed: n });
+          const m = await inWorker(
+            { type: 'class', kind: fromLink.kind, request: JSON.parse(requestOf(fromLink.config)), seed: n },
+            (done, total) => {
+              bar.max = Math.max(1, total);
+              bar.value = done;
+            },
+          );
           if (m.type !== 'class') throw new Error('фоновый поток ответил не тем');
           out.append(copyable(`Код места ${n}:`, m.code, 'class-code'));
           const qr = qrCode(await core(), m.code);
@@ -229,6 +238,7 @@ export async function wireClass(root) {
         el('h3', { text: 'Ваш запуск' }),
         el('p', { text: `Класс: ${what}; мест: ${fromLink.seats}. Выберите номер места (это начальное число) или возьмите свободный.` }),
         el('p', {}, el('label', { for: 'class-seat', text: 'Номер места: ' }), seat, ' ', free, ' ', run),
+        el('p', {}, bar),
         out,
       );
     } catch (e) {

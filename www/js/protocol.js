@@ -63,7 +63,8 @@
  *   | { type: 'paused' } | { type: 'stopped' }
  *   | { type: 'error', message: string } | { type: 'panic', message: string }
  *   | { type: 'bench', result: unknown } | { type: 'speed', speed: number }
- *   | { type: 'class', code: string } | { type: 'class-verify', seed: number }} FromWorker
+ *   | { type: 'class', code: string } | { type: 'class-progress', done: number, total: number }
+ *   | { type: 'class-verify', seed: number }} FromWorker
  */
 
 export {};
