@@ -10,9 +10,9 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 import { SITE, launch, percentile } from './harness.mjs';
 import { LESSONS } from '../www/book.mjs';
+import { packedPages } from '../scripts/onefile.mjs';
 
 /** Runs in the page once it is ready: its first contentful paint, its page shown and its figures drawn, in ms from the navigation. */
 const loadTimes = () => ({
@@ -87,11 +87,7 @@ export async function oneFile({ server, chromium, out }) {
     base64_bytes: m[2].length,
     wasm_bytes: statSync(join(SITE, m[1])).size,
   }));
-  const pages = [...html.matchAll(/<script type="application\/gzip" data-page="([^"]+)">([^<]*)<\/script>/g)].map((m) => ({
-    page: m[1],
-    base64_bytes: m[2].length,
-    html_bytes: gunzipSync(Buffer.from(m[2], 'base64')).length,
-  }));
+  const pages = packedPages(html).map((p) => ({ page: p.page, base64_bytes: p.base64.length, html_bytes: Buffer.byteLength(p.html) }));
   out('onefile_size', { bytes: statSync(join(SITE, 'pgbook.html')).size, wasm, pages });
   const { folder, book } = copyAlone();
   const firefox = await launch('firefox');

@@ -11,7 +11,7 @@
 import { build } from 'esbuild';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 
 export const ONE_FILE = 'pgbook.html';
 /** The one-file book's own start, bundled before the page's scripts. */
@@ -98,6 +98,20 @@ function templates(built, out) {
 
 /** gzip at its best, in base64: how the file carries pages and wasm. @param {string | Buffer} data */
 const gzip64 = (data) => gzipSync(data, { level: 9 }).toString('base64');
+
+/** The pattern of a packed page in the file: its name and its gzipped templates in base64. */
+export const PACKED_PAGE = /<script type="application\/gzip" data-page="([^"]+)">([^<]*)<\/script>/g;
+
+/**
+ * The pages a one-file book carries, unpacked (as js/onefile-pages.js does in the page), in order.
+ * @param {string} html the file @returns {{ page: string, base64: string, html: string }[]}
+ */
+export const packedPages = (html) =>
+  [...html.matchAll(PACKED_PAGE)].map(([, page, base64]) => ({
+    page,
+    base64,
+    html: gunzipSync(Buffer.from(base64, 'base64')).toString('utf8'),
+  }));
 
 /**
  * The frame of the one-file book from the built index page: its head with the stylesheets and
@@ -287,13 +301,13 @@ export async function writeOneFile(out, built) {
   const shell = `${before}${after}\n`;
   assertSelfContained(`${shell}${pages.map((p) => p.html).join('\n')}`);
   // A page apiece: a page load unpacks one (and the glossary's), not the book (≈ 6 % larger than one blob).
-  const packedPages = pages.map(({ page, html }) => `<script type="application/gzip" data-page="${page}">${gzip64(html)}</script>`);
+  const packed = pages.map(({ page, html }) => `<script type="application/gzip" data-page="${page}">${gzip64(html)}</script>`);
   const payload = [...wasm]
     .sort()
     .map((w) => `<script type="application/gzip" data-wasm="${w}">${gzip64(readFileSync(join(out, w)))}</script>`);
   const html = [
     shell,
-    ...packedPages,
+    ...packed,
     ...payload,
     `<script type="text/plain" id="pgbook-worker" data-wasm="${[...workerWasm].sort().join(' ')}">${scriptText(worker, workerFile)}</script>`,
     `<script type="module">${scriptText(page, 'the page bundle')}</script>`,

@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { ARTIFACTS, SITE, assert, assertSameLines, checkTab, cliLines, cliText, countWorkers, forEachBrowser, waitWorkersSaid } from '../harness.mjs';
 import { BOOK_TITLE, LESSONS } from '../../www/book.mjs';
-import { OneFileError, assertSelfContained, fragmentLinks } from '../../scripts/onefile.mjs';
+import { OneFileError, assertSelfContained, fragmentLinks, packedPages } from '../../scripts/onefile.mjs';
 
 /** @typedef {import('../harness.mjs').Tab} Tab */
 
@@ -85,10 +85,7 @@ it('site/pgbook.html: at most 3 MB, every page once and gzipped, the built wasm 
   // The pages' templates are in it gzipped, a page apiece (≈ 860 KB less than as text):
   // none as text, each packed page its own templates.
   assert(!/<template id="(page|contents)-/.test(text), 'a page template stored as text, not gzipped');
-  const packed = [...text.matchAll(/<script type="application\/gzip" data-page="([^"]+)">([^<]*)<\/script>/g)].map(([, page, base64]) => ({
-    page,
-    html: gunzipSync(Buffer.from(base64, 'base64')).toString('utf8'),
-  }));
+  const packed = packedPages(text);
   for (const { page, html } of packed)
     assert(
       [...html.matchAll(/<template id="([^"]+)"/g)].map((m) => m[1]).join() === `page-${page},contents-${page}`,
@@ -105,7 +102,8 @@ it('site/pgbook.html: at most 3 MB, every page once and gzipped, the built wasm 
   // The served book offers the file; the file does not offer itself.
   assert(readFileSync(join(SITE, 'index.html'), 'utf8').includes('<a href="pgbook.html" download>') && !html.includes('data-served'), 'the offer of the file');
   const wasm = [...text.matchAll(/<script type="application\/gzip" data-wasm="([^"]+)">([^<]*)<\/script>/g)];
-  assert(wasm.length > 0, 'no wasm in the file');
+  // One copy of the core: the figures-only module is a part of the whole one (scripts/onefile.mjs, SUBSUMED).
+  assert(wasm.map((m) => m[1]).join() === 'pkg/pgbook_bg.wasm', `the wasm in the file: ${wasm.map((m) => m[1]).join(', ')}`);
   for (const [, file, base64] of wasm)
     assert(gunzipSync(Buffer.from(base64, 'base64')).equals(readFileSync(join(SITE, file))), `${file}: not the built module`);
   const links = new Set(['index.html', 'ppo.html']);
