@@ -5,7 +5,6 @@
 // of content on hover or focus (1.4.13): Esc dismisses it, the pointer can move onto it, and it
 // stays until the pointer or focus leaves, Esc, or a tap elsewhere.
 import { ONE_FILE } from './links.js';
-import { unpackPages } from './onefile-pages.js';
 
 /** How long the pointer may take to cross from a term onto its popover (ms). */
 const GRACE_MS = 300;
@@ -38,7 +37,8 @@ function definitions() {
 /** Resolves once the page's terms show their definitions (the one file unpacks its contents page first). */
 export async function wireGlossary() {
   if (!document.querySelector('main a.term')) return;
-  if (ONE_FILE) await unpackPages(['index']).catch(() => {}); // the page says why it did not open
+  // Only the one file has packed pages; the served book does not load the module at all.
+  if (ONE_FILE) await import('./onefile-pages.js').then((m) => m.unpackPages(['index'])).catch(() => {}); // the page says why it did not open
   const lookup = definitions();
   if (!lookup) return;
   const tip = document.createElement('div');

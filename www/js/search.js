@@ -9,7 +9,6 @@ import { buildIndex, search, stemWord, wordsOf } from './search-engine.js';
 import { sectionsOf } from './search-text.js';
 import { highlightArrival, noteFound } from './found.js';
 import { ONE_FILE, pageLink } from './links.js';
-import { pageNames, unpackPages } from './onefile-pages.js';
 
 /** @typedef {import('./search-engine.js').SearchDoc} SearchDoc */
 /** @typedef {import('./search-engine.js').Hit} Hit */
@@ -21,6 +20,7 @@ async function loadDocs() {
     if (!response.ok) throw new Error(`текст книги для поиска не получен (HTTP ${response.status})`);
     return response.json();
   }
+  const { pageNames, unpackPages } = await import('./onefile-pages.js');
   await unpackPages(pageNames());
   /** @type {SearchDoc[]} */
   const docs = [];
