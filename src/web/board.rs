@@ -232,6 +232,7 @@ impl RunBoard {
 
     /// The results table: per configuration, the final score's median and IQR over its
     /// finished seeds, and how many of them reached the goal for good, and where.
+    #[wasm_bindgen(unchecked_return_type = "ConfigResult[]")]
     pub fn results(&self) -> JsResult<JsValue> {
         to_js(&self.board.results())
     }
@@ -327,7 +328,10 @@ pub fn score_names(name: &str) -> JsResult<JsValue> {
 /// A comparison of trainer `name` in words, from its results table: each configuration
 /// against A, and whether the difference stands out of the spread over seeds.
 #[wasm_bindgen]
-pub fn describe_comparison(name: &str, results: JsValue) -> JsResult<String> {
+pub fn describe_comparison(
+    name: &str,
+    #[wasm_bindgen(unchecked_param_type = "ConfigResult[]")] results: JsValue,
+) -> JsResult<String> {
     let run = || -> Result<String> {
         let names = verdict::ScoreNames::of(name)?;
         Ok(verdict::describe(&results_of(results)?, &names))
@@ -339,7 +343,10 @@ pub fn describe_comparison(name: &str, results: JsValue) -> JsResult<String> {
 /// results table (its configurations in the block's order): `{ summary, checked: [{ outcome,
 /// text }] }`.
 #[wasm_bindgen]
-pub fn prepared_verdict(id: &str, results: JsValue) -> JsResult<JsValue> {
+pub fn prepared_verdict(
+    id: &str,
+    #[wasm_bindgen(unchecked_param_type = "ConfigResult[]")] results: JsValue,
+) -> JsResult<JsValue> {
     let run = || crate::lessons::prepared::verdict(id, &results_of(results)?);
     to_js(&run().map_err(js_error_of(""))?)
 }

@@ -15,6 +15,8 @@ mod inspect;
 mod panel;
 mod panic;
 #[cfg(feature = "trainers")]
+mod protocol;
+#[cfg(feature = "trainers")]
 mod replay;
 #[cfg(feature = "trainers")]
 mod schema;

@@ -123,7 +123,8 @@ impl Diagnostics<PpoTrainer> for PpoDiagnostics {
 // ---------------------------------------------------------------- CartPole
 
 /// What a CartPole step adds: after an evaluation, the greedy episode the panel animates.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, tsify::Tsify)]
+#[tsify(missing_as_null)] // as `to_js` writes `None`
 #[serde(tag = "panel", rename = "cartpole")]
 pub(super) struct CartPoleExtra {
     /// The episode's states, flat: x, ẋ, θ, θ̇ per frame (`null` without an evaluation).
@@ -281,7 +282,8 @@ fn draw_curves<T: Trainer>(
 // ---------------------------------------------------------------- sequence
 
 /// What a sequence iteration adds: the greedy answers, and after the first the first batch.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, tsify::Tsify)]
+#[tsify(missing_as_null)] // as `to_js` writes `None`
 #[serde(tag = "panel", rename = "sequence")]
 pub(super) struct SequenceExtra {
     greedy: Vec<GreedyRow>,
@@ -289,7 +291,8 @@ pub(super) struct SequenceExtra {
 }
 
 /// One showcase prompt's greedy answer, as the panel's table shows it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, tsify::Tsify)]
+#[tsify(missing_as_null)] // as `to_js` writes `None`
 struct GreedyRow {
     prompt: String,
     /// The whole row decoded.
@@ -300,7 +303,8 @@ struct GreedyRow {
 }
 
 /// One row of the first batch, as lesson 8's table shows it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, tsify::Tsify)]
+#[tsify(missing_as_null)] // as `to_js` writes `None`
 struct FirstBatchView {
     prompt: String,
     /// The row decoded, PAD left out.

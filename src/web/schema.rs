@@ -75,7 +75,7 @@ fn schema_of<T: Trainer, F: PanelKind<T>, D: Diagnostics<T>>() -> Result<Value> 
 
 /// A run's settings, checked: the profile, the overrides that differ from it (normalised
 /// text), the seeds, and the totals of one seed.
-#[derive(Serialize)]
+#[derive(Serialize, tsify::Tsify)]
 struct CheckedRun {
     name: String,
     profile: String,
@@ -126,8 +126,13 @@ fn unit_ru(unit: ProgressUnit) -> &'static str {
 /// Checks a run before any worker starts: `set` is an array of `[name, value]` text pairs
 /// (from the form or the URL), `seeds` a comma-separated list. Errors are Russian messages
 /// naming the setting (by this trainer's label) and its bounds.
-#[wasm_bindgen]
-pub fn check_run(name: &str, profile: &str, set: JsValue, seeds: &str) -> JsResult<JsValue> {
+#[wasm_bindgen(unchecked_return_type = "CheckedRun")]
+pub fn check_run(
+    name: &str,
+    profile: &str,
+    #[wasm_bindgen(unchecked_param_type = "[string, string][]")] set: JsValue,
+    seeds: &str,
+) -> JsResult<JsValue> {
     let run = || -> Result<CheckedRun> {
         let set: Vec<(String, String)> = serde_wasm_bindgen::from_value(set)
             .map_err(|e| crate::Error::parse("settings", "", e))?;

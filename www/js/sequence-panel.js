@@ -55,7 +55,7 @@ export class SequencePanel extends Panel {
     this.greedy = el('div', { class: 'table-wrap', id: 'seq-greedy' });
     this.batch = el('div', { class: 'table-wrap', id: 'seq-first-batch' });
     this.summaryBox = el('div', { id: 'seq-summary' });
-    /** @type {{ prompt: string, sequence: string, reward: number, advantage: number, mask: number[] }[] | null} */
+    /** @type {import('./protocol.js').FirstBatchRow[] | null} */
     this.firstBatch = null;
     /** @type {Map<number, { greedy?: any[], first?: SequencePanel['firstBatch'] }>} what each job showed last */
     this.details = new Map();
@@ -208,7 +208,7 @@ export class SequencePanel extends Panel {
     ];
   }
 
-  /** @param {{ prompt: string, answer: string, correct_answer: string, reward: number, correct: boolean }[]} answers */
+  /** @param {import('./protocol.js').GreedyRow[]} answers */
   renderGreedy(answers) {
     const rows = answers.map((a) => [a.prompt, a.answer, a.correct_answer, formatNumber(a.reward), a.correct ? 'да' : 'нет']);
     this.greedy.replaceChildren(textTable(['запрос', 'жадный ответ', 'верный ответ', 'награда', 'верно'], rows));

@@ -234,6 +234,7 @@ pub fn schema_json<S: Settings>() -> Value {
 /// The settings a run asks for: a profile and its overrides as text (what a URL and the
 /// CLI carry), resolved and checked in one place.
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Request {
     /// The profile's name.
     pub profile: String,
