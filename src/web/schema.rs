@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
 /// What the page's list of panels says of one trainer.
-#[derive(Serialize)]
+#[derive(Serialize, tsify::Tsify)]
 struct Listed {
     name: &'static str,
     /// Which panel class shows it (`cartpole`, `sequence`).
@@ -34,7 +34,7 @@ fn listed<T: Trainer, F: PanelKind<T>, D: Diagnostics<T>>() -> Result<Listed> {
 }
 
 /// Every trainer of the registry, in the book's order: name, panel kind, diagnostics, page.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "Listed[]")]
 pub fn trainer_list() -> JsResult<JsValue> {
     let list: Result<Vec<Listed>> = NAMES
         .iter()

@@ -11,7 +11,7 @@ import { Panel, LETTERS } from './panel.js';
 import { useTrainedNetwork } from './figures.js';
 
 /** @typedef {typeof import('../pkg/pgbook.js')} Wasm */
-/** @typedef {{ text: string, table: { columns: string[], rows: string[][] } }} Description a figure in words (the core's) */
+/** @typedef {import('../pkg/pgbook.js').Description} Description a figure in words (the core's) */
 
 export class SequencePanel extends Panel {
   /** @param {HTMLElement} root @param {Wasm} wasm */
@@ -185,7 +185,6 @@ export class SequencePanel extends Panel {
     this.fit(this.curve, this.detail);
     this.drawBoard(both || this.drawTurn ? this.curve.id : '', both || !this.drawTurn ? this.detail.id : '');
     if (!both && this.drawTurn) this.dirty = true; // the other figure at the next redraw
-    /** @type {{ curve: Description, detail: Description } | null} */
     const words = this.board?.describe() ?? null;
     if (words) {
       this.figures.curve.describe(words.curve);
