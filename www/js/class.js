@@ -73,7 +73,7 @@ function inWorker(message, onProgress) {
     worker.onmessage = (/** @type {MessageEvent<FromWorker>} */ e) => {
       const m = e.data;
       if (m.type === 'ready') worker.postMessage(message);
-      else if (m.type === 'class-progress') onProgress?.(m.done, m.total);
+      else if (m.type === 'class_progress') onProgress?.(m.done, m.total);
       else if (m.type === 'error' || m.type === 'panic') {
         end();
         reject(new Error(m.message));
@@ -379,7 +379,7 @@ function renderClass(wasm, spec, c, text, canvas) {
       const said = el('span', { role: 'status', text: ' пересчёт…' });
       cell.append(said);
       try {
-        await inWorker({ type: 'class-verify', kind: spec.kind, request: JSON.parse(requestOf(spec.config)), code: r.code });
+        await inWorker({ type: 'class_verify', kind: spec.kind, request: JSON.parse(requestOf(spec.config)), code: r.code });
         said.textContent = ' подтверждён';
         said.dataset.verified = 'yes';
       } catch (e) {

@@ -61,7 +61,6 @@ async function loop() {
           post({ type: 'finished', line: run.summary(), policy: run.policy() });
           return;
         }
-        /** @type {{ line: string, extra: import('./protocol.js').StepExtra }} */
         const { line, extra } = run.step(onProgress);
         post({ type: 'update', line, extra });
       }
@@ -130,7 +129,7 @@ scope.onmessage = (/** @type {MessageEvent<import('./protocol.js').ToWorker>} */
             if (performance.now() - last >= 250) {
               last = performance.now();
               const [done, total] = seat.progress();
-              post({ type: 'class-progress', done, total });
+              post({ type: 'class_progress', done, total });
             }
           }
           post({ type: 'class', code: seat.code() });
@@ -139,9 +138,9 @@ scope.onmessage = (/** @type {MessageEvent<import('./protocol.js').ToWorker>} */
         }
         break;
       }
-      case 'class-verify':
+      case 'class_verify':
         // A handed-in code's seed recomputed: its seed, or the reason it is refused.
-        post({ type: 'class-verify', seed: wasm.class_verify(msg.kind, JSON.stringify(msg.request), msg.code) });
+        post({ type: 'class_verify', seed: wasm.class_verify(msg.kind, JSON.stringify(msg.request), msg.code) });
         break;
       case 'fail':
         // The page's self-check: a deliberate panic inside the wasm module of this worker.
