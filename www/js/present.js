@@ -93,7 +93,7 @@ export function present(item, opener = document.activeElement) {
   }
   shown = { item, place, opener: shown?.opener ?? opener, inert: shown?.inert ?? inert };
   view.querySelector('.present-stage')?.append(item);
-  const k = scale().toFixed(2);
+  const k = String(Math.round(scale() * 100) / 100);
   item.querySelectorAll('canvas').forEach((c) => (c.dataset.scale = k));
   view.hidden = false;
   document.documentElement.classList.add('presenting');

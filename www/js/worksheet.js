@@ -127,25 +127,36 @@ function lessonSheet() {
 }
 
 /**
- * The exercises page's sheet: each exercise's stem and choices with room for the answer; the
- * teacher's copy adds each choice's explanation and the solution.
+ * The exercises page's sheet: each exercise's stem and choices, and each coding exercise's task
+ * and stub, with room for the answer; the teacher's copy adds each choice's explanation and
+ * the solutions. The coding exercises' test cases and hints stay on the page (the notebook has
+ * them).
  * @param {boolean} teacher
  */
 function exercisesSheet(teacher) {
   /** @type {HTMLElement[]} */
   const items = [];
-  for (const heading of document.querySelectorAll('main h3[id^="exercise-"]')) {
+  /** A solution as the teacher's copy prints it. @param {Element} answer */
+  const solution = (answer) =>
+    el(
+      'div',
+      { class: 'ws-solution' },
+      el('p', { class: 'ws-prompt' }, 'Решение'),
+      ...[...answer.children].filter((c) => !c.matches('summary')).map(copyOf),
+    );
+  for (const heading of document.querySelectorAll('main h3[id^="exercise-"], main h3[id^="code-"]')) {
+    if (heading.id.startsWith('code-') && !heading.nextElementSibling?.matches('.code-exercise')) continue;
     const section = el('section', { class: 'ws-item ws-exercise' }, copyOf(heading));
     for (let node = heading.nextElementSibling; node && !node.matches('h2, h3'); node = node.nextElementSibling) {
       if (node.matches('details.answer')) {
-        if (!teacher) continue;
-        const solution = el('div', { class: 'ws-solution' }, el('p', { class: 'ws-prompt' }, 'Решение'));
-        for (const child of node.children) if (!child.matches('summary')) solution.append(copyOf(child));
-        section.append(solution);
+        if (teacher) section.append(solution(node));
         continue;
       }
       const copy = copyOf(node);
-      if (copy instanceof Element && node.matches('form.exercise')) {
+      if (!(copy instanceof Element)) continue;
+      copy.querySelectorAll('details.code-cases, details.code-hints').forEach((d) => d.remove());
+      copy.querySelectorAll('details.answer').forEach((answer) => (teacher ? answer.replaceWith(solution(answer)) : answer.remove()));
+      if (node.matches('form.exercise')) {
         copy.querySelectorAll('[data-why]').forEach((why) => (teacher ? why.removeAttribute('hidden') : why.remove()));
         copy.querySelectorAll('input[type=checkbox], input[type=radio]').forEach((box) => box.replaceWith('☐ '));
         copy.querySelectorAll('input').forEach((field) => field.replaceWith(el('span', { class: 'ws-blank' })));
