@@ -624,7 +624,7 @@ forEachBrowser((env) => {
       assert(sizes.scale === '2' && sizes.crisp && sizes.width > 1000, `canvas: scale ${sizes.scale}, crisp ${sizes.crisp}, ${sizes.width} px wide`);
       assert(Math.abs(shown.least / onPage.least - 2) < 0.01 && Math.abs(shown.most / onPage.most - 2) < 0.01, `labels ${JSON.stringify(onPage)} → ${JSON.stringify(shown)}`);
       assert(/present=figure-gae/.test(sizes.url) && sizes.focus === 'present-title', `address ${sizes.url}, focus on ${sizes.focus}`);
-      await tab.screenshot('present-gae');
+      await tab.screenshot('present-gae', '.present-view');
       const found = await axe(tab, ['.present-view']);
       assert(found.rules === 0, `axe in the projector view: ${found.lines.join('\n')}`);
       // A clicker's PageDown steps to the lesson's next figure or panel, PageUp back.
@@ -675,7 +675,7 @@ forEachBrowser((env) => {
         return { shown: view?.querySelector('.present-stage > *')?.id, least: Math.min(...text.map((e) => parseFloat(getComputedStyle(e).fontSize))), n: text.length };
       });
       assert(size.shown === 'trainer-ppo' && size.least >= 28 && size.n > 10, `lesson 6's panel in the view: ${JSON.stringify(size)}`);
-      await tab.screenshot('present-ppo');
+      await tab.screenshot('present-ppo', '.present-view');
       const found = await axe(tab, ['.present-view']);
       assert(found.rules === 0, `axe in the projector view: ${found.lines.join('\n')}`);
     });

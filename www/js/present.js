@@ -25,8 +25,8 @@ let view = null;
 /** What the item shows, for the view's heading and the button's name. @param {HTMLElement} item */
 function nameOf(item) {
   const canvas = item.querySelector('canvas');
-  if (item.matches('figure')) return `рисунок «${canvas?.dataset.label ?? canvas?.getAttribute('aria-label') ?? item.id}»`;
-  return `тренажёр «${item.getAttribute('aria-label') ?? item.id}»`;
+  if (item.matches('figure')) return `Рисунок: ${canvas?.dataset.label ?? canvas?.getAttribute('aria-label') ?? item.id}`;
+  return `Тренажёр: ${item.getAttribute('aria-label') ?? item.id}`;
 }
 
 /** The canvas scale for this window: 2 at 1280 × 720 and up, less on a smaller screen. */
@@ -51,9 +51,9 @@ function makeView() {
       el(
         'div',
         { class: 'present-buttons' },
-        button('← Предыдущий', () => step(-1), { 'data-present': 'previous' }),
+        button('←', () => step(-1), { 'data-present': 'previous', 'aria-label': 'Предыдущий рисунок' }),
         counter,
-        button('Следующий →', () => step(1), { 'data-present': 'next' }),
+        button('→', () => step(1), { 'data-present': 'next', 'aria-label': 'Следующий рисунок' }),
         contrast,
         full,
         button('Закрыть (Esc)', close, { 'data-present': 'close' }),
@@ -98,15 +98,17 @@ export function present(item, opener = document.activeElement) {
   view.hidden = false;
   document.documentElement.classList.add('presenting');
   const title = /** @type {HTMLElement} */ (view.querySelector('#present-title'));
-  title.textContent = `На проекторе: ${nameOf(item)}`;
+  title.textContent = nameOf(item);
   const at = items.indexOf(item);
   /** @type {HTMLElement} */ (view.querySelector('.present-counter')).textContent = `${at + 1} из ${items.length}`;
   view
     .querySelector('[data-present=contrast]')
     ?.setAttribute('aria-pressed', String(document.documentElement.dataset.theme === 'contrast'));
   // Focus on the heading: the clicker's PageDown steps through the figures until the teacher
-  // tabs to a slider.
-  title.focus();
+  // tabs to a slider. A figure's chart is scrolled into the window whole.
+  title.focus({ preventScroll: true });
+  if (item.matches('figure')) item.querySelector('canvas')?.scrollIntoView({ block: 'nearest' });
+  else view.scrollTop = 0;
   const q = pageParams();
   q.set('present', item.id);
   setPageParams(q);
@@ -210,7 +212,7 @@ export function wirePresent(fromAddress = false) {
   for (const item of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(ITEMS))) {
     if (items.includes(item)) continue;
     const name = nameOf(item);
-    const open = el('button', { type: 'button', 'aria-label': `На проектор: ${name}` }, 'На проектор');
+    const open = el('button', { type: 'button', 'aria-label': `На проектор: ${name[0].toLowerCase()}${name.slice(1)}` }, 'На проектор');
     open.addEventListener('click', () => present(item, open));
     item.prepend(el('p', { class: 'present-open' }, open));
     items.push(item);
