@@ -8,7 +8,7 @@
 // exists only while printing (book.css shows it alone then).
 import { core } from './core.js';
 import { el } from './dom.js';
-import { pageLink } from './links.js';
+import { pageLink, pageParams } from './links.js';
 import { writeState } from './sliders.js';
 
 /** A link as an absolute address (what a phone that scans the code opens). @param {string} link */
@@ -68,7 +68,7 @@ function lessonSheet() {
   const main = document.querySelector('main');
   if (!main) return items;
   for (const node of /** @type {NodeListOf<HTMLElement>} */ (
-    main.querySelectorAll('figure.live[data-figure], aside.prepared, a[href*="run="], a[href*="form="]')
+    main.querySelectorAll('figure.live[data-figure], aside.prepared, section.trainer[id], a[href*="run="], a[href*="form="]')
   )) {
     if (node.matches('figure')) {
       const figure = node;
@@ -110,7 +110,22 @@ function lessonSheet() {
         .forEach((run) => parts.push(stateLink(run.dataset.link ?? '')));
       parts.push(...room('Наблюдение. Медианы и разброс по начальным значениям: что вышло, и подтвердился ли прогноз?'));
       items.push(item(++n, 'Подготовленное сравнение', parts));
-    } else if (node instanceof HTMLAnchorElement && !node.closest('aside.prepared, .worksheet, nav')) {
+    } else if (node.matches('section.trainer')) {
+      // The panel's last run (its share link), else its form as the page holds it now.
+      const kind = node.id.replace(/^trainer-/, '');
+      const share = node.querySelector('a.share');
+      const now = pageParams();
+      const q = [now.get('run'), now.get('form')].includes(kind) ? now : new URLSearchParams({ form: kind });
+      q.delete('present');
+      const link = share && share.getAttribute('href') !== '#' ? (share.getAttribute('href') ?? '') : pageLink(null, q, node.id);
+      items.push(
+        item(++n, `Тренажёр: ${node.getAttribute('aria-label') ?? kind}`, [
+          ...room('Прогноз. Какими будут кривые обучения: как быстро растёт результат, насколько расходятся начальные значения?'),
+          stateLink(link),
+          ...room('Наблюдение. Что показали кривые и таблица результатов?'),
+        ]),
+      );
+    } else if (node instanceof HTMLAnchorElement && !node.closest('aside.prepared, section.trainer, .worksheet, nav')) {
       items.push(
         item(++n, `Запуск: ${node.textContent?.trim() ?? ''}`, [
           copyOf(node.closest('li, p') ?? node),
