@@ -8,6 +8,7 @@
 // exists only while printing (book.css shows it alone then).
 import { core } from './core.js';
 import { el } from './dom.js';
+import { formatNumber } from './format.js';
 import { pageLink, pageParams } from './links.js';
 import { writeState } from './sliders.js';
 
@@ -54,7 +55,8 @@ function copyOf(node) {
 function sliderLine(input) {
   const label = input.dataset.label || input.dataset.param || '';
   if (input.type === 'checkbox') return `переключатель ${label}`;
-  return `${label} от ${input.min} до ${input.max} (сейчас ${input.value})`;
+  const [min, max, now] = [input.min, input.max, input.value].map((v) => formatNumber(Number(v)));
+  return `${label} от ${min} до ${max} (сейчас ${now})`;
 }
 
 /** One worksheet item: a heading and its parts. @param {number} n @param {string} title @param {Node[]} parts */
