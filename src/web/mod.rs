@@ -124,6 +124,12 @@ pub fn set_palette(colors: Vec<String>) -> Result<(), JsError> {
     Ok(())
 }
 
+/// `text` as an SVG QR code ([`crate::qr::svg`]): worksheets' links, class result codes.
+#[wasm_bindgen]
+pub fn qr_svg(text: &str) -> Result<String, JsError> {
+    crate::qr::svg(text).map_err(js_error)
+}
+
 #[wasm_bindgen]
 pub fn draw_clipping(canvas_id: &str, clip_epsilon: f64) -> Result<JsValue, JsError> {
     let figure = lessons::clipping::figure(clip_epsilon);

@@ -277,6 +277,7 @@ pub fn argument_label_ru(name: &str) -> Option<&'static str> {
         "group_size" => Some("размер группы G"),
         "lambda" => Some("λ — параметр GAE"),
         "run" => Some("номер запуска"),
+        "qr_text" => Some("текст QR-кода"),
         _ => None,
     }
 }
