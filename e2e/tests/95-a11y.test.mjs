@@ -724,7 +724,7 @@ forEachBrowser((env) => {
           assert(sheet.items >= sheet.figures && sheet.spaces >= 2 * sheet.figures, `${path}: ${sheet.items} items, ${sheet.spaces} spaces for ${sheet.figures} experiments`);
           assert(sheet.links.length >= sheet.figures && sheet.links.every((l) => l.startsWith('http://127.0.0.1')), `links: ${sheet.links.join(' ')}`);
           assert(sheet.links.some((l) => /gamma=.*#figure-gae$/.test(l)) && sheet.links.some((l) => /run=ppo.*#trainer-ppo$/.test(l)), `state links: ${sheet.links.join(' ')}`);
-          if (process.env.PGBOOK_NO_QR !== '1') assert(sheet.codes === sheet.links.length, `${sheet.codes} QR codes for ${sheet.links.length} links`);
+          assert(sheet.codes === sheet.links.length, `${sheet.codes} QR codes for ${sheet.links.length} links`);
         } else {
           assert(sheet.items === sheet.exercises && sheet.solutions > 20, `${copy}: ${sheet.items} items of ${sheet.exercises} exercises, ${sheet.solutions} solutions on the page`);
           if (copy === 'student') assert(sheet.printed === 0, `the student copy prints ${sheet.printed} of ${sheet.solutions} solutions`);

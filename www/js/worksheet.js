@@ -26,7 +26,7 @@ function stateLink(link) {
   const text = el('p', {}, 'Откройте: ', el('a', { href }, href));
   box.append(text);
   try {
-    const svg = /** @type {any} */ (core).qr_svg(href);
+    const svg = core.qr_svg(href);
     const code = el('div', { class: 'ws-qr', role: 'img', 'aria-label': `QR-код ссылки ${href}` });
     code.innerHTML = svg;
     box.prepend(code);
