@@ -27,7 +27,12 @@ function stateLink(link) {
   box.append(text);
   try {
     const svg = core.qr_svg(href);
-    const code = el('div', { class: 'ws-qr', role: 'img', 'aria-label': `QR-код ссылки ${href}` });
+    // A long link makes a denser symbol: printed larger, so that its modules stay ≥ ~0,5 mm.
+    const code = el('div', {
+      class: href.length > 150 ? 'ws-qr ws-qr-large' : 'ws-qr',
+      role: 'img',
+      'aria-label': `QR-код ссылки ${href}`,
+    });
     code.innerHTML = svg;
     box.prepend(code);
   } catch (e) {
