@@ -15,6 +15,8 @@ mod inspect;
 mod panel;
 mod panic;
 #[cfg(feature = "trainers")]
+mod protocol;
+#[cfg(feature = "trainers")]
 mod replay;
 #[cfg(feature = "trainers")]
 mod schema;
@@ -286,7 +288,7 @@ pub fn russian_count(n: f64, digits: usize, one: &str, few: &str, many: &str) ->
 
 /// Checks the reader's answer to exercise `number` of lesson 9: the marked options' numbers
 /// or the fields' texts in order; returns { correct, message (Russian), items }.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "Check")]
 pub fn check_exercise(number: f64, answers: Vec<String>) -> Result<JsValue, JsError> {
     let check = whole_number("exercise", number)
         .and_then(|n| lessons::exercises::check(n, &answers))
