@@ -144,10 +144,11 @@ forEachBrowser((env) => {
           failed: document.querySelectorAll('figure.failed').length,
           panels: document.querySelectorAll('[id^="trainer-"][data-status]').length,
           exercises: document.querySelectorAll('form[data-exercise]').length,
+          sheets: document.querySelectorAll('.worksheet-controls button').length, // issue 42's print buttons
         }));
         assert(page.h1 === `Урок ${i + 1}. ${lesson.title}` && page.title.startsWith(page.h1), `page ${i + 1}: «${page.h1}», «${page.title}»`);
         assert(page.hash === pages[i], `page ${i + 1} at ${page.hash}`);
-        assert(page.math > 0 && !page.fatal && page.failed === 0, `${lesson.file}: ${JSON.stringify(page)}`);
+        assert(page.math > 0 && !page.fatal && page.failed === 0 && page.sheets > 0, `${lesson.file}: ${JSON.stringify(page)}`);
         const slider = await redrawFirstFigure(tab);
         if (slider) redrawn.push(lesson.file);
         else assert(page.panels + page.exercises > 0, `${lesson.file}: neither a figure nor a trainer nor an exercise`);
@@ -198,6 +199,10 @@ forEachBrowser((env) => {
       const moved = await tab.eval(() => ({ hash: location.hash, h1: document.querySelector('h1')?.textContent ?? '' }));
       const gae = LESSONS.findIndex((l) => l.file === 'gae.html');
       assert(moved.hash === '#gae/figure-gae?gamma=0.9' && moved.h1.startsWith(`Урок ${gae + 1}.`), `an old fragment: ${JSON.stringify(moved)}`);
+      // The projector view from the fragment (issue 42), as on the served site.
+      await go(tab, '#gae?present=figure-gae');
+      const shown = await tab.eval(() => document.querySelector('.present-view:not([hidden]) .present-stage > *')?.id ?? null);
+      assert(shown === 'figure-gae', `#gae?present=figure-gae shows ${shown}`);
       await go(tab, '#lesson-99');
       assert((await tab.text('h1')) === BOOK_TITLE && /нет страницы «lesson-99»/.test((await tab.text('.link-error')) ?? ''), 'an unknown page');
       t.diagnostic(`${env.name}: ${LESSONS.length} lessons opened, figures redrawn on ${redrawn.join(', ')}`);
