@@ -35,11 +35,55 @@ pub fn draw<DB: DrawingBackend>(
     )
 }
 
+/// What a curve is plotted against: its axes' names, the score's range and its ceiling.
+#[derive(Debug, Clone, Copy)]
+pub struct Axes<'a> {
+    /// The x axis's name.
+    pub x_desc: &'a str,
+    /// The y axis's name.
+    pub y_desc: &'a str,
+    /// The top of the y axis.
+    pub y_max: f64,
+    /// Decimals of the y axis's tick labels.
+    pub y_decimals: usize,
+    /// A dashed line at the best possible score, with its legend entry.
+    pub ceiling: Option<(f64, &'a str)>,
+}
+
+/// CartPole's: the greedy evaluation's return against environment transitions, up to 500.
+pub const CARTPOLE: Axes<'static> = Axes {
+    x_desc: "переходы среды",
+    y_desc: "возврат (жадная оценка)",
+    y_max: 520.0,
+    y_decimals: 0,
+    ceiling: Some((500.0, "потолок 500 (лимит времени)")),
+};
+
+/// The sequence trainer's: the evaluation's share of correct answers against iterations.
+pub const SUCCESS: Axes<'static> = Axes {
+    x_desc: "итерации",
+    y_desc: "доля верных ответов",
+    y_max: 1.04,
+    y_decimals: 1,
+    ceiling: Some((1.0, "все ответы верны")),
+};
+
 /// [`draw`] with another title (another trainer's curve).
 pub fn draw_titled<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &Data<'_>,
     title: &str,
+    theme: &Theme,
+) -> Result<()> {
+    draw_on(area, data, title, &CARTPOLE, theme)
+}
+
+/// [`draw_titled`] on other [`Axes`] (a class's band of any trainer).
+pub fn draw_on<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &Data<'_>,
+    title: &str,
+    axes: &Axes<'_>,
     theme: &Theme,
 ) -> Result<()> {
     let (Data { curve, x_end, .. }, theme) = (*data, *theme);
@@ -49,15 +93,18 @@ pub fn draw_titled<DB: DrawingBackend>(
     let (plot, strip) = theme.legend_strip(area, 3);
     let mut chart = theme
         .chart(&plot, title, 36.0, 44.0)
-        .build_cartesian_2d(0.0..x_max, 0.0..520.0)?;
+        .build_cartesian_2d(0.0..x_max, 0.0..axes.y_max)?;
     theme
         .mesh(&mut chart.configure_mesh())
         .x_labels(tick_count(0.0, x_max, 0, 6))
         .y_labels(6)
-        .x_desc("переходы среды")
-        .y_desc("возврат (жадная оценка)")
+        .x_desc(axes.x_desc)
+        .y_desc(axes.y_desc)
         .x_label_formatter(&|x| tick_label(*x, 0))
-        .y_label_formatter(&|y| format!("{y:.0}"))
+        .y_label_formatter(&|y| match axes.y_decimals {
+            0 => format!("{y:.0}"),
+            d => tick_label(*y, d),
+        })
         .draw()?;
     chart.draw_series(std::iter::once(Polygon::new(
         band(curve),
@@ -77,13 +124,7 @@ pub fn draw_titled<DB: DrawingBackend>(
         theme.colors.blue.stroke_width(width),
     ))?;
     let thin = theme.px(1.0);
-    chart.draw_series(DashedLineSeries::new(
-        [(0.0, 500.0), (x_max, 500.0)],
-        theme.px(8.0),
-        theme.px(5.0),
-        theme.colors.ink.stroke_width(thin),
-    ))?;
-    let entries = [
+    let mut entries = vec![
         (
             theme.colors.blue.mix(0.2).filled(),
             "межквартильный диапазон",
@@ -92,11 +133,16 @@ pub fn draw_titled<DB: DrawingBackend>(
             theme.colors.blue.stroke_width(width),
             "медиана по начальным значениям",
         ),
-        (
-            theme.colors.ink.stroke_width(thin),
-            "потолок 500 (лимит времени)",
-        ),
     ];
+    if let Some((top, name)) = axes.ceiling {
+        chart.draw_series(DashedLineSeries::new(
+            [(0.0, top), (x_max, top)],
+            theme.px(8.0),
+            theme.px(5.0),
+            theme.colors.ink.stroke_width(thin),
+        ))?;
+        entries.push((theme.colors.ink.stroke_width(thin), name));
+    }
     theme.place_legend(strip.as_ref(), &chart, &entries)?;
     Ok(())
 }
@@ -192,4 +238,34 @@ pub fn draw_compared<DB: DrawingBackend>(
     ));
     theme.place_legend(strip.as_ref(), &chart, &entries)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::curves::Curve;
+
+    #[test]
+    fn a_success_band_is_drawn_on_its_own_axes() {
+        let curve = Curve {
+            env_steps: vec![1, 5, 10],
+            median: vec![0.1, 0.4, 0.7],
+            q25: vec![0.0, 0.3, 0.6],
+            q75: vec![0.2, 0.5, 0.8],
+            runs: vec![vec![0.1, 0.4, 0.7]],
+        };
+        let data = Data {
+            curve: &curve,
+            profile: "",
+            x_end: 0.0,
+        };
+        let theme = Theme::default();
+        let svg = crate::plots::to_svg(640, 400, |a| draw_on(a, &data, "Класс", &SUCCESS, &theme))
+            .unwrap();
+        assert!(svg.contains("доля верных ответов") && svg.contains("итерации"));
+        assert!(svg.contains("все ответы верны") && !svg.contains("потолок 500"));
+        let cartpole =
+            crate::plots::to_svg(640, 400, |a| draw_titled(a, &data, "PPO", &theme)).unwrap();
+        assert!(cartpole.contains("потолок 500") && cartpole.contains("переходы среды"));
+    }
 }

@@ -155,15 +155,19 @@ pub fn class_merge(text: &str, name: &str, request: &str) -> JsResult<JsValue> {
 }
 
 /// Draws the band of the codes in `text` (as [`class_merge`]) on `canvas_id`: CartPole
-/// trainers on the learning curve's axes; the sequence trainer's band is only in the table.
+/// trainers' return against transitions, the sequence trainer's share of correct answers
+/// against iterations.
 #[wasm_bindgen]
 pub fn draw_class(canvas_id: &str, text: &str, name: &str, request: &str) -> JsResult<()> {
     let run = || -> Result<()> {
         let merged = merge::merge(text, Some(class_id(name, request)?))?;
-        if name == "sequence" {
-            // Its band is the table's (success fractions have no CartPole axes).
-            return Ok(());
-        }
+        let (axes, task) = match name {
+            "sequence" => (
+                plots::learning_curve::SUCCESS,
+                "на задаче последовательностей",
+            ),
+            _ => (plots::learning_curve::CARTPOLE, "на CartPole"),
+        };
         let curve = merged.curve;
         canvas::with_canvas(canvas_id, |area, dpr| {
             let theme = Theme::for_dpr(dpr);
@@ -173,11 +177,8 @@ pub fn draw_class(canvas_id: &str, text: &str, name: &str, request: &str) -> JsR
                 x_end: 0.0,
             };
             let seeds = merged.rows.len();
-            let title = format!(
-                "Класс: {} на CartPole, {seeds} нач. чисел",
-                name.to_uppercase()
-            );
-            plots::learning_curve::draw_titled(area, &data, &title, &theme)
+            let title = format!("Класс: {} {task}, {seeds} нач. чисел", name.to_uppercase());
+            plots::learning_curve::draw_on(area, &data, &title, &axes, &theme)
         })
     };
     run().map_err(js_error_of(name))

@@ -404,19 +404,17 @@ function renderClass(wasm, spec, c, text, canvas) {
     }),
   );
   const figure = el('figure', { class: 'live-plain class-figure' });
-  if (spec.kind !== 'sequence') {
-    figure.append(canvas);
-    const draw = () => {
-      fitCanvas(canvas, draw);
-      try {
-        wasm.draw_class(canvas.id, text, spec.kind, requestOf(spec.config));
-        canvas.dataset.drawn = String(c.rows.length);
-      } catch (e) {
-        canvas.replaceWith(el('p', { class: 'figure-error', role: 'alert', text: messageOf(e) }));
-      }
-    };
-    requestAnimationFrame(draw);
-  }
+  figure.append(canvas);
+  const draw = () => {
+    fitCanvas(canvas, draw);
+    try {
+      wasm.draw_class(canvas.id, text, spec.kind, requestOf(spec.config));
+      canvas.dataset.drawn = String(c.rows.length);
+    } catch (e) {
+      canvas.replaceWith(el('p', { class: 'figure-error', role: 'alert', text: messageOf(e) }));
+    }
+  };
+  requestAnimationFrame(draw);
   const curve = c.curve;
   const band = textTable(
     [spec.kind === 'sequence' ? 'Итерация' : 'Переходы среды', 'Медиана', '25 %', '75 %'],
