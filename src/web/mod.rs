@@ -15,6 +15,8 @@ mod inspect;
 mod panel;
 mod panic;
 #[cfg(feature = "trainers")]
+mod pipeline;
+#[cfg(feature = "trainers")]
 mod replay;
 #[cfg(feature = "trainers")]
 mod schema;
@@ -25,6 +27,8 @@ mod worker;
 pub use board::*;
 #[cfg(feature = "trainers")]
 pub use inspect::*;
+#[cfg(feature = "trainers")]
+pub use pipeline::*;
 #[cfg(feature = "trainers")]
 pub use replay::*;
 #[cfg(feature = "trainers")]
