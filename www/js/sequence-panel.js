@@ -62,7 +62,7 @@ export class SequencePanel extends Panel {
         'Выбранный запуск конвейера урока 10: функция потерь SFT по шагам; pass@k на отложенных запросах при k от 1 до n у необученной сети (точки), после SFT (штрихи) и после обучения с подкреплением (сплошная); доля полностью верных ответов по уровням трудности после последней итерации; доля групп без разброса наград по итерациям — среди всех выбранных (сплошная) и среди тех, на которых шло обучение (пунктир).',
       ),
     };
-    this.figures.pipeline.element.hidden = true; // only for runs with SFT or pass@k
+    this.hidePipeline(); // only for runs with SFT or pass@k
     this.drawTurn = false;
     this.table = el('div', { class: 'table-wrap' });
     this.greedy = el('div', { class: 'table-wrap', id: 'seq-greedy' });
@@ -121,8 +121,7 @@ export class SequencePanel extends Panel {
 
   clear() {
     this.details.clear();
-    this.figures.pipeline.element.hidden = true;
-    this.figures.pipeline.describe(null);
+    this.hidePipeline();
     this.table.replaceChildren();
     this.greedy.replaceChildren();
     this.batch.replaceChildren();
@@ -148,13 +147,21 @@ export class SequencePanel extends Panel {
     this.renderPipeline();
   }
 
+  /** The pipeline figure hidden, its canvas without pixels (a hidden canvas has no size to be crisp at). */
+  hidePipeline() {
+    this.figures.pipeline.element.hidden = true;
+    this.figures.pipeline.describe(null);
+    this.pipeline.width = 0;
+    this.pipeline.height = 0;
+  }
+
   /** Lesson 10's figure of the chosen run, when it has SFT or pass@k (hidden otherwise). */
   renderPipeline() {
     const reports = /** @type {any[] | undefined} */ (this.runs()[this.chosen]?.reports);
     const figure = this.figures.pipeline;
     const has = !!reports?.length && (!!reports[0].sft || reports.some((r) => r.pass_at_k));
-    figure.element.hidden = !has;
-    if (!has) return figure.describe(null);
+    if (!has) return this.hidePipeline();
+    figure.element.hidden = false;
     this.fit(this.pipeline);
     figure.describe(this.wasm.draw_pipeline_run(this.pipeline.id, JSON.stringify(reports)));
   }
