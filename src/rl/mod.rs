@@ -38,6 +38,7 @@ pub use simulate::{
 pub use softmax::{grad_log_softmax, log_softmax, softmax_entropy, stable_softmax};
 pub use tokens::{
     aggregate_token_terms, broadcast_sequence_advantages, masked_token_ppo_objective,
-    masked_token_ppo_terms, response_token_mask, sequence_level_ratio, sequence_log_probability,
-    sequence_log_probability_ratio, sequence_probability_ratio, Reduction, TokenTerms,
+    masked_token_ppo_terms, response_token_mask, row_sums, sequence_level_ratio,
+    sequence_log_probability, sequence_log_probability_ratio, sequence_probability_ratio,
+    Reduction, TokenTerms,
 };

@@ -61,7 +61,7 @@ pub(super) fn check_binary_mask(arg: &str, mask: ArrayView2<'_, f64>) -> Result<
 }
 
 /// The sum of each row, in index order (ndarray's `sum` would reassociate it).
-fn row_sums(x: ArrayView2<'_, f64>) -> Vec<f64> {
+pub fn row_sums(x: ArrayView2<'_, f64>) -> Vec<f64> {
     x.rows().into_iter().map(|row| row.iter().sum()).collect()
 }
 

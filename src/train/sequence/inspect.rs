@@ -163,12 +163,7 @@ impl<P: Policy> SequenceRun<P> {
         let inputs = Self::model_inputs(batch)?;
         let tape = self.policy.forward(&inputs[b..=b])?;
         let steps = tape.steps();
-        let counts: Vec<f64> = batch
-            .mask
-            .rows()
-            .into_iter()
-            .map(|m| m.iter().sum())
-            .collect();
+        let counts = crate::rl::row_sums(batch.mask.view());
         let total: f64 = counts.iter().sum();
         let weight = c
             .reduction

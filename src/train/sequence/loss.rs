@@ -101,13 +101,7 @@ impl<P: Policy> SequenceRun<P> {
                 return Err(Error::shape(arg, vec![rows, steps], shape(m)));
             }
         }
-        // Row sums in index order (ndarray's sum would reassociate them).
-        let counts: Vec<f64> = batch
-            .mask
-            .rows()
-            .into_iter()
-            .map(|m| m.iter().sum())
-            .collect();
+        let counts = rl::row_sums(batch.mask.view());
         let total: f64 = counts.iter().sum();
         let coef = self.entropy_coef_now();
         let mut sums = vec![0.0; rows];
