@@ -1,7 +1,9 @@
 // @ts-check
 // The book in one file against the served book (`node e2e/bench.mjs onefile`): the file's size
 // and its wasm payload, and for every page, in Chromium and in Firefox ESR, the first
-// contentful paint and the moment every figure is drawn (app.js's `pgbook-ready` mark), median
+// contentful paint, the moment the file's page is unpacked and shown (onefile.js's
+// `pgbook-page-shown` mark; none when served) and the moment every figure is drawn (app.js's
+// `pgbook-ready` mark), median
 // of 3 fresh loads — the file copied alone into an empty folder and opened from disk, the same
 // page served by scripts/serve.py.
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -10,10 +12,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SITE, launch, percentile } from './harness.mjs';
 import { LESSONS } from '../www/book.mjs';
+import { packedPages } from '../scripts/onefile.mjs';
 
-/** Runs in the page once it is ready: its first contentful paint and its figures drawn, in ms from the navigation. */
+/** Runs in the page once it is ready: its first contentful paint, its page shown and its figures drawn, in ms from the navigation. */
 const loadTimes = () => ({
   fcp_ms: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
+  shown_ms: performance.getEntriesByName('pgbook-page-shown')[0]?.startTime ?? NaN,
   ready_ms: performance.getEntriesByName('pgbook-ready')[0]?.startTime ?? NaN,
 });
 
@@ -35,7 +39,7 @@ function copyAlone() {
 async function pageLoads(browser, url, options) {
   const pages = [];
   for (const file of ['index.html', ...LESSONS.map((l) => l.file)]) {
-    /** @type {{ fcp_ms: number, ready_ms: number }[]} */
+    /** @type {{ fcp_ms: number, shown_ms: number, ready_ms: number }[]} */
     const runs = [];
     for (let i = 0; i < 3; i++) {
       const tab = await browser.open(url(file), options);
@@ -43,7 +47,7 @@ async function pageLoads(browser, url, options) {
       runs.push(await tab.eval(loadTimes));
       await tab.close();
     }
-    const median = (/** @type {'fcp_ms' | 'ready_ms'} */ k) =>
+    const median = (/** @type {'fcp_ms' | 'shown_ms' | 'ready_ms'} */ k) =>
       percentile(
         runs.map((r) => r[k]),
         50,
@@ -51,6 +55,7 @@ async function pageLoads(browser, url, options) {
     pages.push({
       page: file,
       fcp_median_ms: median('fcp_ms'),
+      shown_median_ms: median('shown_ms'),
       ready_median_ms: median('ready_ms'),
       ready_ms: runs.map((r) => Math.round(r.ready_ms)),
     });
@@ -82,7 +87,8 @@ export async function oneFile({ server, chromium, out }) {
     base64_bytes: m[2].length,
     wasm_bytes: statSync(join(SITE, m[1])).size,
   }));
-  out('onefile_size', { bytes: statSync(join(SITE, 'pgbook.html')).size, wasm });
+  const pages = packedPages(html).map((p) => ({ page: p.page, base64_bytes: p.base64.length, html_bytes: Buffer.byteLength(p.html) }));
+  out('onefile_size', { bytes: statSync(join(SITE, 'pgbook.html')).size, wasm, pages });
   const { folder, book } = copyAlone();
   const firefox = await launch('firefox');
   try {

@@ -129,7 +129,7 @@ export async function offlineTrial(browser, { wait = 'issue', load = 'ready', sk
         const whole = load === 'ready' || page === full;
         await tab.goto(url, whole ? 'load' : 'domcontentloaded');
         if (page === 'pgbook.html') {
-          const n = await tab.eval(() => document.querySelectorAll('template').length);
+          const n = await tab.eval(() => document.querySelectorAll('script[data-page]').length); // its pages, gzipped
           if (!n) failures.push({ page, message: `no page of the book in it: ${(await tab.text('body'))?.slice(0, 200)}` });
           continue;
         }

@@ -2,15 +2,16 @@
 // The whole book as one file, site/pgbook.html, for a reader without a network, a server or an
 // install: a copy of that file alone, opened by double-click (file://), is the book. It is made
 // from the built site (scripts/build-site.mjs calls writeOneFile last), so no lesson exists
-// twice: every page's <main> as a <template> (its links turned into fragments, links.js), the
-// stylesheet and icon inline, the page's module scripts and the trainers' worker bundled by
-// esbuild, and every wasm package they import gzipped in base64 once, which page and workers
-// share (www/js/onefile.js compiles it once and hands the module to each worker). It loads
-// nothing, not even from its own folder: the build fails if anything in it would.
+// twice: every page's <main> as a <template> (its links turned into fragments, links.js),
+// gzipped in base64 (www/js/onefile-pages.js unpacks a page when it is shown), the stylesheet
+// and icon inline, the page's module scripts and the trainers' worker bundled by esbuild, and
+// every wasm package they import gzipped in base64 once, which page and workers share
+// (www/js/onefile.js compiles it once and hands the module to each worker). It loads nothing,
+// not even from its own folder: the build fails if anything in it would.
 import { build } from 'esbuild';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 
 export const ONE_FILE = 'pgbook.html';
 /** The one-file book's own start, bundled before the page's scripts. */
@@ -56,7 +57,8 @@ const DOWNLOAD_TYPES = { ipynb: 'application/x-ipynb+json' };
 
 /**
  * A download the page offers (`<a href="FILE" download>` of a file of the build, the exercises'
- * notebook) as a data: link, so that the one file carries it.
+ * notebook: text) as a data: link, so that the one file carries it; percent-encoded, not in
+ * base64, which gzip (the page's, below) packs to two thirds of the size.
  * @param {string} html @param {string} out
  */
 export function inlineDownloads(html, out) {
@@ -64,31 +66,52 @@ export function inlineDownloads(html, out) {
     const type = DOWNLOAD_TYPES[/** @type {keyof typeof DOWNLOAD_TYPES} */ (file.split('.').pop())];
     const path = join(out, file);
     if (!type || !existsSync(path)) return whole; // assertSelfContained names it
-    return `<a href="data:${type};base64,${readFileSync(path).toString('base64')}" download="${escapeAttr(file)}">`;
+    return `<a href="data:${type};charset=utf-8,${encodeURIComponent(readFileSync(path, 'utf8'))}" download="${escapeAttr(file)}">`;
   });
 }
 
 /**
- * Every built page as a template: its <main>'s content (but what only the served book says,
- * `<p data-served>`: where to get the one file), its title; its downloads inline.
+ * Every built page as its templates: its <main>'s content (but what only the served book says,
+ * `<p data-served>`: where to get the one file), its title; its downloads inline; and the
+ * contents beside it.
  * @param {{ file: string, html: string }[]} built @param {string} out
+ * @returns {{ page: string, html: string }[]}
  */
 function templates(built, out) {
   const files = new Set(built.map((p) => p.file));
-  return built
-    .map(({ file, html }) => {
-      const title = one(html, /<title>([\s\S]*?)<\/title>/, `${file}'s title`)[1];
-      // Not the page's copy of the glossary's definitions either: the contents page's glossary
-      // is in the file once, and js/glossary.js takes them from its template.
-      const main = one(html, /<main[^>]*>([\s\S]*)<\/main>/, `${file}'s <main>`)[1]
-        .replace(/<p data-served>[\s\S]*?<\/p>\n?/g, '')
-        .replace(/<template id="glossary-defs">[\s\S]*?<\/template>\n?/, '');
-      // The contents beside the page (its sections, the page marked): onefile.js puts it in place of the frame's.
-      const contents = one(html, /<nav class="contents"[\s\S]*?<\/nav>/, `${file}'s contents`)[0];
-      return `<template id="page-${stem(file)}" data-title="${title}">${inlineDownloads(fragmentLinks(main, stem(file), files), out)}</template>\n<template id="contents-${stem(file)}">${fragmentLinks(contents, stem(file), files)}</template>`;
-    })
-    .join('\n');
+  return built.map(({ file, html }) => {
+    const title = one(html, /<title>([\s\S]*?)<\/title>/, `${file}'s title`)[1];
+    // Not the page's copy of the glossary's definitions either: the contents page's glossary
+    // is in the file once, and js/glossary.js takes them from its template.
+    const main = one(html, /<main[^>]*>([\s\S]*)<\/main>/, `${file}'s <main>`)[1]
+      .replace(/<p data-served>[\s\S]*?<\/p>\n?/g, '')
+      .replace(/<template id="glossary-defs">[\s\S]*?<\/template>\n?/, '');
+    // The contents beside the page (its sections, the page marked): onefile.js puts it in place of the frame's.
+    const contents = one(html, /<nav class="contents"[\s\S]*?<\/nav>/, `${file}'s contents`)[0];
+    const page = stem(file);
+    return {
+      page,
+      html: `<template id="page-${page}" data-title="${title}">${inlineDownloads(fragmentLinks(main, page, files), out)}</template>\n<template id="contents-${page}">${fragmentLinks(contents, page, files)}</template>`,
+    };
+  });
 }
+
+/** gzip at its best, in base64: how the file carries pages and wasm. @param {string | Buffer} data */
+const gzip64 = (data) => gzipSync(data, { level: 9 }).toString('base64');
+
+/** The pattern of a packed page in the file: its name and its gzipped templates in base64. */
+export const PACKED_PAGE = /<script type="application\/gzip" data-page="([^"]+)">([^<]*)<\/script>/g;
+
+/**
+ * The pages a one-file book carries, unpacked (as js/onefile-pages.js does in the page), in order.
+ * @param {string} html the file @returns {{ page: string, base64: string, html: string }[]}
+ */
+export const packedPages = (html) =>
+  [...html.matchAll(PACKED_PAGE)].map(([, page, base64]) => ({
+    page,
+    base64,
+    html: gunzipSync(Buffer.from(base64, 'base64')).toString('utf8'),
+  }));
 
 /**
  * The frame of the one-file book from the built index page: its head with the stylesheets and
@@ -126,7 +149,18 @@ function frame(html, out, files) {
 }
 
 /**
- * The wasm-bindgen glue modules (a `NAME.js` beside its `NAME_bg.wasm`) the bundle imports,
+ * A wasm module the one file does not carry, for the one it carries that does all it does: the
+ * figures-only module is the whole core without the trainers (scripts/build-wasm.sh, js/core.js),
+ * and the whole core is in the file anyway, for the trainers' workers.
+ */
+const SUBSUMED = { 'pkg/pgbook_figures_bg.wasm': 'pkg/pgbook_bg.wasm' };
+
+/** A .wasm file's path relative to `out`, with `/`. @param {string} out @param {string} file */
+const wasmKey = (out, file) => relative(out, file).split('\\').join('/');
+
+/**
+ * The wasm-bindgen glue modules (a `NAME.js` beside its `NAME_bg.wasm`; SUBSUMED's whole core
+ * for the figures') the bundle imports,
  * each wrapped so that its `init()` without arguments instantiates the embedded module that
  * onefile.js compiles (`globalThis.pgbookWasmModules`, by the .wasm's path in the site: on the
  * page a promise of each; in a worker a promise of them all, the page's first message).
@@ -139,14 +173,15 @@ function embeddedWasm(out, wasm) {
     setup(b) {
       b.onResolve({ filter: /\.js$/ }, (args) => {
         if (args.namespace === 'embedded-wasm' || !args.importer) return undefined;
-        const path = join(args.resolveDir, args.path);
-        const file = path.replace(/\.js$/, '_bg.wasm');
-        if (!existsSync(file)) return undefined;
-        wasm.add(relative(out, file).split('\\').join('/'));
-        return { path, namespace: 'embedded-wasm' };
+        const asked = join(args.resolveDir, args.path).replace(/\.js$/, '_bg.wasm');
+        if (!existsSync(asked)) return undefined;
+        const key = SUBSUMED[/** @type {keyof typeof SUBSUMED} */ (wasmKey(out, asked))] ?? wasmKey(out, asked);
+        if (!existsSync(join(out, key))) throw new OneFileError(`${key} (for ${args.path}) is not in the built site`);
+        wasm.add(key);
+        return { path: join(out, key).replace(/_bg\.wasm$/, '.js'), namespace: 'embedded-wasm' };
       });
       b.onLoad({ filter: /.*/, namespace: 'embedded-wasm' }, (args) => {
-        const key = relative(out, args.path.replace(/\.js$/, '_bg.wasm')).split('\\').join('/');
+        const key = wasmKey(out, args.path.replace(/\.js$/, '_bg.wasm'));
         const real = JSON.stringify(args.path);
         return {
           resolveDir: dirname(args.path),
@@ -262,16 +297,17 @@ export async function writeOneFile(out, built) {
   const [workerFile] = workers;
   const worker = await bundle(out, [workerFile], [embeddedWasm(out, workerWasm)], true);
   const wasm = new Set([...pageWasm, ...workerWasm]);
-  const shell = `${before}${after}\n${templates(built, out)}\n`;
-  assertSelfContained(shell);
+  const pages = templates(built, out);
+  const shell = `${before}${after}\n`;
+  assertSelfContained(`${shell}${pages.map((p) => p.html).join('\n')}`);
+  // A page apiece: a page load unpacks one (and the glossary's), not the book (≈ 6 % larger than one blob).
+  const packed = pages.map(({ page, html }) => `<script type="application/gzip" data-page="${page}">${gzip64(html)}</script>`);
   const payload = [...wasm]
     .sort()
-    .map(
-      (w) =>
-        `<script type="application/gzip" data-wasm="${w}">${gzipSync(readFileSync(join(out, w)), { level: 9 }).toString('base64')}</script>`,
-    );
+    .map((w) => `<script type="application/gzip" data-wasm="${w}">${gzip64(readFileSync(join(out, w)))}</script>`);
   const html = [
     shell,
+    ...packed,
     ...payload,
     `<script type="text/plain" id="pgbook-worker" data-wasm="${[...workerWasm].sort().join(' ')}">${scriptText(worker, workerFile)}</script>`,
     `<script type="module">${scriptText(page, 'the page bundle')}</script>`,

@@ -19,11 +19,29 @@ step() { printf '\n==== %s (%ss)\n' "$*" "$(( $(date +%s) - start ))"; }
 
 # Page tests in one process (one server and one browser for its files), each line prefixed
 # with TAG; returns node:test's exit code. Usage: pages TAG BROWSER [e2e/run.mjs arguments].
+# Each process's output is also kept in $page_logs/TAG, so that the end of the command can
+# repeat its failures: CI shows only the tail of a long output.
+page_logs=$(mktemp -d)
 pages() {
   local tag=$1 browser=$2; shift 2
-  PGBOOK_BROWSERS=$browser node --test-reporter=spec e2e/run.mjs "$@" 2>&1 | sed -u "s/^/[$tag] /"
+  PGBOOK_BROWSERS=$browser node --test-reporter=spec e2e/run.mjs "$@" 2>&1 |
+    sed -u "s/^/[$tag] /" | tee "$page_logs/$tag"
   return "${PIPESTATUS[0]}"
 }
+
+# Repeats the failing tests' reports (node:test's closing «failing tests» section) of every
+# page-test process, at most 60 lines each, whenever the command ends.
+page_failures() {
+  local log
+  for log in "$page_logs"/*; do
+    [ -f "$log" ] || continue
+    if grep -q "failing tests:" "$log"; then
+      echo "==== page tests that failed, repeated from above ($(basename "$log"))"
+      sed -n '/failing tests:/,$p' "$log" | head -n 60
+    fi
+  done
+}
+trap page_failures EXIT
 
 # Waits for a step run in the background (PID, its LOG), prints the log with a [TAG] prefix and
 # stops the command with the step's exit code if it failed (WHAT names it).

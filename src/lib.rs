@@ -11,6 +11,7 @@
 //!   with a GRU or transformer policy) and curves.
 //! - [`lessons`]: each lesson's inputs, worked examples and the analyses behind its figure.
 //! - [`plots`]: every figure, generic over the plotters drawing backend (canvas or SVG).
+//! - [`qr`]: QR codes (SVG and terminal text) for links and class codes.
 //! - [`rng`]: seeded portable randomness.
 //! - [`choice`]: the `choice!` macro, a setting's named choices written once.
 //! - [`text`]: the ground floor: numbers, lists and Russian numerals as the book writes them,
@@ -24,6 +25,7 @@ pub mod lessons;
 pub mod math;
 pub mod nn;
 pub mod plots;
+pub mod qr;
 pub mod rl;
 pub mod rng;
 pub mod text;

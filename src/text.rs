@@ -12,6 +12,7 @@ use serde::Serialize;
 
 /// A figure at one setting, for a reader who does not see the canvas.
 #[derive(Debug, Clone, Default, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Description {
     /// One or two Russian sentences with the figure's key numbers.
     pub text: String,
@@ -21,6 +22,7 @@ pub struct Description {
 
 /// A small table of formatted cells.
 #[derive(Debug, Clone, Default, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Table {
     pub columns: Vec<String>,
     pub rows: Vec<Vec<String>>,

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { forEachBrowser, assert, axe, checkTab, SITE } from '../harness.mjs';
 import { LESSONS } from '../../www/book.mjs';
+import { packedPages } from '../../scripts/onefile.mjs';
 
 /** @typedef {import('../harness.mjs').Tab} Tab */
 
@@ -76,8 +77,11 @@ it('offline: the service worker caches what the search needs (its library and th
     assert(files.includes(f), `sw.js does not cache ${f}`);
   const engine = readFileSync(join(SITE, 'js', 'search-engine.js'), 'utf8');
   assert(!/from\s*["'](minisearch|@orama)/.test(engine), 'js/search-engine.js was not bundled: it imports from npm');
-  const book = readFileSync(join(SITE, 'pgbook.html'), 'utf8');
-  assert(!book.includes('id="glossary-defs"') && book.includes('id="term-baseline"'), 'the one file should carry the glossary once, on its contents page');
+  const book = packedPages(readFileSync(join(SITE, 'pgbook.html'), 'utf8'));
+  assert(
+    book.every((p) => !p.html.includes('id="glossary-defs"')) && book.find((p) => p.page === 'index')?.html.includes('id="term-baseline"'),
+    'the one file should carry the glossary once, on its contents page',
+  );
 });
 
 forEachBrowser((env) => {

@@ -423,6 +423,7 @@ pub fn request_of(config: &str) -> Result<Request> {
 
 /// A block's predictions checked on the reader's numbers.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Verdict {
     /// «На ваших числах прогноз подтвердился.» and the like.
     pub summary: String,

@@ -13,6 +13,7 @@ pub const MAX_CONFIGS: usize = 4;
 
 /// Median and interquartile range of some seeds' numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Quartiles {
     /// The median.
     pub median: f64,
@@ -41,6 +42,7 @@ impl Quartiles {
 /// A trainer's own column of the results table (sequence: the lengths of incorrect answers,
 /// the KL and the entropy at the end of training), over the configuration's finished seeds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Extra {
     /// The column's name, in Russian.
     pub name: String,
@@ -52,6 +54,7 @@ pub struct Extra {
 
 /// One row of the results table: a configuration over its finished seeds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct ConfigResult {
     /// The configuration's index and name.
     pub config: usize,

@@ -149,6 +149,7 @@ pub fn evaluation_seed(seed: u64) -> u64 {
 /// Where a running step is inside itself, as a trainer reports it to the progress hook. The
 /// counts start at 1 for the epoch, minibatch or critic step now running.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "stage", rename_all = "snake_case")]
 pub enum Stage {
     /// Collecting experience: `done` of `total` (environment steps, episodes or answers).

@@ -13,6 +13,7 @@ use crate::error::Result;
 
 /// Where a trainer's panel lives in the book.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Page {
     /// The lesson page's file.
     pub file: &'static str,

@@ -16,6 +16,7 @@ use serde::Serialize;
 /// What a trainer's results table calls its final score and its goal, and how many decimals
 /// the score is written with.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ScoreNames {
     /// «итоговая оценка», «итоговая доля верных ответов».
     pub score: String,
@@ -207,6 +208,7 @@ pub struct Prediction {
 
 /// How a prediction fared on the reader's numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// The predicted difference, beyond the spread (or, for [`Expect::Close`], none beyond it).
@@ -221,6 +223,7 @@ pub enum Outcome {
 
 /// A prediction checked: its outcome and the sentence that says so with the numbers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Checked {
     pub outcome: Outcome,
     pub text: String,

@@ -2,7 +2,7 @@
 //! worker's lines once, then asks for figures, exports, progress and the results table. One
 //! implementation for every trainer ([`BoardOf`]); what differs comes from its panel kind.
 
-use super::panel::{Canvases, Diagnostics, Extent, PanelKind};
+use super::panel::{Canvases, Described, Diagnostics, Extent, PanelKind};
 use super::{js_error_of, to_js, JsResult};
 use crate::train::board::{CsvExport, StartInfo};
 use crate::train::compare::{self, Comparison, ConfigResult};
@@ -27,7 +27,7 @@ trait PanelBoard {
     fn infos(&self) -> JsResult<JsValue>;
     fn summaries(&self) -> Result<Vec<Value>>;
     fn results(&self) -> Vec<ConfigResult>;
-    fn describe(&self) -> Value;
+    fn describe(&self) -> Option<Described>;
     fn draw(
         &self,
         canvases: Canvases<'_>,
@@ -109,7 +109,7 @@ where
     fn results(&self) -> Vec<ConfigResult> {
         F::results(&self.c)
     }
-    fn describe(&self) -> Value {
+    fn describe(&self) -> Option<Described> {
         F::describe(&self.c)
     }
     fn draw(
@@ -149,6 +149,13 @@ where
         c: Comparison::new(labels, seeds)?,
         panel: PhantomData,
     }))
+}
+
+/// Units done and in total over a board's runs (the progress bar's).
+#[derive(serde::Serialize, tsify::Tsify)]
+struct Progress {
+    done: u64,
+    total: u64,
 }
 
 /// A trainer panel's run history, kept in Rust on the main thread. It holds one
@@ -208,9 +215,10 @@ impl RunBoard {
     }
 
     /// Units done and in total over all runs, for the progress bar.
+    #[wasm_bindgen(unchecked_return_type = "Progress")]
     pub fn progress(&self) -> JsResult<JsValue> {
         let (done, total) = self.board.progress();
-        to_js(&json!({ "done": done, "total": total }))
+        to_js(&Progress { done, total })
     }
 
     /// Every run so far, job by job (configuration, seed, info, reports, summary; CartPole
@@ -232,6 +240,7 @@ impl RunBoard {
 
     /// The results table: per configuration, the final score's median and IQR over its
     /// finished seeds, and how many of them reached the goal for good, and where.
+    #[wasm_bindgen(unchecked_return_type = "ConfigResult[]")]
     pub fn results(&self) -> JsResult<JsValue> {
         to_js(&self.board.results())
     }
@@ -239,6 +248,7 @@ impl RunBoard {
     /// The live figures in words, from the runs so far: `{ curve, detail }`, each a
     /// description (a sentence and a table of its numbers), or null for a trainer whose
     /// captions are the page's own.
+    #[wasm_bindgen(unchecked_return_type = "Described | null")]
     pub fn describe(&self) -> JsResult<JsValue> {
         to_js(&self.board.describe())
     }
@@ -319,7 +329,7 @@ fn results_of(results: JsValue) -> Result<Vec<ConfigResult>> {
 
 /// What trainer `name`'s results table calls its score and its goal, and the score's decimals:
 /// `{ score, goal, digits }`.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "ScoreNames")]
 pub fn score_names(name: &str) -> JsResult<JsValue> {
     to_js(&verdict::ScoreNames::of(name).map_err(js_error_of(name))?)
 }
@@ -327,7 +337,10 @@ pub fn score_names(name: &str) -> JsResult<JsValue> {
 /// A comparison of trainer `name` in words, from its results table: each configuration
 /// against A, and whether the difference stands out of the spread over seeds.
 #[wasm_bindgen]
-pub fn describe_comparison(name: &str, results: JsValue) -> JsResult<String> {
+pub fn describe_comparison(
+    name: &str,
+    #[wasm_bindgen(unchecked_param_type = "ConfigResult[]")] results: JsValue,
+) -> JsResult<String> {
     let run = || -> Result<String> {
         let names = verdict::ScoreNames::of(name)?;
         Ok(verdict::describe(&results_of(results)?, &names))
@@ -338,8 +351,11 @@ pub fn describe_comparison(name: &str, results: JsValue) -> JsResult<String> {
 /// Whether the predictions of the lesson's prepared comparison `id` held on the reader's
 /// results table (its configurations in the block's order): `{ summary, checked: [{ outcome,
 /// text }] }`.
-#[wasm_bindgen]
-pub fn prepared_verdict(id: &str, results: JsValue) -> JsResult<JsValue> {
+#[wasm_bindgen(unchecked_return_type = "Verdict")]
+pub fn prepared_verdict(
+    id: &str,
+    #[wasm_bindgen(unchecked_param_type = "ConfigResult[]")] results: JsValue,
+) -> JsResult<JsValue> {
     let run = || crate::lessons::prepared::verdict(id, &results_of(results)?);
     to_js(&run().map_err(js_error_of(""))?)
 }

@@ -24,14 +24,14 @@ fn inspect(trainer: Result<SequenceTrainer>, group: f64, draw: f64) -> JsResult<
 
 /// Group `group` (from 0) of a batch drawn by the network of `policy` (a policy file's text),
 /// fresh draw number `draw`: `GroupInspection` as a plain object.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "GroupInspection")]
 pub fn inspect_policy(policy: &str, group: f64, draw: f64) -> JsResult<JsValue> {
     inspect(SequenceTrainer::from_policy_file(policy), group, draw)
 }
 
 /// The same for the untrained network of `request` (JSON `{"profile": …, "set": [[k, v], …]}`)
 /// and `seed`.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "GroupInspection")]
 pub fn inspect_untrained(request: &str, seed: f64, group: f64, draw: f64) -> JsResult<JsValue> {
     let make = || -> Result<SequenceTrainer> {
         let request: Request =

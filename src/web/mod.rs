@@ -17,6 +17,8 @@ mod panic;
 #[cfg(feature = "trainers")]
 mod pipeline;
 #[cfg(feature = "trainers")]
+mod protocol;
+#[cfg(feature = "trainers")]
 mod replay;
 #[cfg(feature = "trainers")]
 mod schema;
@@ -126,6 +128,12 @@ pub fn set_palette(colors: Vec<String>) -> Result<(), JsError> {
     let palette = plots::theme::Palette::from_hex(&colors).map_err(js_error)?;
     plots::theme::set_palette(palette);
     Ok(())
+}
+
+/// `text` as an SVG QR code ([`crate::qr::svg`]): worksheets' links, class result codes.
+#[wasm_bindgen]
+pub fn qr_svg(text: &str) -> Result<String, JsError> {
+    crate::qr::svg(text).map_err(js_error)
 }
 
 #[wasm_bindgen]
@@ -284,7 +292,7 @@ pub fn russian_count(n: f64, digits: usize, one: &str, few: &str, many: &str) ->
 
 /// Checks the reader's answer to exercise `number` of lesson 9: the marked options' numbers
 /// or the fields' texts in order; returns { correct, message (Russian), items }.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "Check")]
 pub fn check_exercise(number: f64, answers: Vec<String>) -> Result<JsValue, JsError> {
     let check = whole_number("exercise", number)
         .and_then(|n| lessons::exercises::check(n, &answers))

@@ -5,6 +5,7 @@
 
 use super::canvas;
 use crate::plots::{self, Theme};
+use crate::text::Description;
 use crate::train::board::StartInfo;
 use crate::train::cartpole::{self, CartPoleReport, CartPoleTrainer, Evaluation};
 use crate::train::compare::{Comparison, ConfigResult};
@@ -17,7 +18,6 @@ use crate::train::settings::{Profile, Settings};
 use crate::train::Trainer;
 use crate::Result;
 use serde::Serialize;
-use serde_json::{json, Value};
 
 /// How far a run's x axes reach: its progress units (transitions, iterations) and steps.
 #[derive(Debug, Clone, Copy)]
@@ -80,10 +80,17 @@ pub(super) trait PanelKind<T: Trainer> {
     fn results(c: &Comparison<T>) -> Vec<ConfigResult> {
         c.results()
     }
-    /// The live figures in words, computed from the runs (null: the page's own captions).
-    fn describe(_c: &Comparison<T>) -> Value {
-        Value::Null
+    /// The live figures in words, computed from the runs (none: the page's own captions).
+    fn describe(_c: &Comparison<T>) -> Option<Described> {
+        None
     }
+}
+
+/// A panel's two live figures in words: the learning curve's and the detail figure's.
+#[derive(Debug, Serialize, tsify::Tsify)]
+pub(super) struct Described {
+    curve: Description,
+    detail: Description,
 }
 
 /// A per-step diagnostics figure beside the learning curve, or none.
@@ -123,7 +130,8 @@ impl Diagnostics<PpoTrainer> for PpoDiagnostics {
 // ---------------------------------------------------------------- CartPole
 
 /// What a CartPole step adds: after an evaluation, the greedy episode the panel animates.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, tsify::Tsify)]
+#[tsify(missing_as_null)] // as `to_js` writes `None`
 #[serde(tag = "panel", rename = "cartpole")]
 pub(super) struct CartPoleExtra {
     /// The episode's states, flat: x, ẋ, θ, θ̇ per frame (`null` without an evaluation).
@@ -281,7 +289,8 @@ fn draw_curves<T: Trainer>(
 // ---------------------------------------------------------------- sequence
 
 /// What a sequence iteration adds: the greedy answers, and after the first the first batch.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, tsify::Tsify)]
+#[tsify(missing_as_null)] // as `to_js` writes `None`
 #[serde(tag = "panel", rename = "sequence")]
 pub(super) struct SequenceExtra {
     greedy: Vec<GreedyRow>,
@@ -289,7 +298,8 @@ pub(super) struct SequenceExtra {
 }
 
 /// One showcase prompt's greedy answer, as the panel's table shows it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, tsify::Tsify)]
+#[tsify(missing_as_null)] // as `to_js` writes `None`
 struct GreedyRow {
     prompt: String,
     /// The whole row decoded.
@@ -300,7 +310,8 @@ struct GreedyRow {
 }
 
 /// One row of the first batch, as lesson 8's table shows it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, tsify::Tsify)]
+#[tsify(missing_as_null)] // as `to_js` writes `None`
 struct FirstBatchView {
     prompt: String,
     /// The row decoded, PAD left out.
@@ -402,11 +413,11 @@ impl PanelKind<SequenceTrainer> for Sequence {
         c.results_with(lab::final_extras)
     }
 
-    fn describe(c: &Comparison<SequenceTrainer>) -> Value {
+    fn describe(c: &Comparison<SequenceTrainer>) -> Option<Described> {
         let labs = labs_of(c);
-        json!({
-            "curve": lab::describe_success(c.labels(), &labs),
-            "detail": lab::describe_details(c.labels(), &labs),
+        Some(Described {
+            curve: lab::describe_success(c.labels(), &labs),
+            detail: lab::describe_details(c.labels(), &labs),
         })
     }
 }

@@ -4,16 +4,15 @@
 use super::panel::{Diagnostics, PanelKind};
 use super::{js_error_of, to_js, JsResult};
 use crate::train::cartpole::{SOLVED_THRESHOLD, TIME_STEP_S};
-use crate::train::registry::{self, NAMES};
-use crate::train::settings::{schema_json, seeds, Request, Settings};
+use crate::train::registry::{self, Page, NAMES};
+use crate::train::settings::{schema, seeds, Request, Schema, Settings};
 use crate::train::{ProgressUnit, Trainer};
 use crate::Result;
 use serde::Serialize;
-use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
 /// What the page's list of panels says of one trainer.
-#[derive(Serialize)]
+#[derive(Serialize, tsify::Tsify)]
 struct Listed {
     name: &'static str,
     /// Which panel class shows it (`cartpole`, `sequence`).
@@ -34,7 +33,7 @@ fn listed<T: Trainer, F: PanelKind<T>, D: Diagnostics<T>>() -> Result<Listed> {
 }
 
 /// Every trainer of the registry, in the book's order: name, panel kind, diagnostics, page.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "Listed[]")]
 pub fn trainer_list() -> JsResult<JsValue> {
     let list: Result<Vec<Listed>> = NAMES
         .iter()
@@ -50,32 +49,48 @@ pub fn trainer_list() -> JsResult<JsValue> {
 /// defaults per profile, Russian labels), its profiles and their seeds, the seed rule, its
 /// panel (kind, diagnostics, page) and the facts the panel shows (the solved threshold,
 /// CartPole's time step).
-#[wasm_bindgen]
-pub fn trainer_schema(name: &str) -> JsResult<JsValue> {
-    let made: Result<Value> = crate::by_trainer!(name, <T, F, D> => schema_of::<T, F, D>(),
-        other => Err(registry::unknown(other)));
-    let mut schema = made.map_err(js_error_of(name))?;
-    schema["name"] = name.into();
-    schema["max_seed"] = seeds::MAX_SEED.into();
-    schema["max_seeds"] = seeds::MAX_SEEDS.into();
-    schema["solved_threshold"] = SOLVED_THRESHOLD.into();
-    schema["time_step_s"] = TIME_STEP_S.into();
-    to_js(&schema)
+#[derive(Serialize, tsify::Tsify)]
+struct TrainerSchema {
+    name: String,
+    #[serde(flatten)]
+    schema: Schema,
+    /// Where its panel is: a run link opened on another page is forwarded there.
+    page: Page,
+    /// Which panel class shows it (`cartpole`, `sequence`).
+    panel: &'static str,
+    /// Whether its panel draws a diagnostics figure.
+    diagnostics: bool,
+    max_seed: u64,
+    max_seeds: usize,
+    solved_threshold: f64,
+    time_step_s: f64,
 }
 
-/// `T`'s settings schema with where and how its panel shows it.
-fn schema_of<T: Trainer, F: PanelKind<T>, D: Diagnostics<T>>() -> Result<Value> {
-    let mut schema = schema_json::<T::Config>();
-    // Where its panel is: a run link opened on another page is forwarded there.
-    schema["page"] = json!(registry::page(T::NAME)?);
-    schema["panel"] = F::KIND.into();
-    schema["diagnostics"] = D::DRAWS.into();
-    Ok(schema)
+/// Trainer `name`'s [`TrainerSchema`].
+#[wasm_bindgen(unchecked_return_type = "TrainerSchema")]
+pub fn trainer_schema(name: &str) -> JsResult<JsValue> {
+    let made: Result<TrainerSchema> = crate::by_trainer!(name, <T, F, D> => schema_of::<T, F, D>(),
+        other => Err(registry::unknown(other)));
+    to_js(&made.map_err(js_error_of(name))?)
+}
+
+fn schema_of<T: Trainer, F: PanelKind<T>, D: Diagnostics<T>>() -> Result<TrainerSchema> {
+    Ok(TrainerSchema {
+        name: T::NAME.into(),
+        schema: schema::<T::Config>(),
+        page: registry::page(T::NAME)?,
+        panel: F::KIND,
+        diagnostics: D::DRAWS,
+        max_seed: seeds::MAX_SEED,
+        max_seeds: seeds::MAX_SEEDS,
+        solved_threshold: SOLVED_THRESHOLD,
+        time_step_s: TIME_STEP_S,
+    })
 }
 
 /// A run's settings, checked: the profile, the overrides that differ from it (normalised
 /// text), the seeds, and the totals of one seed.
-#[derive(Serialize)]
+#[derive(Serialize, tsify::Tsify)]
 struct CheckedRun {
     name: String,
     profile: String,
@@ -126,8 +141,13 @@ fn unit_ru(unit: ProgressUnit) -> &'static str {
 /// Checks a run before any worker starts: `set` is an array of `[name, value]` text pairs
 /// (from the form or the URL), `seeds` a comma-separated list. Errors are Russian messages
 /// naming the setting (by this trainer's label) and its bounds.
-#[wasm_bindgen]
-pub fn check_run(name: &str, profile: &str, set: JsValue, seeds: &str) -> JsResult<JsValue> {
+#[wasm_bindgen(unchecked_return_type = "CheckedRun")]
+pub fn check_run(
+    name: &str,
+    profile: &str,
+    #[wasm_bindgen(unchecked_param_type = "[string, string][]")] set: JsValue,
+    seeds: &str,
+) -> JsResult<JsValue> {
     let run = || -> Result<CheckedRun> {
         let set: Vec<(String, String)> = serde_wasm_bindgen::from_value(set)
             .map_err(|e| crate::Error::parse("settings", "", e))?;

@@ -20,8 +20,8 @@ use wasm_bindgen::prelude::*;
 const PROGRESS_MS: f64 = 250.0;
 
 /// Where a running step is: www/js/protocol.js's `StepProgress`.
-#[derive(Debug, Serialize)]
-struct StepProgress {
+#[derive(Debug, Serialize, tsify::Tsify)]
+pub(super) struct StepProgress {
     /// The step (update, iteration) running, from 1, of `steps`.
     step: u64,
     steps: u64,
@@ -31,7 +31,7 @@ struct StepProgress {
 }
 
 /// A step's line and what it adds for the panel: www/js/protocol.js's `update` message.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, tsify::Tsify)]
 struct StepOut<E> {
     line: String,
     extra: E,
@@ -129,6 +129,9 @@ fn build<T: Trainer + 'static, F: PanelKind<T> + 'static>(
     }))
 }
 
+/// What the worker hands `TrainerRun::step` to hear where the step is.
+type OnProgress = Option<js_sys::Function>;
+
 /// One run (one seed) of any trainer inside a worker.
 #[wasm_bindgen]
 pub struct TrainerRun {
@@ -169,7 +172,11 @@ impl TrainerRun {
     /// One step: `{ line, extra }` — the report as the CLI's JSON line, and what is new to show
     /// (the panel kind's typed extra). Meanwhile `progress`, when given, is called with where
     /// the step is (`StepProgress`), at most every 250 ms.
-    pub fn step(&mut self, progress: Option<js_sys::Function>) -> JsResult<JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "StepOut<StepExtra>")]
+    pub fn step(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "(p: StepProgress) => void")] progress: OnProgress,
+    ) -> JsResult<JsValue> {
         self.run.step(&self.name, progress)
     }
 

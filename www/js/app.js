@@ -99,7 +99,7 @@ async function main() {
   await nextTask();
   wireContents();
   wireSearchBox();
-  wireGlossary();
+  const glossary = wireGlossary();
   let wasm;
   try {
     wasm = await loading;
@@ -141,8 +141,14 @@ async function main() {
   }
   // The token inspector (lesson «R1-Zero во вкладке») loads the whole core on first use.
   const inspector = document.querySelector('[data-inspector]');
-  if (inspector instanceof HTMLElement) await import('./inspector.js').then((m) => m.wireInspector(inspector));
-  await Promise.all([drawn, marked]);
+  // A failed import (offline with a cache that lost it, or a page left mid-load) is said, not thrown.
+  if (inspector instanceof HTMLElement)
+    try {
+      await import('./inspector.js').then((m) => m.wireInspector(inspector));
+    } catch (e) {
+      showFatal(`Не удалось загрузить инспектор токенов: ${messageOf(e)}`);
+    }
+  await Promise.all([drawn, marked, glossary]);
   document.documentElement.dataset.ready = '1'; // every figure drawn, every panel set up
   performance.mark('pgbook-ready'); // e2e/bench.mjs onefile reads it
 }

@@ -16,7 +16,7 @@ import { textTable, seconds } from './dom.js';
  * @param {Wasm} wasm @param {string} kind @returns {[string, string, (x: number) => string]}
  */
 export function scoreNamesOf(wasm, kind) {
-  const names = /** @type {{ score: string, goal: string, digits: number }} */ (wasm.score_names(kind));
+  const names = wasm.score_names(kind);
   return [names.score, names.goal, (x) => formatNumber(x, names.digits)];
 }
 

@@ -4,7 +4,7 @@ import { core } from './core.js';
 import { messageOf } from './dom.js';
 import { hasPanicked } from './fatal.js';
 
-/** @typedef {{ correct: boolean, message: string, items: boolean[] }} Verdict */
+/** @typedef {import('../pkg/pgbook_figures.js').Check} Verdict wasm's check_exercise (src/lessons/exercises/check.rs) */
 export function wireExercises() {
   document.querySelectorAll(/** @type {'form'} */ ('form[data-exercise]')).forEach((form) => {
     const feedback = form.querySelector('[data-feedback]');

@@ -215,8 +215,7 @@ function readParams(figure) {
 }
 
 /**
- * @typedef {{ columns: string[], rows: string[][] }} NumbersTable
- * @typedef {{ text: string, table: NumbersTable }} Description
+ * @typedef {import('../pkg/pgbook_figures.js').Description} Description a figure in words (the core's text::Description)
  */
 
 /**

@@ -4,6 +4,7 @@
 // focus, or on a first tap (a second tap follows the link to the glossary). As WCAG 2.2 asks
 // of content on hover or focus (1.4.13): Esc dismisses it, the pointer can move onto it, and it
 // stays until the pointer or focus leaves, Esc, or a tap elsewhere.
+import { ONE_FILE } from './links.js';
 
 /** How long the pointer may take to cross from a term onto its popover (ms). */
 const GRACE_MS = 300;
@@ -33,9 +34,13 @@ function definitions() {
   return null;
 }
 
-export function wireGlossary() {
+/** Resolves once the page's terms show their definitions (the one file unpacks its contents page first). */
+export async function wireGlossary() {
+  if (!document.querySelector('main a.term')) return;
+  // Only the one file has packed pages; the served book does not load the module at all.
+  if (ONE_FILE) await import('./onefile-pages.js').then((m) => m.unpackPages(['index'])).catch(() => {}); // the page says why it did not open
   const lookup = definitions();
-  if (!lookup || !document.querySelector('main a.term')) return;
+  if (!lookup) return;
   const tip = document.createElement('div');
   tip.id = 'term-popover';
   tip.className = 'term-popover';

@@ -8,15 +8,9 @@ import { el, messageOf } from './dom.js';
 import { formatNumber } from './format.js';
 import { listRuns } from './history.js';
 
-/**
- * The core's GroupInspection (src/train/sequence/inspect.rs).
- * @typedef {{ token: string, probability: number, entropy: number, ratio: number,
- *   clip: 'inside' | 'clipped' | 'outside_flowing', advantage: number, weight: number, gradient: number }} InspectedToken
- * @typedef {{ text: string, reward: number, correct: boolean, advantage: number, tokens: InspectedToken[] }} InspectedAnswer
- * @typedef {{ iteration: number, group: number, groups: number, batch_rows: number, epoch: number, epochs: number,
- *   reduction: string, ratio_level: string, clip_low: number, clip_high: number, prompt: string,
- *   answers: InspectedAnswer[] }} GroupInspection
- */
+/** @typedef {import('../pkg/pgbook.js').GroupInspection} GroupInspection the core's (src/train/sequence/inspect.rs) */
+/** @typedef {import('../pkg/pgbook.js').InspectedAnswer} InspectedAnswer */
+/** @typedef {import('../pkg/pgbook.js').InspectedToken} InspectedToken */
 
 const CLIP = {
   inside: 'внутри интервала',

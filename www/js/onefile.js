@@ -1,15 +1,17 @@
 // @ts-check
 // The one-file book's start (site/pgbook.html, written by scripts/onefile.mjs), run before
-// app.js. The file carries every page as a <template>, each wasm module gzipped in base64 and
+// app.js. The file carries every page's templates and each wasm module gzipped in base64, and
 // the trainers' worker as text; it loads nothing, so it works opened from disk (file://),
 // where browsers refuse module files, module workers and fetching wasm. This module shows the
-// page the fragment names (links.js: `#gae/anchor?gamma=0.95`), compiles each wasm module
+// page the fragment names (links.js: `#gae/anchor?gamma=0.95`), unpacked first (app.js waits
+// for it: this module's top level awaits; js/onefile-pages.js), compiles each wasm module
 // once, when first asked for, and hands the compiled module to every worker it starts (one copy
 // in the file; a worker on file:// may not fetch even the page's blob URLs). Another page, or
 // another state of this one, is a fresh load of the file, as a link between files of the
 // served book would be: no listener, worker or figure of the previous page survives.
 import { MOVED } from './moved.js';
 import { parseFragment } from './links.js';
+import { NO_GUNZIP, gunzip, pageNames, unpackPages } from './onefile-pages.js';
 
 // Scroll positions are ours: a reload for another page must not keep the last page's.
 history.scrollRestoration = 'manual';
@@ -27,10 +29,20 @@ function followMoved() {
   if (moved) history.replaceState(history.state, '', `#${moved.replace(/\.html$/, '')}${location.hash.slice(1 + page.length)}`);
 }
 
-/** The page the fragment names, in <main>, at its anchor or where the reader left it. */
-function showPage() {
+/** The page the fragment names, unpacked, in <main>, at its anchor or where the reader left it. */
+async function showPage() {
   const { page, anchor } = parseFragment(location.hash);
   const main = /** @type {HTMLElement} */ (document.querySelector('main'));
+  try {
+    await unpackPages([pageNames().includes(page) ? page : 'index']);
+  } catch (e) {
+    const box = document.createElement('p');
+    box.className = 'figure-error';
+    box.setAttribute('role', 'alert');
+    box.textContent = `Страница книги не открылась: ${NO_GUNZIP ?? (e instanceof Error ? e.message : String(e))}.`;
+    main.replaceChildren(box);
+    return;
+  }
   const own = document.getElementById(`page-${page}`);
   const template = own instanceof HTMLTemplateElement ? own : /** @type {HTMLTemplateElement} */ (document.getElementById('page-index'));
   main.replaceChildren(template.content.cloneNode(true));
@@ -86,14 +98,6 @@ function followFragment() {
   });
 }
 
-/** base64 to bytes without a string per byte. @param {string} text */
-function fromBase64(text) {
-  const binary = atob(text.trim());
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
 /**
  * Every embedded wasm module (`<script type="application/gzip" data-wasm="pkg/NAME_bg.wasm">`)
  * by its path in the served book, compiled when first asked for (a page of figures may need
@@ -108,12 +112,8 @@ function embeddedWasm() {
     script.remove();
     /** @type {Promise<WebAssembly.Module> | null} */
     let compiled = null;
-    const compile = async () => {
-      if (typeof DecompressionStream === 'undefined')
-        throw new Error('этот браузер не умеет распаковывать её (нужен браузер не старше 2023 года: Chrome, Edge, Firefox)');
-      const gz = new Blob([fromBase64(text)]).stream().pipeThrough(new DecompressionStream('gzip'));
-      return WebAssembly.compileStreaming(new Response(gz, { headers: { 'Content-Type': 'application/wasm' } }));
-    };
+    const compile = async () =>
+      WebAssembly.compileStreaming(new Response(gunzip(text), { headers: { 'Content-Type': 'application/wasm' } }));
     Object.defineProperty(modules, script.dataset.wasm ?? '', { enumerable: true, get: () => (compiled ??= compile()) });
   }
   return modules;
@@ -156,7 +156,8 @@ function workerFactory(modules) {
 }
 
 followMoved();
-showPage();
+await showPage();
+performance.mark('pgbook-page-shown'); // e2e/bench-onefile.mjs reads it
 keepScroll();
 followFragment();
 window.pgbookWasmModules = embeddedWasm();

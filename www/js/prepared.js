@@ -34,7 +34,7 @@ function normalised(wasm, kind, configs, seeds) {
 function predictionVerdict(wasm, id, results) {
   const box = document.createElement('div');
   box.className = 'prediction-verdict';
-  const v = /** @type {{ summary: string, checked: { outcome: string, text: string }[] }} */ (wasm.prepared_verdict(id, results));
+  const v = wasm.prepared_verdict(id, results);
   const summary = document.createElement('p');
   summary.textContent = v.summary;
   const list = document.createElement('ul');

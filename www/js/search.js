@@ -20,6 +20,8 @@ async function loadDocs() {
     if (!response.ok) throw new Error(`текст книги для поиска не получен (HTTP ${response.status})`);
     return response.json();
   }
+  const { pageNames, unpackPages } = await import('./onefile-pages.js');
+  await unpackPages(pageNames());
   /** @type {SearchDoc[]} */
   const docs = [];
   for (const template of document.querySelectorAll(/** @type {'template'} */ ('template[id^="page-"]'))) {

@@ -12,7 +12,7 @@ import { Panel, LETTERS } from './panel.js';
 import { useTrainedNetwork } from './figures.js';
 
 /** @typedef {typeof import('../pkg/pgbook.js')} Wasm */
-/** @typedef {{ text: string, table: { columns: string[], rows: string[][] } }} Description a figure in words (the core's) */
+/** @typedef {import('../pkg/pgbook.js').Description} Description a figure in words (the core's) */
 
 export class SequencePanel extends Panel {
   /** @param {HTMLElement} root @param {Wasm} wasm */
@@ -68,7 +68,7 @@ export class SequencePanel extends Panel {
     this.greedy = el('div', { class: 'table-wrap', id: 'seq-greedy' });
     this.batch = el('div', { class: 'table-wrap', id: 'seq-first-batch' });
     this.summaryBox = el('div', { id: 'seq-summary' });
-    /** @type {{ prompt: string, sequence: string, reward: number, advantage: number, mask: number[] }[] | null} */
+    /** @type {import('./protocol.js').FirstBatchRow[] | null} */
     this.firstBatch = null;
     /** @type {Map<number, { greedy?: any[], first?: SequencePanel['firstBatch'] }>} what each job showed last */
     this.details = new Map();
@@ -220,7 +220,6 @@ export class SequencePanel extends Panel {
     this.fit(this.curve, this.detail);
     this.drawBoard(both || this.drawTurn ? this.curve.id : '', both || !this.drawTurn ? this.detail.id : '');
     if (!both && this.drawTurn) this.dirty = true; // the other figure at the next redraw
-    /** @type {{ curve: Description, detail: Description } | null} */
     const words = this.board?.describe() ?? null;
     if (words) {
       this.figures.curve.describe(words.curve);
@@ -244,7 +243,7 @@ export class SequencePanel extends Panel {
     ];
   }
 
-  /** @param {{ prompt: string, answer: string, correct_answer: string, reward: number, correct: boolean }[]} answers */
+  /** @param {import('./protocol.js').GreedyRow[]} answers */
   renderGreedy(answers) {
     const rows = answers.map((a) => [a.prompt, a.answer, a.correct_answer, formatNumber(a.reward), a.correct ? 'да' : 'нет']);
     this.greedy.replaceChildren(textTable(['запрос', 'жадный ответ', 'верный ответ', 'награда', 'верно'], rows));

@@ -5,15 +5,7 @@
 // and its message names the setting and its bounds.
 import { formatNumber } from './format.js';
 
-/**
- * A field of the schema (what `pgbook settings NAME --json` prints).
- * @typedef {{
- *   name: string, type: string, label: string, help: string, group: string, group_label: string,
- *   unit?: string | null, min?: number, max?: number, min_open?: boolean, max_open?: boolean,
- *   choices?: string[], optional?: boolean, off?: string, max_len?: number,
- *   default: Record<string, unknown>,
- * }} Field
- */
+/** @typedef {import('../pkg/pgbook.js').FieldSpec} Field a field of the schema (what `pgbook settings NAME --json` prints) */
 
 /** The text a value has in a form, a URL and `--set` (wasm parses exactly this). @param {unknown} v */
 export function settingText(v) {
@@ -53,7 +45,7 @@ function bounds(f) {
     case 'int':
       return `целые от ${formatNumber(f.min ?? 0)} до ${formatNumber(f.max ?? 0)}`;
     case 'real': {
-      if (f.min === undefined || f.max === undefined) return '';
+      if (f.min == null || f.max == null) return '';
       const range = `${f.min_open ? '(' : '['}${formatNumber(f.min)}; ${formatNumber(f.max)}${f.max_open ? ')' : ']'}`;
       return f.optional ? `${range} или ${f.off ?? 'off'}` : range;
     }

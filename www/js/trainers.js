@@ -15,7 +15,7 @@ import { SequencePanel } from './sequence-panel.js';
 /** @typedef {import('./panel.js').Panel} Panel */
 /**
  * One trainer of wasm's registry (trainer_list), in the book's order.
- * @typedef {{ name: string, panel: 'cartpole' | 'sequence', diagnostics: boolean, page: string }} ListedTrainer
+ * @typedef {import('../pkg/pgbook.js').Listed} ListedTrainer
  */
 
 /** A message at the top of the page, for links that name no trainer of this page. @param {string} text */

@@ -1,24 +1,14 @@
 // @ts-check
 // What wasm tells the page about trainers and results (type definitions only), shared by the
 // panel modules: here rather than in a panel module, so that no module a panel imports points
-// back at it; apart from protocol.js, which the worker checks without the DOM.
-/** @typedef {import('./settings-form.js').Field} SchemaField */
-/** @typedef {{ name: string, label: string, seeds: number[] }} SchemaProfile */
-
-/**
- * What wasm's trainer_schema says of a trainer.
- * @typedef {{ name: string, fields: SchemaField[], profiles: SchemaProfile[], solved_threshold: number, time_step_s: number, page: { file: string, seeds_param: string, max_seeds: number }, panel: 'cartpole' | 'sequence', diagnostics: boolean }} Schema
- */
-/** @typedef {{ request: { profile: string, set: [string, string][] }, seed: number }} Job */
-/**
- * A run as wasm's check_run accepted it.
- * @typedef {{ name: string, profile: string, set: [string, string][], seeds: number[], total_per_seed: number, steps_per_seed: number, unit: string, memory_bytes: number, work_per_seed: number }} CheckedRun
- */
-/**
- * A row of wasm's results table.
- * @typedef {{ config: number, label: string, seeds: number, finished: number, score: Quartiles | null, reached: number, reached_at: Quartiles | null, extra?: Extra[] }} ConfigResult
- * @typedef {{ median: number, q25: number, q75: number }} Quartiles
- * @typedef {{ name: string, digits: number, value: Quartiles | null }} Extra a trainer's own column (sequence: lengths, KL, entropy at the end; absent in runs saved before them)
- */
+// back at it; apart from protocol.js, which the worker checks without the DOM. The results and
+// a checked run are Rust's serde types as tsify declares them in www/pkg/pgbook.d.ts
+// (src/train/compare.rs, src/train/settings/schema.rs, src/web/schema.rs).
+/** @typedef {import('../pkg/pgbook.js').TrainerSchema} Schema what wasm's trainer_schema says of a trainer */
+/** @typedef {{ request: import('../pkg/pgbook.js').Request, seed: number }} Job */
+/** @typedef {import('../pkg/pgbook.js').CheckedRun} CheckedRun a run as wasm's check_run accepted it */
+/** @typedef {import('../pkg/pgbook.js').ConfigResult} ConfigResult a row of wasm's results table */
+/** @typedef {import('../pkg/pgbook.js').Quartiles} Quartiles median and IQR */
+/** @typedef {import('../pkg/pgbook.js').Extra} Extra a trainer's own column (absent in runs saved before them) */
 
 export {};

@@ -61,7 +61,6 @@ async function loop() {
           post({ type: 'finished', line: run.summary(), policy: run.policy() });
           return;
         }
-        /** @type {{ line: string, extra: import('./protocol.js').StepExtra }} */
         const { line, extra } = run.step(onProgress);
         post({ type: 'update', line, extra });
       }

@@ -335,7 +335,7 @@ pub fn settings<S: Settings>(args: Args) -> Result<()> {
             .iter()
             .map(|d| f.kind.to_text(d.get(f.name).unwrap_or(&Value::Null)))
             .collect();
-        let bounds = serde_json::Value::Object(f.kind.describe());
+        let bounds = serde_json::to_value(f.kind.describe()).unwrap_or_default();
         out::line(&format!(
             "{:<22} {:<30} {bounds}\n{:<22} {} — {}",
             f.name,

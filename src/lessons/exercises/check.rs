@@ -9,6 +9,7 @@ use serde::Serialize;
 
 /// The verdict on one answer.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Check {
     pub correct: bool,
     /// What the page says (Russian).

@@ -21,7 +21,7 @@ pub use report::UpdateReport;
 
 use crate::error::{Error, Quantity, Result, StepUnit};
 use crate::nn::clip_grad_norm;
-use crate::rng::{self, Rng};
+use crate::rng::Rng;
 use crate::train::cartpole::agent::{explained_variance, AgentView, EvaluationPlan};
 use crate::train::cartpole::rollout::{Envs, Rollout};
 use crate::train::cartpole::{
@@ -59,12 +59,8 @@ impl A2cTrainer {
     /// evaluation of the untrained policy at 0 transitions.
     pub fn new(config: A2cConfig, seed: u64) -> Result<Self> {
         config.validate()?;
-        let mut rng = rng::seeded(seed);
-        let plan = EvaluationPlan {
-            every: config.evaluation_every,
-            episodes: config.evaluation_episodes,
-        };
-        let agent = CartPoleAgent::new(&config.hidden_sizes, plan, seed, &mut rng)?;
+        let plan = EvaluationPlan::new(config.evaluation_every, config.evaluation_episodes);
+        let (agent, mut rng) = CartPoleAgent::seeded(&config.hidden_sizes, plan, seed)?;
         let envs = Envs::new(config.num_envs, &mut rng);
         Ok(A2cTrainer {
             agent,

@@ -21,6 +21,13 @@ pub struct EvaluationPlan {
     pub episodes: usize,
 }
 
+impl EvaluationPlan {
+    /// Every `every` updates (0: only after the last one), `episodes` episodes each.
+    pub const fn new(every: usize, episodes: usize) -> Self {
+        EvaluationPlan { every, episodes }
+    }
+}
+
 /// Actor, critic, their optimisers and the run's bookkeeping, networks in `S`.
 #[derive(Debug, Clone)]
 pub struct CartPoleAgent<S: Scalar = f64> {
@@ -76,6 +83,15 @@ impl<S: Scalar> CartPoleAgent<S> {
         let first = agent.evaluate();
         agent.evaluations.push(first);
         Ok(agent)
+    }
+
+    /// A run's start, the same for every CartPole trainer: the run's generator seeded with
+    /// `seed`, the agent drawn from it ([`CartPoleAgent::new`]); the generator then goes on to
+    /// the environments.
+    pub fn seeded(hidden_sizes: &[usize], plan: EvaluationPlan, seed: u64) -> Result<(Self, Rng)> {
+        let mut rng = crate::rng::seeded(seed);
+        let agent = Self::new(hidden_sizes, plan, seed, &mut rng)?;
+        Ok((agent, rng))
     }
 
     /// Counts `n` more training transitions.

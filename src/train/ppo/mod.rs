@@ -48,12 +48,8 @@ impl<S: Scalar> Ppo<S> {
     /// environments, and an evaluation of the untrained policy at 0 transitions.
     pub fn new(config: PpoConfig, seed: u64) -> Result<Self> {
         config.validate()?;
-        let mut rng = rng::seeded(seed);
-        let plan = EvaluationPlan {
-            every: config.evaluation_every,
-            episodes: config.evaluation_episodes,
-        };
-        let agent = CartPoleAgent::new(&config.hidden_sizes, plan, seed, &mut rng)?;
+        let plan = EvaluationPlan::new(config.evaluation_every, config.evaluation_episodes);
+        let (agent, mut rng) = CartPoleAgent::seeded(&config.hidden_sizes, plan, seed)?;
         let envs = Envs::new(config.num_envs, &mut rng);
         Ok(Ppo {
             agent,

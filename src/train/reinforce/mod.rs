@@ -26,7 +26,7 @@ pub use rollout::{advantages, Batch};
 
 use crate::error::{Error, Quantity, Result, StepUnit};
 use crate::nn::{clip_grad_norm, MlpCache};
-use crate::rng::{self, Rng};
+use crate::rng::Rng;
 use crate::train::cartpole::agent::{explained_variance, AgentView, EvaluationPlan};
 use crate::train::cartpole::{
     mean_return, mean_std, CartPoleAgent, CartPoleTrainer, Evaluation, RunSummary,
@@ -72,12 +72,8 @@ impl ReinforceTrainer {
     /// 0 transitions.
     pub fn new(config: ReinforceConfig, seed: u64) -> Result<Self> {
         config.validate()?;
-        let mut rng = rng::seeded(seed);
-        let plan = EvaluationPlan {
-            every: config.evaluation_every,
-            episodes: config.evaluation_episodes,
-        };
-        let agent = CartPoleAgent::new(&config.hidden_sizes, plan, seed, &mut rng)?;
+        let plan = EvaluationPlan::new(config.evaluation_every, config.evaluation_episodes);
+        let (agent, rng) = CartPoleAgent::seeded(&config.hidden_sizes, plan, seed)?;
         Ok(ReinforceTrainer {
             agent,
             rng,

@@ -13,7 +13,7 @@
 //! A prompt of level L is `<bos> s₁ … s_L =`; its correct response `s₁ … s_L <eos>`. The policy
 //! emits the three symbols and `<eos>`.
 
-use super::task::{Verdict, BOS, EOS, PAD};
+use super::task::{Symbols, Verdict, BOS, EOS, PAD};
 use crate::rng::{self, Rng};
 
 /// Ends the prompt: "now repeat".
@@ -35,33 +35,12 @@ pub const MAX_ANSWER_LENGTH: usize = MAX_LEVEL + 1;
 
 const TOKEN_TEXT: [&str; VOCAB_SIZE] = ["<pad>", "<bos>", "<eos>", "=", "a", "b", "c"];
 
-/// The token of action `action`: symbols first, `<eos>` last.
-pub fn action_token(action: usize) -> i64 {
-    if action < NUM_SYMBOLS {
-        FIRST_SYMBOL + action as i64
-    } else {
-        EOS
-    }
-}
-
-/// The action that emits `token`, if the policy can emit it.
-pub fn token_action(token: i64) -> Option<usize> {
-    if token == EOS {
-        Some(NUM_SYMBOLS)
-    } else if (FIRST_SYMBOL..FIRST_SYMBOL + NUM_SYMBOLS as i64).contains(&token) {
-        Some((token - FIRST_SYMBOL) as usize)
-    } else {
-        None
-    }
-}
-
-/// Text of one token; ids outside the vocabulary print as `<?id>`.
-pub fn token_text(token: i64) -> String {
-    usize::try_from(token)
-        .ok()
-        .and_then(|i| TOKEN_TEXT.get(i))
-        .map_or_else(|| format!("<?{token}>"), |s| (*s).to_string())
-}
+/// The task's symbols `a..c` (actions: symbols first, `<eos>` last).
+pub const SYMBOLS: Symbols = Symbols {
+    first: FIRST_SYMBOL,
+    count: NUM_SYMBOLS,
+    text: &TOKEN_TEXT,
+};
 
 /// The prompt `<bos> s₁ … s_L =` of the symbol indices `symbols`.
 pub fn prompt_tokens(symbols: &[usize]) -> Vec<i64> {

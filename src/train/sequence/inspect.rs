@@ -20,6 +20,7 @@ use serde::Serialize;
 /// Where a token's ratio stands against the clip range [1 − ε, 1 + ε_high].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum ClipState {
     /// Inside the range: the term is r·A and the gradient flows.
     Inside,
@@ -32,6 +33,7 @@ pub enum ClipState {
 
 /// One response token and its terms.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct InspectedToken {
     /// The token as the task writes it.
     pub token: String,
@@ -53,6 +55,7 @@ pub struct InspectedToken {
 
 /// One answer of the group.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct InspectedAnswer {
     /// The whole row: `<bos> prompt… answer…`.
     pub text: String,
@@ -65,6 +68,7 @@ pub struct InspectedAnswer {
 
 /// One group, inspected.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct GroupInspection {
     /// Iterations the run had done.
     pub iteration: usize,

@@ -9,7 +9,7 @@
 //!
 //! Prompt class `c` is the two tokens `<bos> q<c>`; its correct response is a pair of symbols
 //! followed by `<eos>`: `q0 → A C`, `q1 → B D`, `q2 → D A`. The policy emits only response
-//! tokens — the four symbols and `<eos>` — so its action `i` is token [`action_token`]`(i)`.
+//! tokens — the four symbols and `<eos>` — so its action `i` is token [`Symbols::action_token`]`(i)`.
 
 /// Padding: fills a row after the response.
 pub const PAD: i64 = 0;
@@ -40,40 +40,61 @@ const TOKEN_TEXT: [&str; VOCAB_SIZE] = [
     "<pad>", "<bos>", "<eos>", "q0", "q1", "q2", "A", "B", "C", "D",
 ];
 
-/// The token the policy's action `action` stands for: symbols first, `<eos>` last.
-pub fn action_token(action: usize) -> i64 {
-    if action < NUM_SYMBOLS {
-        FIRST_SYMBOL + action as i64
-    } else {
-        EOS
+/// A vocabulary of special tokens, then `count` symbols from `first`, whose policy emits the
+/// symbols and `<eos>` (the copy task's and this one's).
+#[derive(Debug, Clone, Copy)]
+pub struct Symbols {
+    /// The first symbol's token.
+    pub first: i64,
+    /// How many symbols.
+    pub count: usize,
+    /// Every token's text, by id.
+    pub text: &'static [&'static str],
+}
+
+impl Symbols {
+    /// The token the policy's action `action` stands for: symbols first, `<eos>` last.
+    pub fn action_token(&self, action: usize) -> i64 {
+        if action < self.count {
+            self.first + action as i64
+        } else {
+            EOS
+        }
+    }
+
+    /// The action that emits `token`, or `None` for a token the policy cannot emit.
+    pub fn token_action(&self, token: i64) -> Option<usize> {
+        if token == EOS {
+            Some(self.count)
+        } else if (self.first..self.first + self.count as i64).contains(&token) {
+            Some((token - self.first) as usize)
+        } else {
+            None
+        }
+    }
+
+    /// Text of one token; ids outside the vocabulary print as `<?id>`.
+    pub fn token_text(&self, token: i64) -> String {
+        usize::try_from(token)
+            .ok()
+            .and_then(|i| self.text.get(i))
+            .map_or_else(|| format!("<?{token}>"), |s| (*s).to_string())
     }
 }
 
-/// The action that emits `token`, or `None` for a token the policy cannot emit.
-pub fn token_action(token: i64) -> Option<usize> {
-    if token == EOS {
-        Some(NUM_SYMBOLS)
-    } else if (FIRST_SYMBOL..FIRST_SYMBOL + NUM_SYMBOLS as i64).contains(&token) {
-        Some((token - FIRST_SYMBOL) as usize)
-    } else {
-        None
-    }
-}
-
-/// Text of one token; ids outside the vocabulary print as `<?id>`.
-pub fn token_text(token: i64) -> String {
-    usize::try_from(token)
-        .ok()
-        .and_then(|i| TOKEN_TEXT.get(i))
-        .map_or_else(|| format!("<?{token}>"), |s| (*s).to_string())
-}
+/// This task's symbols `A..D`.
+pub const SYMBOLS: Symbols = Symbols {
+    first: FIRST_SYMBOL,
+    count: NUM_SYMBOLS,
+    text: &TOKEN_TEXT,
+};
 
 /// A row of token ids as readable text, PAD left out: e.g. `<bos> q0 A C <eos>`.
 pub fn decode(tokens: &[i64]) -> String {
     tokens
         .iter()
         .filter(|&&t| t != PAD)
-        .map(|&t| token_text(t))
+        .map(|&t| SYMBOLS.token_text(t))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -178,10 +199,10 @@ mod tests {
     #[test]
     fn actions_and_tokens_round_trip() {
         for a in 0..NUM_ACTIONS {
-            assert_eq!(token_action(action_token(a)), Some(a));
+            assert_eq!(SYMBOLS.token_action(SYMBOLS.action_token(a)), Some(a));
         }
-        assert_eq!(token_action(PAD), None);
-        assert_eq!(token_action(PROMPT_TOKENS[0]), None);
+        assert_eq!(SYMBOLS.token_action(PAD), None);
+        assert_eq!(SYMBOLS.token_action(PROMPT_TOKENS[0]), None);
     }
 
     #[test]
@@ -189,6 +210,6 @@ mod tests {
         let row = layout_row(2, &[9, 6, EOS], 7);
         assert_eq!(row, vec![BOS, 5, 9, 6, EOS, PAD, PAD]);
         assert_eq!(decode(&row), "<bos> q2 D A <eos>");
-        assert_eq!(token_text(42), "<?42>");
+        assert_eq!(SYMBOLS.token_text(42), "<?42>");
     }
 }

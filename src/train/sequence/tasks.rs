@@ -52,8 +52,8 @@ impl TaskKind {
     /// The token of action `action`.
     pub fn action_token(self, action: usize) -> i64 {
         match self {
-            TaskKind::ThreePrompts => task::action_token(action),
-            TaskKind::Copy => copy_task::action_token(action),
+            TaskKind::ThreePrompts => task::SYMBOLS.action_token(action),
+            TaskKind::Copy => copy_task::SYMBOLS.action_token(action),
             TaskKind::Addition => add::action_token(action),
         }
     }
@@ -61,8 +61,8 @@ impl TaskKind {
     /// The action that emits `token`.
     pub fn token_action(self, token: i64) -> Option<usize> {
         match self {
-            TaskKind::ThreePrompts => task::token_action(token),
-            TaskKind::Copy => copy_task::token_action(token),
+            TaskKind::ThreePrompts => task::SYMBOLS.token_action(token),
+            TaskKind::Copy => copy_task::SYMBOLS.token_action(token),
             TaskKind::Addition => add::token_action(token),
         }
     }
@@ -73,8 +73,8 @@ impl TaskKind {
             .iter()
             .filter(|&&t| t != task::PAD)
             .map(|&t| match self {
-                TaskKind::ThreePrompts => task::token_text(t),
-                TaskKind::Copy => copy_task::token_text(t),
+                TaskKind::ThreePrompts => task::SYMBOLS.token_text(t),
+                TaskKind::Copy => copy_task::SYMBOLS.token_text(t),
                 TaskKind::Addition => add::token_text(t),
             })
             .collect::<Vec<_>>()

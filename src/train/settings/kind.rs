@@ -2,7 +2,7 @@
 //! written back as text, and described to the page.
 
 use crate::error::{Bound, Error, Result, Rule};
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 /// The type and bounds of one setting.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -192,34 +192,6 @@ impl Kind {
             },
             Value::Bool(b) => b.to_string(),
             other => json_text(other),
-        }
-    }
-
-    /// The kind for the page and `pgbook settings --json`.
-    pub fn describe(&self) -> Map<String, Value> {
-        let bound = |b: &Option<Bound>| b.map_or(Value::Null, |b| json!(b.value));
-        let open = |b: &Option<Bound>| b.is_some_and(|b| b.open);
-        let v = match self {
-            Kind::Int { min, max } => json!({ "type": "int", "min": min, "max": max }),
-            Kind::Real { min, max } => json!({
-                "type": "real", "min": bound(min), "max": bound(max),
-                "min_open": open(min), "max_open": open(max),
-            }),
-            Kind::Bool => json!({ "type": "bool" }),
-            Kind::Choice(c) => json!({ "type": "choice", "choices": c }),
-            Kind::IntList { min, max, max_len } => {
-                json!({ "type": "int_list", "min": min, "max": max, "max_len": max_len })
-            }
-            Kind::Optional(inner) => {
-                let mut o = inner.describe();
-                o.insert("optional".into(), true.into());
-                o.insert("off".into(), OFF.into());
-                return o;
-            }
-        };
-        match v {
-            Value::Object(o) => o,
-            _ => Map::new(),
         }
     }
 }

@@ -8,17 +8,20 @@
 
 mod declare;
 mod kind;
+mod schema;
 pub mod seeds;
 
 pub use kind::Kind;
+pub use schema::{schema, FieldSpec, KindSpec, ProfileSpec, Schema};
 
 use crate::error::{Error, Name, Result};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// Where a field sits on the page's form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum Group {
     /// How experience is collected.
@@ -195,45 +198,17 @@ pub trait Settings:
     }
 }
 
-/// The schema of `S` as JSON: one object per field with `name`, `type`, bounds or `choices`,
-/// `default` per profile, `label`, `help`, `unit` and `group`; plus the profiles with their
-/// seeds.
+/// The schema of `S` as JSON (keys sorted, as `pgbook settings NAME --json` prints it): one
+/// object per field with `name`, `type`, bounds or `choices`, `default` per profile, `label`,
+/// `help`, `unit` and `group`; plus the profiles with their seeds.
 pub fn schema_json<S: Settings>() -> Value {
-    let profiles: Vec<(S::Profile, Map<String, Value>)> = S::Profile::ALL
-        .iter()
-        .map(|&p| (p, S::for_profile(p).to_json()))
-        .collect();
-    let fields: Vec<Value> = S::FIELDS
-        .iter()
-        .map(|f| {
-            let mut o = f.kind.describe();
-            o.insert("name".into(), f.name.into());
-            let defaults: Map<String, Value> = profiles
-                .iter()
-                .map(|(p, values)| {
-                    let v = values.get(f.name).cloned().unwrap_or(Value::Null);
-                    (p.name().to_string(), v)
-                })
-                .collect();
-            o.insert("default".into(), Value::Object(defaults));
-            o.insert("label".into(), f.label.into());
-            o.insert("help".into(), f.help.into());
-            o.insert("unit".into(), f.unit.map_or(Value::Null, Value::from));
-            o.insert("group".into(), json!(f.group));
-            o.insert("group_label".into(), f.group.label().into());
-            Value::Object(o)
-        })
-        .collect();
-    let profile_list: Vec<Value> = S::Profile::ALL
-        .iter()
-        .map(|p| json!({ "name": p.name(), "label": p.label(), "seeds": p.seeds() }))
-        .collect();
-    json!({ "profiles": profile_list, "fields": fields })
+    serde_json::to_value(schema::<S>()).unwrap_or(Value::Null)
 }
 
 /// The settings a run asks for: a profile and its overrides as text (what a URL and the
 /// CLI carry), resolved and checked in one place.
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Request {
     /// The profile's name.
     pub profile: String,
@@ -277,6 +252,7 @@ pub fn argument_label_ru(name: &str) -> Option<&'static str> {
         "group_size" => Some("размер группы G"),
         "lambda" => Some("λ — параметр GAE"),
         "run" => Some("номер запуска"),
+        "qr_text" => Some("текст QR-кода"),
         _ => None,
     }
 }
