@@ -46,6 +46,8 @@
 //  - search (`node e2e/bench.mjs search` only): e2e/bench-search.mjs — the search library's and
 //    sections' size, the index's build on first use (served, and the one file from disk) against
 //    loading a serialised index, and every keystroke of typed queries (p50, p95, most), both browsers;
+//  - class (`node e2e/bench.mjs class` only): e2e/bench-class.mjs — thirty class codes pasted
+//    into the contents page's #class, from «Собрать» to the band drawn, both browsers;
 //  - gates (`node e2e/bench.mjs gates`, run by scripts/bench.sh): the time budgets the page
 //    tests used to assert, each a `gate` line with its figure, its budget and ok; the process
 //    exits with 1 when one is over budget. First contentful paint of every page (median of 3
@@ -58,7 +60,7 @@
 //    the CLI refuses every out-of-bounds size and bad option of tests/cli.rs within 5 s; every
 //    keystroke in the search answered within 50 ms (p95; served and one file, both browsers).
 // Usage: scripts/build-wasm.sh && node scripts/build-site.mjs && cargo build --release &&
-//        node e2e/bench.mjs [page|gates|compare|reinforce|grpo|transformer|r1|r1-prepared|onefile|search|load|lighthouse|versus [COMMIT]]
+//        node e2e/bench.mjs [page|gates|compare|reinforce|grpo|transformer|r1|r1-prepared|onefile|search|class|load|lighthouse|versus [COMMIT]]
 //        (`page`: only the page weights and first paints)
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -72,6 +74,7 @@ import { transformer } from './bench-transformer.mjs';
 import { r1, r1Prepared } from './bench-r1.mjs';
 import { FLOOR_PAGE, lighthouseBench, loadBench } from './bench-load.mjs';
 import { searchBench } from './bench-search.mjs';
+import { classBench } from './bench-class.mjs';
 
 /** Runs in the page: the CLI's `bench ppo` in a fresh Web Worker. @param {string} precision */
 const benchInWorker = (precision) =>
@@ -115,6 +118,7 @@ const onlyR1 = process.argv[2] === 'r1';
 const onlyR1Prepared = process.argv[2] === 'r1-prepared';
 const onlyOneFile = process.argv[2] === 'onefile';
 const onlySearch = process.argv[2] === 'search';
+const onlyClass = process.argv[2] === 'class';
 const versusCommit = process.argv[2] === 'versus' ? (process.argv[3] ?? 'ec1f6b9') : null;
 const onlyLoad = process.argv[2] === 'load';
 const onlyLighthouse = process.argv[2] === 'lighthouse';
@@ -600,6 +604,7 @@ try {
   else if (onlyR1) await r1(context, Number(process.argv[3]) > 0 ? Number(process.argv[3]) : 11);
   else if (onlyOneFile) await oneFile(context);
   else if (onlySearch) await searchBench(context);
+  else if (onlyClass) await classBench(context);
   else await pagesAndTraining();
 } finally {
   await chromium.close();

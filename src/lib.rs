@@ -19,6 +19,7 @@
 //! - `web` (wasm32 only): the wasm-bindgen boundary.
 
 pub mod choice;
+pub mod class;
 pub mod envs;
 pub mod error;
 pub mod lessons;

@@ -10,6 +10,7 @@ mod axis_labels;
 mod bad_input;
 mod baseline_simulation;
 mod cartpole;
+mod class;
 mod cli;
 mod grpo;
 mod grpo_figures;

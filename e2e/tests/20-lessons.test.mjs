@@ -216,6 +216,14 @@ forEachBrowser((env) => {
         // states a reader reaches from here).
         const found = await axe(tab);
         assert(found.rules === 0, `axe (WCAG 2.2 AA): ${found.lines.join('\n')}`);
+        // Issue 42: every figure and trainer panel opens on the projector; the lesson prints a worksheet.
+        const classroom = await tab.eval(() => ({
+          items: [...document.querySelectorAll('figure.live, section.trainer')].map((e) => `${e.id}:${e.querySelector(':scope > .present-open button') ? 'yes' : 'no'}`),
+          sheets: [...document.querySelectorAll('.worksheet-controls button')].map((b) => b.textContent),
+        }));
+        assert(classroom.items.every((i) => i.endsWith(':yes')), `figures or panels without «На проектор»: ${classroom.items.join(' ')}`);
+        const sheets = lesson.file === 'exercises.html' ? 'Печать для ученика,Печать для учителя' : 'Рабочий лист';
+        assert(classroom.sheets.join() === sheets, `worksheet controls: ${classroom.sheets.join()}`);
         await checkSnippets(tab, lesson.file);
 
         // A redraw adds nothing to the page (plotters measured each label in a <span> of

@@ -144,10 +144,11 @@ forEachBrowser((env) => {
           failed: document.querySelectorAll('figure.failed').length,
           panels: document.querySelectorAll('[id^="trainer-"][data-status]').length,
           exercises: document.querySelectorAll('form[data-exercise]').length,
+          sheets: document.querySelectorAll('.worksheet-controls button').length, // issue 42's print buttons
         }));
         assert(page.h1 === `Урок ${i + 1}. ${lesson.title}` && page.title.startsWith(page.h1), `page ${i + 1}: «${page.h1}», «${page.title}»`);
         assert(page.hash === pages[i], `page ${i + 1} at ${page.hash}`);
-        assert(page.math > 0 && !page.fatal && page.failed === 0, `${lesson.file}: ${JSON.stringify(page)}`);
+        assert(page.math > 0 && !page.fatal && page.failed === 0 && page.sheets > 0, `${lesson.file}: ${JSON.stringify(page)}`);
         const slider = await redrawFirstFigure(tab);
         if (slider) redrawn.push(lesson.file);
         else assert(page.panels + page.exercises > 0, `${lesson.file}: neither a figure nor a trainer nor an exercise`);
@@ -198,6 +199,10 @@ forEachBrowser((env) => {
       const moved = await tab.eval(() => ({ hash: location.hash, h1: document.querySelector('h1')?.textContent ?? '' }));
       const gae = LESSONS.findIndex((l) => l.file === 'gae.html');
       assert(moved.hash === '#gae/figure-gae?gamma=0.9' && moved.h1.startsWith(`Урок ${gae + 1}.`), `an old fragment: ${JSON.stringify(moved)}`);
+      // The projector view from the fragment (issue 42), as on the served site.
+      await go(tab, '#gae?present=figure-gae');
+      const shown = await tab.eval(() => document.querySelector('.present-view:not([hidden]) .present-stage > *')?.id ?? null);
+      assert(shown === 'figure-gae', `#gae?present=figure-gae shows ${shown}`);
       await go(tab, '#lesson-99');
       assert((await tab.text('h1')) === BOOK_TITLE && /нет страницы «lesson-99»/.test((await tab.text('.link-error')) ?? ''), 'an unknown page');
       t.diagnostic(`${env.name}: ${LESSONS.length} lessons opened, figures redrawn on ${redrawn.join(', ')}`);
@@ -287,6 +292,23 @@ forEachBrowser((env) => {
       await tab.clickButton('#trainer-a2c', 'Сброс');
       assert((await tab.status('#trainer-a2c')) === 'idle', `after Reset: ${await tab.status('#trainer-a2c')}`);
       t.diagnostic(`${env.name}: ${notes.join(', ')}; comparison and policy as the CLI's`);
+    });
+  });
+
+  it('a class link from disk: a seat run in the file\'s worker gives the CLI\'s code, with its QR code; codes merge into the band', { timeout: 180_000 }, async () => {
+    const sets = ['--set', 'num_updates=40', '--set', 'evaluation_every=4'];
+    const codes = cliText(['train', 'a2c', '--profile', 'smoke', ...sets, '--seeds', '6,7,8', '--class-code']).trim().split('\n');
+    await withFile(env, '#index/class?class=a2c&config=smoke;num_updates=40;evaluation_every=4&n=12', async (tab) => {
+      await tab.waitFor(() => document.querySelector('#class-seat') !== null, null, 30_000);
+      await tab.fill('#class-seat', '7');
+      await tab.clickButton('[data-class-student]', 'Запустить');
+      await tab.waitFor(() => document.querySelector('#class-code, [data-class-student] [role="alert"]') !== null, null, 120_000);
+      assert((await tab.value('#class-code')) === codes[1], `the file's code of seed 7: ${await tab.value('#class-code')}, the CLI's ${codes[1]}`);
+      assert((await tab.count('[data-class-code] .class-qr svg')) === 1, 'the code as a QR code');
+      await tab.fill('#class-codes', codes.join('\n'));
+      await tab.clickButton('[data-class-teacher]', 'Собрать');
+      await tab.waitFor(() => document.querySelector('#class-band')?.getAttribute('data-drawn') === '3', null, 10_000);
+      assert((await tab.count('[data-class-table] tbody tr')) === 3, 'the class table from the file');
     });
   });
 });

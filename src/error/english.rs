@@ -173,6 +173,16 @@ impl fmt::Display for Error {
                 *budget as f64 / GIB,
                 settings.join(", ")
             ),
+            ErrorKind::ClassCode { line: 0, problem } => {
+                write!(f, "the code is refused: {}", problem.english())
+            }
+            ErrorKind::ClassCode { line, problem } => {
+                write!(
+                    f,
+                    "the code on line {line} is refused: {}",
+                    problem.english()
+                )
+            }
         }
     }
 }

@@ -5,10 +5,12 @@
 //! Russian ([`Error::russian`]), both built from the same fields.
 
 mod checks;
+mod class;
 mod english;
 mod russian;
 
 pub(crate) use checks::*;
+pub use class::CodeProblem;
 
 use std::fmt;
 
@@ -107,6 +109,13 @@ pub enum ErrorKind {
         need: u64,
         /// Bytes it may hold.
         budget: u64,
+    },
+    /// A class result code refused: `line` (1-based; 0 for one code alone) and why.
+    ClassCode {
+        /// The code's line in what was pasted or read.
+        line: usize,
+        /// Why it is refused.
+        problem: CodeProblem,
     },
 }
 
@@ -382,6 +391,11 @@ impl Error {
     /// [`ErrorKind::Finished`] after `steps` steps of `unit`.
     pub fn finished(unit: StepUnit, steps: usize) -> Self {
         ErrorKind::Finished { steps, unit }.into()
+    }
+
+    /// [`ErrorKind::ClassCode`].
+    pub fn class_code(line: usize, problem: CodeProblem) -> Self {
+        ErrorKind::ClassCode { line, problem }.into()
     }
 
     /// [`ErrorKind::Canvas`].

@@ -205,6 +205,10 @@ pub(crate) fn message(e: &Error, label: &dyn Fn(&str) -> Option<String>) -> Stri
                 names.join(", ")
             )
         }
+        ErrorKind::ClassCode { line: 0, problem } => format!("код отклонён: {}", problem.russian()),
+        ErrorKind::ClassCode { line, problem } => {
+            format!("код в строке {line} отклонён: {}", problem.russian())
+        }
     }
 }
 

@@ -112,13 +112,23 @@ impl Theme {
     /// A theme for a canvas with `device_pixel_ratio` (clamped to a sane range).
     pub fn for_dpr(device_pixel_ratio: f64) -> Self {
         let scale = if device_pixel_ratio.is_finite() {
-            device_pixel_ratio.clamp(0.5, 4.0)
+            device_pixel_ratio.clamp(0.5, 8.0)
         } else {
             1.0
         };
         Theme {
             scale,
             colors: PALETTE.with(|p| p.get()),
+        }
+    }
+
+    /// The projector view's enlargement of a canvas's type, lines and margins, from the canvas's
+    /// `data-scale` attribute (www/js/present.js): a number from 1 to 3, anything else 1.
+    /// The backing store stays CSS size × DPR, so the enlarged figure is drawn, not zoomed.
+    pub fn presentation_scale(attribute: Option<&str>) -> f64 {
+        match attribute.map(str::trim).and_then(|a| a.parse::<f64>().ok()) {
+            Some(k) if k.is_finite() => k.clamp(1.0, 3.0),
+            _ => 1.0,
         }
     }
 
@@ -221,6 +231,25 @@ pub fn tick_label(x: f64, digits: usize) -> String {
         String::new()
     } else {
         decimal(x, digits)
+    }
+}
+
+#[cfg(test)]
+mod scale_tests {
+    use super::Theme;
+
+    #[test]
+    fn the_projector_scale_enlarges_type_and_refuses_nonsense() {
+        assert_eq!(Theme::presentation_scale(None), 1.0);
+        assert_eq!(Theme::presentation_scale(Some("2")), 2.0);
+        assert_eq!(Theme::presentation_scale(Some(" 1.5 ")), 1.5);
+        for bad in ["", "abc", "NaN", "inf", "-2", "0.2"] {
+            assert_eq!(Theme::presentation_scale(Some(bad)), 1.0, "{bad}");
+        }
+        assert_eq!(Theme::presentation_scale(Some("9")), 3.0);
+        // A label of 11 CSS px at DPR 2, scale 2: 44 device px, 22 CSS px.
+        let theme = Theme::for_dpr(2.0 * Theme::presentation_scale(Some("2")));
+        assert_eq!(theme.px(11.0), 44);
     }
 }
 

@@ -17,7 +17,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 /// Looks up `<canvas id=canvas_id>` and runs `draw` on its backing store at the size the
-/// page gave it, with devicePixelRatio for the theme's scale.
+/// page gave it, with devicePixelRatio (times the projector view's scale) for the theme's scale.
 pub fn with_canvas<T>(
     canvas_id: &str,
     draw: impl FnOnce(&DrawingArea<Recording<Canvas>, Shift>, f64) -> Result<T>,
@@ -35,7 +35,11 @@ pub fn with_canvas<T>(
     if canvas.width() == 0 || canvas.height() == 0 {
         return Err(problem(CanvasProblem::NoSize));
     }
-    let dpr = window.device_pixel_ratio();
+    // The projector view enlarges what is drawn, not the bitmap (Theme::presentation_scale).
+    let scale = crate::plots::theme::Theme::presentation_scale(
+        canvas.get_attribute("data-scale").as_deref(),
+    );
+    let dpr = window.device_pixel_ratio() * scale;
     // Recording: the legends go where the figure drew no data (plots::marks).
     let area =
         Recording::new(Canvas::new(canvas).ok_or_else(|| problem(CanvasProblem::NoContext))?)

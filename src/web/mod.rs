@@ -10,6 +10,8 @@
 mod board;
 mod canvas;
 #[cfg(feature = "trainers")]
+mod class;
+#[cfg(feature = "trainers")]
 mod inspect;
 #[cfg(feature = "trainers")]
 mod panel;
@@ -27,6 +29,8 @@ mod worker;
 
 #[cfg(feature = "trainers")]
 pub use board::*;
+#[cfg(feature = "trainers")]
+pub use class::*;
 #[cfg(feature = "trainers")]
 pub use inspect::*;
 #[cfg(feature = "trainers")]

@@ -43,6 +43,20 @@ pub(super) enum ToWorker {
     },
     /// This machine's speed (`measure_speed`).
     Speed,
+    /// A class seat (js/class.js): trainer `kind`'s `request` on `seed`, step by step
+    /// (`ClassRun`), then its result code.
+    Class {
+        kind: String,
+        request: Request,
+        seed: f64,
+    },
+    /// A handed-in class code's seed recomputed with trainer `kind`'s `request`
+    /// (`class_verify`).
+    ClassVerify {
+        kind: String,
+        request: Request,
+        code: String,
+    },
 }
 
 /// The benchmarks a worker runs (`bench_ppo`, `bench_transformer`).
@@ -103,5 +117,18 @@ pub(super) enum FromWorker {
     },
     Speed {
         speed: f64,
+    },
+    /// A class seat's result code.
+    Class {
+        code: String,
+    },
+    /// A class seat's progress: `done` of `total` (the trainer's progress unit).
+    ClassProgress {
+        done: f64,
+        total: f64,
+    },
+    /// A recomputed class code matched: its seed.
+    ClassVerify {
+        seed: f64,
     },
 }

@@ -19,7 +19,9 @@ import { showFatal } from './fatal.js';
 import { useNumerals } from './format.js';
 import { ONE_FILE } from './links.js';
 import { registerOffline } from './offline.js';
+import { wirePresent } from './present.js';
 import { wireFigures } from './sliders.js';
+import { wireWorksheet } from './worksheet.js';
 import { usePalette, wirePrint, wireThemeSwitch } from './theme.js';
 
 // Main-thread tasks over 50 ms (the e2e tests check that training never causes one).
@@ -120,6 +122,7 @@ async function main() {
   announceFigures();
   wireExercises();
   wireCopyButtons();
+  wirePresent();
   await nextTask();
   // Measured once the figures are drawn: their tables are filled by then.
   const marked = drawn.then(keyboardScrolling, keyboardScrolling);
@@ -148,7 +151,17 @@ async function main() {
     } catch (e) {
       showFatal(`Не удалось загрузить инспектор токенов: ${messageOf(e)}`);
     }
+  // The class experiment (the contents page's #class) loads the whole core on first use.
+  const classRoot = document.querySelector('[data-class]');
+  if (classRoot instanceof HTMLElement)
+    try {
+      await import('./class.js').then((m) => m.wireClass(classRoot));
+    } catch (e) {
+      showFatal(`Не удалось загрузить эксперимент класса: ${messageOf(e)}`);
+    }
   await Promise.all([drawn, marked, glossary]);
+  wirePresent(true); // the panels' buttons, and the view the address names (present=ID)
+  wireWorksheet(); // once the prepared comparisons have their run links
   document.documentElement.dataset.ready = '1'; // every figure drawn, every panel set up
   performance.mark('pgbook-ready'); // e2e/bench.mjs onefile reads it
 }

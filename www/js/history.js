@@ -195,3 +195,17 @@ export async function saveRun(run) {
 export async function deleteRun(id) {
   await transact('readwrite', (s) => s.delete(id));
 }
+
+/**
+ * Records of another shape kept beside the runs (a class's codes: js/class.js), newest first.
+ * @param {string} kind @returns {Promise<Record<string, any>[]>}
+ */
+export async function listRecords(kind) {
+  const records = /** @type {unknown} */ (await transact('readonly', (s) => s.index('kind').getAll(kind)));
+  return (Array.isArray(records) ? records : []).filter(isObject).sort((a, b) => (b.id ?? 0) - (a.id ?? 0));
+}
+
+/** Saves a record of another shape (its `kind` names it). @param {Record<string, any>} record @returns {Promise<number>} */
+export async function saveRecord(record) {
+  return /** @type {number} */ (await transact('readwrite', (s) => s.add(record)));
+}

@@ -10,7 +10,7 @@
 const tell = (worker, message) => worker.postMessage(message);
 
 /** A trainers' worker: the module worker.js beside this module, or the one-file book's (onefile.js). */
-const newWorker = () => window.pgbookNewWorker?.() ?? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+export const newWorker = () => window.pgbookNewWorker?.() ?? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 
 // One run = one job per seed, on a pool of at most navigator.hardwareConcurrency workers (the
 // rest queue and start as workers free up). Reports arrive as messages; nothing blocks the page.

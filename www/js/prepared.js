@@ -114,7 +114,9 @@ export async function setupPrepared(wasm, panels) {
       action.className = 'prepared-run';
       const size = `${g.configs.length > 1 ? `${g.configs.length} конфигурации × ` : ''}${seedCount(seeds.split(',').length)}`;
       action.textContent = joined ? `Запустить ${trainerName(kind)} (${size})` : `Запустить это сравнение (${size})`;
-      if (action instanceof HTMLAnchorElement) action.href = pageLink(g.schema.page.file, q, `trainer-${kind}`);
+      // The worksheet (worksheet.js) prints the run as a link either way.
+      action.dataset.link = pageLink(g.schema.page.file, q, `trainer-${kind}`);
+      if (action instanceof HTMLAnchorElement) action.href = action.dataset.link;
       else {
         action.setAttribute('type', 'button');
         action.addEventListener('click', () => panel.loadComparison(g.configs, seeds));

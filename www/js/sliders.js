@@ -5,26 +5,32 @@ import { FIGURES, figureError, quote, redraw, refusal } from './figures.js';
 import { formatNumber } from './format.js';
 import { pageParams, setPageParams } from './links.js';
 
+/**
+ * Writes the settings of the controls in `scope` (a figure, or the whole page) into `q`, as a
+ * link keeps them: each slider's value, each switch as 0 or 1, per-record switches as the
+ * records that are on (`term=3-8`). The worksheets' state links (worksheet.js) take one figure's.
+ * @param {ParentNode} scope @param {URLSearchParams} q
+ */
+export function writeState(scope, q) {
+  scope
+    .querySelectorAll(/** @type {'input'} */ ('input[data-param][data-url]'))
+    .forEach((input) => q.set(input.dataset.url ?? '', input.type === 'checkbox' ? (input.checked ? '1' : '0') : input.value));
+  /** @type {Map<string, string[]>} */
+  const lists = new Map();
+  scope.querySelectorAll(/** @type {'input'} */ ('input[data-flag][data-url]')).forEach((input) => {
+    const list = lists.get(input.dataset.url ?? '') ?? [];
+    if (input.checked && !input.disabled) list.push(input.dataset.record ?? '');
+    lists.set(input.dataset.url ?? '', list);
+  });
+  lists.forEach((records, key) => q.set(key, records.join('-')));
+  return q;
+}
+
 // Slider settings live in the URL (debounced: browsers throttle rapid history updates).
 let urlTimer = 0;
 function saveToUrl() {
   clearTimeout(urlTimer);
-  urlTimer = window.setTimeout(() => {
-    const q = pageParams();
-    document
-      .querySelectorAll(/** @type {'input'} */ ('input[data-param][data-url]'))
-      .forEach((input) => q.set(input.dataset.url ?? '', input.type === 'checkbox' ? (input.checked ? '1' : '0') : input.value));
-    // Per-record switches: the records that are on, as `term=3-8`.
-    /** @type {Map<string, string[]>} */
-    const lists = new Map();
-    document.querySelectorAll(/** @type {'input'} */ ('input[data-flag][data-url]')).forEach((input) => {
-      const list = lists.get(input.dataset.url ?? '') ?? [];
-      if (input.checked && !input.disabled) list.push(input.dataset.record ?? '');
-      lists.set(input.dataset.url ?? '', list);
-    });
-    lists.forEach((records, key) => q.set(key, records.join('-')));
-    setPageParams(q);
-  }, 250);
+  urlTimer = window.setTimeout(() => setPageParams(writeState(document, pageParams())), 250);
 }
 
 /**

@@ -118,6 +118,30 @@ scope.onmessage = (/** @type {MessageEvent<import('./protocol.js').ToWorker>} */
         // here so that the page's main thread never runs training updates.
         post({ type: 'speed', speed: wasm.measure_speed() });
         break;
+      case 'class': {
+        // A class seat's seed, step by step (its progress at most every 250 ms), then its
+        // result code (js/class.js; the page ends this worker when it has the code).
+        const seat = new wasm.ClassRun(msg.kind, JSON.stringify(msg.request), msg.seed);
+        try {
+          let last = performance.now();
+          while (!seat.is_finished()) {
+            seat.step();
+            if (performance.now() - last >= 250) {
+              last = performance.now();
+              const [done, total] = seat.progress();
+              post({ type: 'class_progress', done, total });
+            }
+          }
+          post({ type: 'class', code: seat.code() });
+        } finally {
+          seat.free();
+        }
+        break;
+      }
+      case 'class_verify':
+        // A handed-in code's seed recomputed: its seed, or the reason it is refused.
+        post({ type: 'class_verify', seed: wasm.class_verify(msg.kind, JSON.stringify(msg.request), msg.code) });
+        break;
       case 'fail':
         // The page's self-check: a deliberate panic inside the wasm module of this worker.
         wasm.self_test_panic();

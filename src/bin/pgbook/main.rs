@@ -5,6 +5,7 @@
 mod out;
 mod args;
 mod cartpole;
+mod class;
 mod notebook;
 mod ppo;
 mod prepared;
@@ -43,13 +44,17 @@ USAGE:
   pgbook notebook [--teacher] [--out FILE.ipynb]
                                              the coding exercises as a Jupyter notebook (stubs;
                                              --teacher: with the solutions)
+  pgbook class merge FILE [--json] [--trainer NAME [TRAIN OPTIONS] [--verify]]
+                                       a class's result codes (one a line): its table and
+                                       band; --trainer: the class's configuration, --verify:
+                                       every seed recomputed (a forged code exits 2)
   pgbook help | --help | COMMAND --help
 
 TRAIN OPTIONS:
 ";
 
 /// Options that take no value, across all commands.
-const FLAGS: &[&str] = &["json", "help", "url", "teacher"];
+const FLAGS: &[&str] = &["json", "help", "url", "teacher", "class-code", "verify"];
 /// Options that may be given more than once.
 const REPEATABLE: &[&str] = &["set"];
 
@@ -86,6 +91,7 @@ fn run(argv: &[String]) -> Result<()> {
                 "bench ppo",
                 "bench transformer",
                 "notebook",
+                "class merge FILE",
             ]
             .map(String::from),
         );
@@ -105,6 +111,7 @@ fn run(argv: &[String]) -> Result<()> {
         ["bench", "ppo"] => ppo::bench(args),
         ["bench", "transformer"] => sequence::bench_transformer(args),
         ["notebook"] => notebook::notebook(args),
+        ["class", "merge", path] => class::merge(path, args),
         _ => unknown(),
     }
 }

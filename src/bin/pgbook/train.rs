@@ -5,6 +5,7 @@
 
 use crate::args::Args;
 use crate::out;
+use pgbook::class::{code_of, ClassKind};
 use pgbook::plots::{self, Theme};
 use pgbook::train::cartpole::Evaluation;
 use pgbook::train::compare::Extra;
@@ -92,14 +93,15 @@ pub const OPTIONS: &str = "\
   --threads N           seeds trained side by side (default 2)
   --json                JSON lines: one per step, one summary per seed
   --svg-dir DIR         also write the run's figures as SVG
+  --class-code          print each seed's class result code (one a line) instead
   --url                 print the book's link that starts this run (and train nothing)
   --url-base URL        the book's address for --url (default http://127.0.0.1:8000/;
                         file:///…/pgbook.html: the book in one file, state in the fragment)
   --KEY VALUE           any setting by name, dashes for underscores (--group-size 4)";
 
 /// Everything the command line asked for, read and checked before anything runs.
-struct Job<T: Trainer> {
-    config: T::Config,
+pub struct Job<T: Trainer> {
+    pub config: T::Config,
     profile: String,
     seeds: Vec<u64>,
     threads: usize,
@@ -109,7 +111,7 @@ struct Job<T: Trainer> {
     url: Option<String>,
 }
 
-fn parse<T: Trainer>(args: &Args) -> Result<Job<T>> {
+pub fn parse<T: Trainer>(args: &Args) -> Result<Job<T>> {
     let profile_name = args
         .text("profile")
         .unwrap_or_else(|| <T::Config as Settings>::Profile::ALL[0].name().to_string());
@@ -199,13 +201,21 @@ where
     T: Trainer + Send,
     T::Config: Sync,
     T::Report: Send,
-    F: TextOutput<T>,
+    F: TextOutput<T> + ClassKind<T>,
     D: SvgDiagnostics<T>,
 {
     let job = parse::<T>(&args)?;
+    let class_code = args.flag("class-code");
     args.finish()?;
     if let Some(url) = &job.url {
         out::line(url);
+        return Ok(());
+    }
+    if class_code {
+        // One code per seed, in the seeds' order: what the page's class run shows.
+        for run in run_seeds::<T, F>(&job.config, &job.seeds, job.threads, Output::Quiet)? {
+            out::line(&code_of::<T, F>(&run.trainer, &run.reports)?.encode());
+        }
         return Ok(());
     }
     if !job.json {
