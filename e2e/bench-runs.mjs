@@ -38,7 +38,7 @@ export const slideFigure = ([name, n]) => {
  * @param {import('./harness.mjs').Tab} tab @param {string} block the block's selector
  * @returns {Promise<string[]>}
  */
-async function preparedTable(tab, block) {
+export async function preparedTable(tab, block) {
   const box = `${block} [data-prepared-result]`;
   await tab.waitFor((sel) => document.querySelectorAll(`${sel} tbody tr`).length > 0, box, 30_000);
   return tab.eval(

@@ -25,6 +25,12 @@
 //  - transformer (`node e2e/bench.mjs transformer` only): `bench transformer` natively and in a
 //    Web Worker side by side, f32 and f64, then the transformer profile's five seeds in the CLI
 //    and in the sequence panel (e2e/bench-transformer.mjs);
+//  - r1 (`node e2e/bench.mjs r1 [SEED]` only): one seed (default 11) of the r1_grpo profile's
+//    whole pipeline from lesson 10's link, Chromium and Firefox: the estimate shown before the
+//    start against the wall time, then the CLI (e2e/bench-r1.mjs);
+//  - r1-prepared (`node e2e/bench.mjs r1-prepared [ID]` only): lesson 10's prepared comparison
+//    ID (default r1_dynamic) in Chromium from its block's link, the estimate shown before the
+//    start against the wall time, then the lesson's table and verdict (e2e/bench-r1.mjs);
 //  - versus (`node e2e/bench.mjs versus [COMMIT]` only): the full five-seed PPO profile of this
 //    book and of COMMIT's (default ec1f6b9, before issue 15; built once in a git worktree under
 //    the temporary directory), alternately in one Chromium session, three rounds each.
@@ -54,7 +60,7 @@
 //    the CLI refuses every out-of-bounds size and bad option of tests/cli.rs within 5 s; every
 //    keystroke in the search answered within 50 ms (p95; served and one file, both browsers).
 // Usage: scripts/build-wasm.sh && node scripts/build-site.mjs && cargo build --release &&
-//        node e2e/bench.mjs [page|gates|compare|reinforce|grpo|transformer|onefile|search|class|load|lighthouse|versus [COMMIT]]
+//        node e2e/bench.mjs [page|gates|compare|reinforce|grpo|transformer|r1|r1-prepared|onefile|search|class|load|lighthouse|versus [COMMIT]]
 //        (`page`: only the page weights and first paints)
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -65,6 +71,7 @@ import { LESSONS } from '../www/book.mjs';
 import { grpo, reinforce, slideFigure, versus } from './bench-runs.mjs';
 import { oneFile, oneFileGates } from './bench-onefile.mjs';
 import { transformer } from './bench-transformer.mjs';
+import { r1, r1Prepared } from './bench-r1.mjs';
 import { FLOOR_PAGE, lighthouseBench, loadBench } from './bench-load.mjs';
 import { searchBench } from './bench-search.mjs';
 import { classBench } from './bench-class.mjs';
@@ -107,6 +114,8 @@ const onlyCompare = process.argv[2] === 'compare';
 const onlyReinforce = process.argv[2] === 'reinforce';
 const onlyGrpo = process.argv[2] === 'grpo';
 const onlyTransformer = process.argv[2] === 'transformer';
+const onlyR1 = process.argv[2] === 'r1';
+const onlyR1Prepared = process.argv[2] === 'r1-prepared';
 const onlyOneFile = process.argv[2] === 'onefile';
 const onlySearch = process.argv[2] === 'search';
 const onlyClass = process.argv[2] === 'class';
@@ -591,6 +600,8 @@ try {
   else if (onlyReinforce) await reinforce(context);
   else if (onlyGrpo) await grpo(context);
   else if (onlyTransformer) await transformer(context);
+  else if (onlyR1Prepared) await r1Prepared(context, process.argv[3] ?? 'r1_dynamic');
+  else if (onlyR1) await r1(context, Number(process.argv[3]) > 0 ? Number(process.argv[3]) : 11);
   else if (onlyOneFile) await oneFile(context);
   else if (onlySearch) await searchBench(context);
   else if (onlyClass) await classBench(context);

@@ -6,13 +6,15 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use pgbook::plots::{
-    learning_curve, ppo_diagnostics, sequence_curves, sequence_lab, to_svg, Theme,
+    learning_curve, pipeline_run, ppo_diagnostics, sequence_curves, sequence_lab, to_svg, Theme,
 };
 use pgbook::train::cartpole::CartPoleTrainer;
 use pgbook::train::curves::aggregate;
 use pgbook::train::ppo::{PpoConfig, PpoTrainer};
 use pgbook::train::sequence::lab::ConfigLab;
-use pgbook::train::sequence::{SequenceConfig, SequenceTrainer};
+use pgbook::train::sequence::pipeline_run::PipelineRun;
+use pgbook::train::sequence::{SequenceConfig, SequenceProfile, SequenceTrainer};
+use pgbook::train::settings::Settings;
 
 /// The y (backend pixels) of the first `<text>` whose content contains `needle`.
 fn text_y(svg: &str, needle: &str) -> f64 {
@@ -178,6 +180,45 @@ fn legends_leave_the_data_at_phone_width_and_stay_inside_on_a_desktop() {
             } else {
                 "left"
             }
+        );
+    }
+}
+
+/// Lesson 10's pipeline figure (the sequence panel's `#canvas-seq-pipeline`: 720 × 520 on a
+/// desktop, 370 × 1000 on a phone): two by two on a desktop, the four charts one above the
+/// other on a phone, and its legend strip under the lowest chart at both widths.
+#[test]
+fn the_pipeline_figure_stacks_on_a_phone_with_its_legend_under_the_charts() {
+    let config = SequenceConfig::for_profile(SequenceProfile::R1Smoke);
+    let mut t = SequenceTrainer::new(config.clone(), 5).unwrap();
+    let reports: Vec<_> = (0..config.iterations).map(|_| t.step().unwrap()).collect();
+    let run = PipelineRun::of(&reports).expect("r1_smoke has the pipeline");
+    let legend = ["после RL", "группы: все выбранные"];
+    for (size, narrow) in [((370, 1000), true), ((720, 520), false)] {
+        let svg = render(size, |a, t| pipeline_run::draw(a, &run, t));
+        let (sft, levels, iterations) = (
+            text_y(&svg, "шаг SFT"),
+            text_y(&svg, "уровень трудности"),
+            text_y(&svg, "итерация"),
+        );
+        assert!(
+            sft < levels,
+            "{size:?}: the level chart is not below the SFT chart"
+        );
+        assert_eq!(
+            iterations > levels + 1.0,
+            narrow,
+            "{size:?}: the dead-groups chart {} the level chart",
+            if narrow {
+                "is not below"
+            } else {
+                "is not beside"
+            }
+        );
+        assert!(
+            legend_below_axis(&svg, "итерация", &legend)
+                && legend_below_axis(&svg, "уровень трудности", &legend),
+            "{size:?}: the pipeline's legend is not under its charts"
         );
     }
 }

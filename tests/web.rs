@@ -402,4 +402,8 @@ fn the_pass_at_k_figure_redraws_and_the_inspector_shows_a_group() {
     assert!(web::inspect_untrained(request, 1.0, 99.0, 0.0).is_err());
     assert!(web::inspect_untrained("{", 1.0, 0.0, 0.0).is_err());
     assert!(web::inspect_policy("{}", 0.0, 0.0).is_err());
+    // Lesson 10's pipeline figure: a run without SFT or pass@k draws nothing; bad JSON is an
+    // error, never a panic.
+    assert!(web::draw_pipeline_run("t-passk", "[]").unwrap().is_null());
+    assert!(web::draw_pipeline_run("t-passk", "{").is_err());
 }

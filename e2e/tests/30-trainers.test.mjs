@@ -4,7 +4,7 @@
 // the native CLI. (The panel's redraw times and the main thread's long tasks are measured by
 // e2e/bench.mjs: scripts/bench.sh.)
 import { it } from 'node:test';
-import { forEachBrowser, assert, assertSameLines, cliLines, cliText, compareReports, countWorkers, runEnded, waitWorkersSaid } from '../harness.mjs';
+import { forEachBrowser, assert, assertSameLines, axe, cliLines, cliText, compareReports, countWorkers, runEnded, waitWorkersSaid } from '../harness.mjs';
 
 /** The page's error text for a panel. @param {import('../harness.mjs').Tab} tab @param {string} root */
 const panelError = async (tab, root) => (await tab.text(`${root} .figure-error`)) ?? '';
@@ -206,6 +206,19 @@ forEachBrowser((env) => {
       const c = compareReports(reports, r1, 'r1_smoke');
       assert(c.identical === c.compared, `r1_smoke: ${c.identical}/${c.compared} iterations bit-identical, worst ${c.worst}`);
       notes.push(`r1_smoke with dynamic sampling: ${c.identical}/${c.compared} iterations bit-identical`);
+      // Its pipeline figure (lesson 10): shown, drawn, its words computed from this run's numbers.
+      const fig = await tab.eval(() => {
+        const canvas = /** @type {HTMLCanvasElement} */ (document.querySelector('#canvas-seq-pipeline'));
+        const figure = canvas.closest('figure');
+        return { hidden: figure?.hidden ?? true, width: canvas.width, label: canvas.getAttribute('aria-label') ?? '', caption: figure?.querySelector('figcaption')?.textContent ?? '' };
+      });
+      const sft = r1[0].sft.losses;
+      const loss = (/** @type {number} */ x) => x.toFixed(2).replace('.', ',');
+      assert(!fig.hidden && fig.width > 0, `the pipeline figure is not shown: ${JSON.stringify(fig)}`);
+      assert(fig.caption.includes(`за ${sft.length} шагов — от ${loss(sft[0])} до ${loss(sft[sft.length - 1])}`), `pipeline words: ${fig.caption}`);
+      assert(/после SFT: pass@1 /.test(fig.label) && /уровень 1 — /.test(fig.label), `pipeline label: ${fig.label}`);
+      const a11y = await axe(tab, ['#trainer-sequence']);
+      assert(a11y.rules === 0, `axe on the pipeline figure:\n${a11y.lines.join('\n')}`);
     });
     /**
      * A smoke PPO run from the page's link (`query` added) against the CLI's (`set` added), seed

@@ -1,5 +1,5 @@
 // @ts-check
-// The lessons' prepared comparisons (lessons 2–6 and 8): each lists its configurations
+// The lessons' prepared comparisons (lessons 2–6, 8, 9 and 10): each lists its configurations
 // from the schema and runs them (on the page's own panel, or by a link to the trainer's
 // page); once run, its numbers fill the lesson from the reader's finished run — and stay after
 // a reload, from the browser's history. A joined block (lesson 6: PPO|REINFORCE) runs each
@@ -25,7 +25,7 @@ forEachBrowser((env) => {
   it('every prepared comparison lists its configurations and offers its run (a button on its trainer\'s page, else a link there; the two tests below run one of each kind)', { timeout: 60_000 }, async (t) => {
     /** @type {string[]} */
     const seen = [];
-    for (const file of ['returns.html', 'baselines.html', 'gae.html', 'clipping.html', 'ppo.html', 'sequences.html', 'grpo.html']) {
+    for (const file of ['returns.html', 'baselines.html', 'gae.html', 'clipping.html', 'ppo.html', 'sequences.html', 'grpo.html', 'r1zero.html']) {
       await env.withTab(file, null, async (tab) => {
         await tab.waitReady();
         const boxes = await tab.eval(() =>

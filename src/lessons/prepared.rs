@@ -28,6 +28,8 @@ enum Seeds {
 const PPO_SEEDS: Seeds = Seeds::Of(|| PpoProfile::Full.seeds());
 const REINFORCE_SEEDS: Seeds = Seeds::Of(|| ReinforceProfile::Full.seeds());
 const GRPO_SEEDS: Seeds = Seeds::Of(|| SequenceProfile::Grpo.seeds());
+/// The r1 profiles' seeds: their predictions were chosen on 11–13 (notes, session 17).
+const R1_SEEDS: Seeds = Seeds::Of(|| SequenceProfile::R1Grpo.seeds());
 
 /// One prepared comparison.
 #[derive(Debug, Clone, Copy)]
@@ -52,7 +54,16 @@ const fn p(config: usize, against: usize, measure: Measure, expect: Expect) -> P
 }
 
 use Expect::{Close, Higher, Lower};
-use Measure::{Column, Goal, Score};
+use Measure::{Column, Columns, Goal, Score};
+
+/// Lesson 10's columns of the sequence lab's results table (runs with pass@k; `lab`'s
+/// `pass_at_column`, `level_column` and `DEAD_TRAINED_COLUMN` make them, a test checks).
+const PASS_1_SFT: &str = "pass@1 после SFT";
+const PASS_1_END: &str = "pass@1 в конце";
+const PASS_16_SFT: &str = "pass@16 после SFT";
+const PASS_16_END: &str = "pass@16 в конце";
+const DEAD_TRAINED: &str = "доля обученных групп без разброса";
+const LEVEL_2_END: &str = "верных на уровне 2 в конце";
 
 /// The masks block's shorter segments and λ = 0.95: at the profile's own T = 32 and λ = 0.8 a
 /// missing cut touches too few records to show (notes, session 16).
@@ -227,6 +238,54 @@ const SPECS: &[Spec] = &[
             p(3, 0, Column(Series::Entropy.final_name()), Higher),
         ],
     },
+    // Lesson 10. Predictions from seeds 11–13 (notes, session 17, «37-core»), which the
+    // blocks do not run; where an effect the literature reports did not show there, the
+    // prediction is «почти не отличается».
+    Spec {
+        id: "r1_rl_sft",
+        trainers: &["sequence"],
+        configs: &["r1_grpo"],
+        seeds: R1_SEEDS,
+        predictions: &[
+            // RL sharpens: pass@1 up beyond the spread ...
+            p(0, 0, Columns(PASS_1_END, PASS_1_SFT), Higher),
+            // ... pass@16 not (it fell at level 3, within the spread over all levels).
+            p(0, 0, Columns(PASS_16_END, PASS_16_SFT), Close),
+        ],
+    },
+    Spec {
+        id: "r1_length",
+        trainers: &["sequence"],
+        configs: &["r1_grpo", "r1_grpo;reduction=constant_length"],
+        seeds: R1_SEEDS,
+        // The length bias did not show: wrong answers got shorter under both reductions.
+        predictions: &[p(1, 0, Column(Series::LengthIncorrect.final_name()), Close)],
+    },
+    Spec {
+        id: "r1_clip_higher",
+        trainers: &["sequence"],
+        configs: &["r1_grpo", "r1_clip_higher"],
+        seeds: R1_SEEDS,
+        predictions: &[
+            // Clipping is active on 0.1–0.2 % of tokens: no entropy effect, no pass@1 effect;
+            p(1, 0, Column(Series::Entropy.final_name()), Close),
+            p(1, 0, Column(PASS_1_END), Close),
+            // pass@16 was higher on all three held-out seeds (maybe chance; the lesson says so).
+            p(1, 0, Column(PASS_16_END), Higher),
+        ],
+    },
+    Spec {
+        id: "r1_dynamic",
+        trainers: &["sequence"],
+        configs: &["r1_grpo", "r1_dynamic"],
+        seeds: R1_SEEDS,
+        predictions: &[
+            p(1, 0, Column(DEAD_TRAINED), Lower),
+            p(1, 0, Column(PASS_1_END), Higher),
+            // The edge of competence: level 2.
+            p(1, 0, Column(LEVEL_2_END), Higher),
+        ],
+    },
 ];
 
 /// A prepared comparison as the build writes it into its block.
@@ -391,8 +450,10 @@ mod tests {
             );
             assert!(!spec.predictions.is_empty(), "{}: no prediction", spec.id);
             for p in spec.predictions {
+                // Two columns of one configuration are a comparison of their own.
+                let two_columns = matches!(p.measure, Columns(..));
                 assert!(
-                    p.config < n && p.against < n && p.config != p.against,
+                    p.config < n && p.against < n && (p.config != p.against || two_columns),
                     "{}: {p:?}",
                     spec.id
                 );
@@ -460,5 +521,67 @@ mod tests {
         // A table without C: not checkable yet.
         let v = verdict("masks", &held[..2]).unwrap();
         assert!(v.summary.contains("нельзя"), "{v:?}");
+    }
+
+    #[test]
+    fn lesson_10s_columns_are_the_labs() {
+        use crate::train::sequence::lab::{level_column, pass_at_column, DEAD_TRAINED_COLUMN};
+        assert_eq!(PASS_1_SFT, pass_at_column(1, true));
+        assert_eq!(PASS_1_END, pass_at_column(1, false));
+        assert_eq!(PASS_16_SFT, pass_at_column(16, true));
+        assert_eq!(PASS_16_END, pass_at_column(16, false));
+        assert_eq!(DEAD_TRAINED, DEAD_TRAINED_COLUMN);
+        assert_eq!(LEVEL_2_END, level_column(2));
+    }
+
+    #[test]
+    fn rl_against_sft_compares_two_stages_of_one_run() {
+        let q = |m: f64| {
+            Some(Quartiles {
+                median: m,
+                q25: m - 0.01,
+                q75: m + 0.01,
+            })
+        };
+        let column = |name: &str, m: f64| Extra {
+            name: name.into(),
+            digits: 3,
+            value: q(m),
+        };
+        let table = |end_1: f64, end_16: f64| {
+            [ConfigResult {
+                config: 0,
+                label: String::new(),
+                seeds: 3,
+                finished: 3,
+                score: q(0.5),
+                reached: 0,
+                reached_at: None,
+                extra: vec![
+                    column(PASS_1_SFT, 0.30),
+                    column(PASS_1_END, end_1),
+                    column(PASS_16_SFT, 0.63),
+                    column(PASS_16_END, end_16),
+                ],
+            }]
+        };
+        let v = verdict("prepared-r1-rl-sft", &table(0.43, 0.62)).unwrap();
+        assert_eq!(v.summary, "На ваших числах прогноз подтвердился.", "{v:?}");
+        assert!(
+            v.checked[0].text.contains("у A («pass@1 в конце») против"),
+            "{}",
+            v.checked[0].text
+        );
+        // pass@1 unchanged, pass@16 fallen beyond the spread: neither part holds.
+        let v = verdict("r1_rl_sft", &table(0.30, 0.50)).unwrap();
+        assert!(
+            v.checked.iter().all(|c| c.outcome == Outcome::Failed),
+            "{v:?}"
+        );
+        let words = &prepared()["r1_rl_sft"].prediction;
+        assert!(
+            words.starts_with("у A «pass@1 в конце» выше, чем «pass@1 после SFT»"),
+            "{words}"
+        );
     }
 }

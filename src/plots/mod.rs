@@ -17,6 +17,7 @@ pub mod legend;
 pub mod length_weights;
 pub mod marks;
 pub mod pass_at_k;
+pub mod pipeline_run;
 pub mod ppo_diagnostics;
 pub mod returns;
 pub mod score;

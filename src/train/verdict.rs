@@ -137,10 +137,11 @@ pub fn describe(results: &[ConfigResult], names: &ScoreNames) -> String {
             } else {
                 "на этих начальных значениях разница больше разброса между ними"
             };
+            // By name: a configuration with pass@k has columns one without lacks.
             let own: String = r
                 .extra
                 .iter()
-                .zip(&a.extra)
+                .filter_map(|x| Some((x, a.extra.iter().find(|ax| ax.name == x.name)?)))
                 .filter_map(|(x, ax)| match (x.value, ax.value) {
                     (Some(v), Some(av)) => Some(format!(
                         "; {} — медиана {} против {} у A",
@@ -177,6 +178,9 @@ pub enum Measure {
     Goal,
     /// One of the trainer's own columns, by its name.
     Column(&'static str),
+    /// Column `.0` of the configuration against column `.1` of the other — or of the same one:
+    /// a stage of one run against an earlier stage («pass@1 в конце» against «pass@1 после SFT»).
+    Columns(&'static str, &'static str),
 }
 
 /// Which way a prediction expects configuration `config` to differ from `against`.
@@ -230,13 +234,27 @@ impl Prediction {
         match self.measure {
             Measure::Score => names.score.clone(),
             Measure::Goal => names.goal.clone(),
-            Measure::Column(name) => name.to_string(),
+            Measure::Column(name) | Measure::Columns(name, _) => name.to_string(),
         }
     }
 
     /// The claim in words: «C достигает цели («стабильно ≥ 475 с шага») позже A или реже».
     pub fn text(&self, names: &ScoreNames) -> String {
         let (b, a, name) = (letter(self.config), letter(self.against), self.name(names));
+        if let Measure::Columns(to, from) = self.measure {
+            let whose = if self.config == self.against {
+                String::new()
+            } else {
+                format!(" у {a}")
+            };
+            return match self.expect {
+                Expect::Higher => format!("у {b} «{to}» выше, чем «{from}»{whose}"),
+                Expect::Lower => format!("у {b} «{to}» ниже, чем «{from}»{whose}"),
+                Expect::Close => format!(
+                    "у {b} «{to}» почти не отличается от «{from}»{whose}, в пределах разброса между начальными значениями"
+                ),
+            };
+        }
         match (self.measure, self.expect) {
             (Measure::Goal, Expect::Higher) => format!("{b} достигает цели («{name}») позже {a} или реже"),
             (Measure::Goal, Expect::Lower) => format!("{b} достигает цели («{name}») раньше {a}"),
@@ -272,28 +290,43 @@ impl Prediction {
         };
         // (direction of b against a: +1 higher, −1 lower, 0 equal; beyond the spread; the numbers)
         let (direction, beyond, numbers) = match self.measure {
-            Measure::Score | Measure::Column(_) => {
+            Measure::Score | Measure::Column(_) | Measure::Columns(..) => {
+                let (to, from) = match self.measure {
+                    Measure::Column(name) => (name, name),
+                    Measure::Columns(to, from) => (to, from),
+                    _ => ("", ""),
+                };
                 let (qb, qa, digits) = match self.measure {
-                    Measure::Column(name) => match (column(b, name), column(a, name)) {
+                    Measure::Score | Measure::Goal => (b.score, a.score, names.digits),
+                    _ => match (column(b, to), column(a, from)) {
                         (Some((qb, d)), Some((qa, _))) => (qb, qa, d),
-                        _ => return unknown(&format!("в таблице нет столбца «{name}»")),
+                        (None, _) => return unknown(&format!("в таблице нет столбца «{to}»")),
+                        (_, None) => return unknown(&format!("в таблице нет столбца «{from}»")),
                     },
-                    _ => (b.score, a.score, names.digits),
                 };
                 let (Some(xb), Some(xa)) = (qb, qa) else {
                     return unknown("у одной из конфигураций нет этого числа");
                 };
                 let direction = sign(xb.median - xa.median);
+                // Two columns: name them beside the letters.
+                let (wb, wa) = match self.measure {
+                    Measure::Columns(..) => (
+                        format!("{} («{to}»)", letter(self.config)),
+                        format!("{} («{from}»)", letter(self.against)),
+                    ),
+                    _ => (
+                        letter(self.config).to_string(),
+                        letter(self.against).to_string(),
+                    ),
+                };
                 let numbers = format!(
-                    "медиана {} [{}; {}] у {} против {} [{}; {}] у {}",
+                    "медиана {} [{}; {}] у {wb} против {} [{}; {}] у {wa}",
                     short(xb.median, digits),
                     short(xb.q25, digits),
                     short(xb.q75, digits),
-                    letter(self.config),
                     short(xa.median, digits),
                     short(xa.q25, digits),
                     short(xa.q75, digits),
-                    letter(self.against)
                 );
                 (direction, !overlap(qb, qa), numbers)
             }

@@ -17,6 +17,8 @@ mod inspect;
 mod panel;
 mod panic;
 #[cfg(feature = "trainers")]
+mod pipeline;
+#[cfg(feature = "trainers")]
 mod protocol;
 #[cfg(feature = "trainers")]
 mod replay;
@@ -31,6 +33,8 @@ pub use board::*;
 pub use class::*;
 #[cfg(feature = "trainers")]
 pub use inspect::*;
+#[cfg(feature = "trainers")]
+pub use pipeline::*;
 #[cfg(feature = "trainers")]
 pub use replay::*;
 #[cfg(feature = "trainers")]

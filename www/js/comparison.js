@@ -29,13 +29,14 @@ export function scoreNamesOf(wasm, kind) {
 export function comparisonTable(results, [scoreName, goalName, fmt], times, id) {
   /** @param {Quartiles | null} q @param {(x: number) => string} f */
   const quart = (q, f) => (q ? `${f(q.median)} [${f(q.q25)}; ${f(q.q75)}]` : '—');
-  // The trainer's own columns (the sequence lab's), named by the first row that has them.
-  const extras = results.find((r) => r.extra?.length)?.extra ?? [];
+  // The trainer's own columns (the sequence lab's), every row's in order of first use: a run
+  // with pass@k has columns one without lacks.
+  const extras = [...new Map(results.flatMap((r) => r.extra ?? []).map((x) => [x.name, x])).values()];
   const rows = results.map((r) => {
     const t = times[r.config];
     const wall = t && t.end ? seconds((t.end - t.start) / 1000) : '…';
-    const own = extras.map((_, k) => {
-      const x = r.extra?.[k];
+    const own = extras.map(({ name }) => {
+      const x = r.extra?.find((e) => e.name === name);
       return x ? quart(x.value, (v) => formatNumber(v, x.digits)) : '—';
     });
     return [r.label, quart(r.score, fmt), quart(r.reached_at, (x) => formatNumber(x)), `${r.reached} из ${r.finished}`, ...own, wall];

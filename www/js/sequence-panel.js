@@ -4,7 +4,8 @@
 // and IQR band over the seeds, and beside it the lengths of correct and incorrect responses,
 // the KL to the reference and the entropy — both figures drawn and described in words by wasm
 // from the runs; the results table with the lab's own columns, the greedy answers now and the
-// first batch of rollouts of the chosen run.
+// first batch of rollouts of the chosen run; for a run with SFT or pass@k (lesson 10), that run's
+// pipeline figure (SFT loss, pass@k by stage, success per level, dead groups).
 import { count, formatNumber } from './format.js';
 import { el, textTable, download } from './dom.js';
 import { Panel, LETTERS } from './panel.js';
@@ -33,10 +34,17 @@ export class SequencePanel extends Panel {
       'canvas-seq-detail',
       'Длина верных и неверных ответов, KL к опорной политике и энтропия политики по итерациям: медианы и межквартильные диапазоны по начальным значениям',
     );
-    // On a phone the three charts of the second figure stand one above the other.
+    // Lesson 10's pipeline: the chosen run's SFT, pass@k by stage, levels and dead groups.
+    this.pipeline = labCanvas(
+      'canvas-seq-pipeline',
+      'Конвейер R1-Zero выбранного запуска: функция потерь SFT, pass@k до обучения, после SFT и после RL, доля верных ответов по уровням и доля групп без разброса наград по итерациям',
+    );
+    // On a phone the three charts of the second figure stand one above the other (the
+    // pipeline's four too).
     const narrow = window.matchMedia('(max-width: 560px)');
     const tall = () => {
       this.detail.style.height = narrow.matches ? '620px' : '';
+      this.pipeline.style.height = narrow.matches ? '1000px' : '520px';
     };
     tall();
     narrow.addEventListener('change', tall);
@@ -49,7 +57,12 @@ export class SequencePanel extends Panel {
         this.detail,
         'Ответы роллаута каждой итерации: средняя длина верных (сплошная) и неверных (пунктир) ответов в токенах вместе с <eos>, KL старой политики к опорной (её оценка k₃ по токенам ответов, урок 9) и энтропия политики; медианы и межквартильные диапазоны по начальным значениям.',
       ),
+      pipeline: new LabFigure(
+        this.pipeline,
+        'Выбранный запуск конвейера урока 10: функция потерь SFT по шагам; pass@k на отложенных запросах при k от 1 до n у необученной сети (точки), после SFT (штрихи) и после обучения с подкреплением (сплошная); доля полностью верных ответов по уровням трудности после последней итерации; доля групп без разброса наград по итерациям — среди всех выбранных (сплошная) и среди тех, на которых шло обучение (пунктир).',
+      ),
     };
+    this.hidePipeline(); // only for runs with SFT or pass@k
     this.drawTurn = false;
     this.table = el('div', { class: 'table-wrap' });
     this.greedy = el('div', { class: 'table-wrap', id: 'seq-greedy' });
@@ -70,6 +83,7 @@ export class SequencePanel extends Panel {
       this.message,
       el('div', { class: 'progress-row' }, this.progress, this.progressText),
       el('div', { class: 'trainer-figures' }, this.figures.curve.element, this.figures.detail.element),
+      this.figures.pipeline.element,
       this.comparison,
       this.table,
       el('p', { class: 'run-choice' }, el('label', { for: 'seq-chosen' }, 'Подробно (ответы и первый пакет): ', this.runChoice)),
@@ -107,6 +121,7 @@ export class SequencePanel extends Panel {
 
   clear() {
     this.details.clear();
+    this.hidePipeline();
     this.table.replaceChildren();
     this.greedy.replaceChildren();
     this.batch.replaceChildren();
@@ -129,6 +144,26 @@ export class SequencePanel extends Panel {
     this.renderFirstBatch(d?.first ?? []);
     this.renderGreedy(d?.greedy ?? []);
     this.renderSummary();
+    this.renderPipeline();
+  }
+
+  /** The pipeline figure hidden, its canvas without pixels (a hidden canvas has no size to be crisp at). */
+  hidePipeline() {
+    this.figures.pipeline.element.hidden = true;
+    this.figures.pipeline.describe(null);
+    this.pipeline.width = 0;
+    this.pipeline.height = 0;
+  }
+
+  /** Lesson 10's figure of the chosen run, when it has SFT or pass@k (hidden otherwise). */
+  renderPipeline() {
+    const reports = /** @type {any[] | undefined} */ (this.runs()[this.chosen]?.reports);
+    const figure = this.figures.pipeline;
+    const has = !!reports?.length && (!!reports[0].sft || reports.some((r) => r.pass_at_k));
+    if (!has) return this.hidePipeline();
+    figure.element.hidden = false;
+    this.fit(this.pipeline);
+    figure.describe(this.wasm.draw_pipeline_run(this.pipeline.id, JSON.stringify(reports)));
   }
 
   /** @param {number} i the finished job */
@@ -190,6 +225,7 @@ export class SequencePanel extends Panel {
       this.figures.curve.describe(words.curve);
       this.figures.detail.describe(words.detail);
     }
+    if (both) this.renderPipeline();
   }
 
   emptySteps() {

@@ -160,9 +160,10 @@ pub fn final_value(reports: &[IterationReport], s: Series) -> Option<f64> {
 }
 
 /// The results table's extra columns of one configuration: [`Series::FINAL`] at the end of
-/// training ([`final_value`]), median and IQR over `finished` (each finished seed's reports).
+/// training ([`final_value`]), then, for runs with pass@k, [`pass_k_extras`]; median and IQR
+/// over `finished` (each finished seed's reports).
 pub fn final_extras(finished: &[&[IterationReport]]) -> Vec<Extra> {
-    Series::FINAL
+    let mut extras: Vec<Extra> = Series::FINAL
         .iter()
         .map(|&s| {
             let values: Vec<f64> = finished.iter().filter_map(|r| final_value(r, s)).collect();
@@ -172,7 +173,97 @@ pub fn final_extras(finished: &[&[IterationReport]]) -> Vec<Extra> {
                 value: Quartiles::of(&values),
             }
         })
-        .collect()
+        .collect();
+    extras.extend(pass_k_extras(finished));
+    extras
+}
+
+/// The pass@k columns' names: «pass@1 после SFT», «pass@16 в конце».
+pub fn pass_at_column(k: usize, after_sft: bool) -> String {
+    let when = if after_sft {
+        "после SFT"
+    } else {
+        "в конце"
+    };
+    format!("pass@{k} {when}")
+}
+
+/// The per-level success column's name (levels from 1).
+pub fn level_column(level: usize) -> String {
+    format!("верных на уровне {level} в конце")
+}
+
+/// The dead-groups column's name.
+pub const DEAD_TRAINED_COLUMN: &str = "доля обученных групп без разброса";
+
+/// The share of the groups iteration `r` trained on whose rewards were all alike: the groups
+/// drawn less those dynamic sampling dropped (all of them dead). `None`: not reported.
+pub fn dead_trained_share(r: &IterationReport) -> Option<f64> {
+    let (g, drawn) = (r.group_stats?, r.groups_drawn? as f64);
+    let dropped = r.groups_dropped.unwrap_or(0) as f64;
+    let trained = drawn - dropped;
+    let dead = (g.zero_variance_share * drawn).round() - dropped;
+    (trained > 0.0).then(|| dead.max(0.0) / trained)
+}
+
+/// The columns a run with pass@k adds (the R1-Zero pipeline's): pass@1 and pass@n after SFT
+/// and at the end (the run's last pass@k), the share of dead groups trained on (mean over the
+/// run's iterations) and the success per difficulty level at the end ([`final_value`]'s last
+/// tenth). None when no finished seed evaluated pass@k, so lessons 8 and 9 keep their tables.
+pub fn pass_k_extras(finished: &[&[IterationReport]]) -> Vec<Extra> {
+    let last = |r: &[IterationReport]| r.iter().rev().find_map(|x| x.pass_at_k.clone());
+    let sft = |r: &[IterationReport]| {
+        r.first()
+            .and_then(|x| x.sft.as_ref())
+            .and_then(|s| s.pass_at_k_sft.clone())
+    };
+    let Some(n) = finished.iter().find_map(|r| last(r)).map(|p| p.n) else {
+        return Vec::new();
+    };
+    let column = |name: String, digits: usize, values: Vec<f64>| Extra {
+        name,
+        digits,
+        value: Quartiles::of(&values),
+    };
+    let mut columns = Vec::new();
+    for k in [1, n] {
+        for after_sft in [true, false] {
+            let values = finished
+                .iter()
+                .filter_map(|r| if after_sft { sft(r) } else { last(r) })
+                .filter_map(|p| p.curve.get(k - 1).copied())
+                .collect();
+            columns.push(column(pass_at_column(k, after_sft), 3, values));
+        }
+    }
+    let dead = finished
+        .iter()
+        .filter_map(|r| {
+            let shares: Vec<f64> = r.iter().filter_map(dead_trained_share).collect();
+            (!shares.is_empty()).then(|| shares.iter().sum::<f64>() / shares.len() as f64)
+        })
+        .collect();
+    columns.push(column(DEAD_TRAINED_COLUMN.to_string(), 2, dead));
+    let levels = finished
+        .iter()
+        .filter_map(|r| r.last().map(|x| x.success_by_level.len()))
+        .max()
+        .unwrap_or(0);
+    for level in 0..levels {
+        let values = finished
+            .iter()
+            .filter_map(|r| {
+                let window = (r.len() / 10).max(1).min(r.len());
+                let xs: Vec<f64> = r[r.len() - window..]
+                    .iter()
+                    .filter_map(|x| x.success_by_level.get(level).copied())
+                    .collect();
+                (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
+            })
+            .collect();
+        columns.push(column(level_column(level + 1), 2, values));
+    }
+    columns
 }
 
 /// «0,94 [0,91; 0,97]».
@@ -370,6 +461,70 @@ mod tests {
             Some(runs[2][6].kl_to_reference)
         );
         assert_eq!(final_value(&[], Series::Kl), None);
+    }
+
+    #[test]
+    fn runs_with_pass_at_k_add_their_columns() {
+        let r1 = |seed: u64, dynamic: bool| {
+            let config = SequenceConfig {
+                dynamic_sampling: dynamic,
+                ..SequenceConfig::for_profile(SequenceProfile::R1Smoke)
+            };
+            let mut t = SequenceTrainer::new(config.clone(), seed).unwrap();
+            (0..config.iterations)
+                .map(|_| t.step().unwrap())
+                .collect::<Vec<_>>()
+        };
+        let runs = [r1(5, true), r1(6, true)];
+        let views: Vec<&[IterationReport]> = runs.iter().map(Vec::as_slice).collect();
+        let extras = final_extras(&views);
+        let n = runs[0].last().unwrap().pass_at_k.as_ref().unwrap().n;
+        let levels = runs[0][0].success_by_level.len();
+        let names: Vec<&str> = extras.iter().map(|x| x.name.as_str()).collect();
+        let mut expected: Vec<String> = Series::FINAL
+            .iter()
+            .map(|s| s.final_name().to_string())
+            .collect();
+        expected.extend([
+            pass_at_column(1, true),
+            pass_at_column(1, false),
+            pass_at_column(n, true),
+            pass_at_column(n, false),
+            DEAD_TRAINED_COLUMN.to_string(),
+        ]);
+        expected.extend((1..=levels).map(level_column));
+        assert_eq!(names, expected);
+        assert_eq!(pass_at_column(16, false), "pass@16 в конце");
+        let column = |name: String| extras.iter().find(|x| x.name == name).unwrap().value;
+        let end: Vec<f64> = runs
+            .iter()
+            .map(|r| r.last().unwrap().pass_at_k.as_ref().unwrap().curve[0])
+            .collect();
+        assert_eq!(column(pass_at_column(1, false)), Quartiles::of(&end));
+        let sft: Vec<f64> = runs
+            .iter()
+            .map(|r| {
+                let p = r[0].sft.as_ref().unwrap().pass_at_k_sft.as_ref().unwrap();
+                p.curve[n - 1]
+            })
+            .collect();
+        assert_eq!(column(pass_at_column(n, true)), Quartiles::of(&sft));
+        // Dynamic sampling trains on no more dead groups than it drew; without it, on all.
+        for r in &runs {
+            for x in r {
+                let drawn = x.group_stats.unwrap().zero_variance_share;
+                assert!(dead_trained_share(x).unwrap() <= drawn + 1e-12);
+            }
+        }
+        let plain = r1(5, false);
+        for x in &plain {
+            let drawn = x.group_stats.unwrap().zero_variance_share;
+            assert!((dead_trained_share(x).unwrap() - drawn).abs() < 1e-12);
+        }
+        // Lessons 8 and 9's runs have no pass@k: their table is unchanged.
+        let copy = [run(1, 3)];
+        let copy: Vec<&[IterationReport]> = copy.iter().map(Vec::as_slice).collect();
+        assert!(pass_k_extras(&copy).is_empty());
     }
 
     #[test]

@@ -43,6 +43,7 @@ pub mod inspect;
 pub mod lab;
 pub mod loss;
 pub mod pass_k;
+pub mod pipeline_run;
 pub mod policy;
 pub mod policy_file;
 pub mod report;
