@@ -350,6 +350,10 @@ const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
  * @returns {Promise<{ rules: number, nodes: number, lines: string[] }>}
  */
 export async function axe(tab, scope) {
+  // The page makes a box that scrolls focusable 150 ms after the layout may have changed
+  // (app.js's markScrollers): a box added just before would be checked unmarked. A page that
+  // keeps changing (a run going on) is checked as it is after 10 s.
+  await tab.waitFor(() => !document.documentElement.hasAttribute('data-marking-scrollers'), null, 10_000).catch(() => {});
   /** @type {{ missing: string[], violations: { id: string, impact: string, help: string, nodes: { target: string[] }[] }[] }} */
   const { missing, violations } = await tab.eval(
     async ([source, tags, include]) => {

@@ -64,12 +64,15 @@ async function markScrollers() {
     // The scroll cue (book.css): shadows on the edges with more to see.
     box.toggleAttribute('data-scrolls', scrolls);
   }
+  // Said on <html> while a pass is due: a check of the page (axe) waits for the boxes to be marked.
+  document.documentElement.removeAttribute('data-marking-scrollers');
 }
 /** Marks the scrolling boxes now and whenever the layout may have changed; resolves once marked. */
 function keyboardScrolling() {
   let timer = 0;
   const later = () => {
     clearTimeout(timer);
+    document.documentElement.setAttribute('data-marking-scrollers', '');
     timer = window.setTimeout(markScrollers, 150);
   };
   addEventListener('resize', later);
