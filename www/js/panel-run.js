@@ -508,8 +508,7 @@ export class RunPanel extends ConfiguredPanel {
       this.setStatus('finished');
       this.updateProgress();
       this.timing = this.restoring || this.reran ? null : this.timingOfRun();
-      this.dirty = true;
-      this.tick();
+      this.redrawNow();
       if (!this.restoring) this.save();
       return;
     }
@@ -522,9 +521,16 @@ export class RunPanel extends ConfiguredPanel {
       this.showResults();
       this.renderComparison();
       this.updateProgress();
-      this.dirty = true;
-      this.tick();
+      this.redrawNow();
     }
+  }
+
+  /** The last redraw at once, not at the next free slot: a run that has ended is shown, and
+   * described in words, with its final figures as soon as its status says so. */
+  redrawNow() {
+    this.dirty = true;
+    this.lastDraw = -Infinity;
+    this.tick();
   }
 
   /** The failed jobs' messages, and what the reader can do now. */
