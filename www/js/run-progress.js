@@ -6,7 +6,7 @@
 // timing). The progress line says where each running step is, from its worker's 'progress'
 // messages (protocol.js's StepProgress).
 import { formatNumber } from './format.js';
-import { seconds } from './dom.js';
+import { el, seconds } from './dom.js';
 import { measureSpeed as measureInWorker } from './pool.js';
 
 /** @typedef {typeof import('../pkg/pgbook.js')} Wasm */
@@ -256,5 +256,46 @@ export function progressLine({ status, unit, done, total, elapsed, steps, restor
       const left = (elapsed * (total - done)) / done;
       return `${counted}; ${inside ? `идёт ${inside}` : 'идёт обучение'}, осталось ≈ ${seconds(left)}`;
     }
+  }
+}
+
+/**
+ * The estimate beside Старт: the form's configurations' cost, in a task of its own (the first
+ * waits for the speed: measureSpeed); its seconds, corrected and planned, also as data (read by
+ * the page tests and e2e/estimate.mjs).
+ */
+export class Estimate {
+  /**
+   * @param {Wasm} wasm
+   * @param {() => CheckedRun[] | null} checked the form's configurations (null: one is refused)
+   * @param {() => { checked: unknown, timing?: unknown }[]} saved the trainer's saved runs (their timings correct it)
+   */
+  constructor(wasm, checked, saved) {
+    this.wasm = wasm;
+    this.checked = checked;
+    this.saved = saved;
+    this.element = el('span', { class: 'run-estimate' });
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
+  }
+
+  schedule() {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.show(), 0);
+  }
+
+  show() {
+    // The speed is measured once per page, in short tasks, before the first estimate.
+    measureSpeed().then(() => {
+      const checked = this.checked();
+      this.showCost(checked ? costOf(this.wasm, checked, this.saved()) : null);
+    });
+  }
+
+  /** @param {{ seconds: number, planned: number, text: string } | null} cost */
+  showCost(cost) {
+    this.element.textContent = cost?.text ?? '';
+    this.element.dataset.seconds = cost && Number.isFinite(cost.seconds) ? String(cost.seconds) : '';
+    this.element.dataset.planned = cost && Number.isFinite(cost.planned) ? String(cost.planned) : '';
   }
 }

@@ -6,13 +6,10 @@
 import { setupPrepared } from './prepared.js';
 import { ONE_FILE, pageLink, pageParams, parseConfig } from './links.js';
 import { el, messageOf, nextTask } from './dom.js';
-import { MAX_CONFIGS } from './panel.js';
-import { CartPolePanel } from './cartpole-panel.js';
-import { SequencePanel } from './sequence-panel.js';
+import { MAX_CONFIGS, TrainerPanel } from './panel.js';
 
 /** @typedef {typeof import('../pkg/pgbook.js')} Wasm */
 /** @typedef {import('./types.js').Schema} Schema */
-/** @typedef {import('./panel.js').Panel} Panel */
 /**
  * One trainer of wasm's registry (trainer_list), in the book's order.
  * @typedef {import('../pkg/pgbook.js').Listed} ListedTrainer
@@ -47,7 +44,7 @@ function linkParams() {
  * @returns {Promise<void>}
  */
 export async function setupTrainers(wasm) {
-  /** @type {Record<string, Panel>} */
+  /** @type {Record<string, TrainerPanel>} */
   const panels = {};
   /** @type {ListedTrainer[]} */
   const trainers = wasm.trainer_list();
@@ -57,7 +54,7 @@ export async function setupTrainers(wasm) {
     // A panel builds its whole settings form (10–30 ms here, four times that on a phone): one
     // task each, and the prepared comparisons after them.
     await nextTask();
-    panels[t.name] = t.panel === 'sequence' ? new SequencePanel(root, wasm) : new CartPolePanel(root, wasm, t.name);
+    panels[t.name] = new TrainerPanel(root, wasm, t.panel === 'sequence' ? 'sequence' : t.name, t.panel);
   }
   window.pgbookPanels = panels;
   await setupPrepared(wasm, panels);
@@ -89,16 +86,17 @@ export async function setupTrainers(wasm) {
     return;
   }
   if (!p) return;
+  const config = p.config;
   const fields = new Set(p.schema.fields.map((f) => f.name));
-  const own = new Set(['run', 'form', 'profile', 'cfg', p.seedParam, ...fields]);
+  const own = new Set(['run', 'form', 'profile', 'cfg', config.seedParam, ...fields]);
   const foreign = [...q.keys()].filter((k) => !own.has(k));
   if (foreign.length) {
     p.showError(
-      `Ссылка не принята: параметр «${foreign[0].slice(0, 24)}» не относится к этому обучению (здесь: profile, ${p.seedParam} и настройки из таблицы параметров).`,
+      `Ссылка не принята: параметр «${foreign[0].slice(0, 24)}» не относится к этому обучению (здесь: profile, ${config.seedParam} и настройки из таблицы параметров).`,
     );
     return;
   }
-  p.applyParams(q);
+  config.applyParams(q);
   const cfgs = q.getAll('cfg');
   if (cfgs.length) {
     // A comparison: each `cfg` a profile and its overrides; wasm checks them all at the start.
@@ -118,15 +116,12 @@ export async function setupTrainers(wasm) {
       return;
     }
     try {
-      configs.forEach((c) => wasm.check_run(p.kind, c.profile, c.set, p.seedInput.value));
+      configs.forEach((c) => wasm.check_run(p.kind, c.profile, c.set, config.seedInput.value));
     } catch (e) {
       p.showError(`Настройки не приняты: ${messageOf(e)}`);
       return;
     }
-    p.configs = configs;
-    p.current = 0;
-    p.loadConfig(configs[0]);
-    p.renderConfigs();
+    config.replace(configs);
     if (q.has('run')) {
       p.root.scrollIntoView();
       p.start();
@@ -136,8 +131,8 @@ export async function setupTrainers(wasm) {
   // A <select> ignores values it does not offer: wasm says what is wrong with the link.
   const profile = q.get('profile');
   if (profile !== null) {
-    p.profile.value = profile;
-    if (p.profile.value !== profile) {
+    config.profile.value = profile;
+    if (config.profile.value !== profile) {
       try {
         wasm.check_run(p.kind, profile, [], '1');
       } catch (e) {
@@ -145,12 +140,12 @@ export async function setupTrainers(wasm) {
       }
       return;
     }
-    p.form.reset(profile);
+    config.form.reset(profile);
   }
-  p.form.apply([...q.entries()].filter(([k]) => fields.has(k)));
-  p.previewChanges();
-  p.syncConfig();
-  p.renderConfigs();
+  config.form.apply([...q.entries()].filter(([k]) => fields.has(k)));
+  config.preview();
+  config.sync();
+  config.render();
   if (!q.has('run')) {
     // A form link starts nothing, but a value it cannot take is said at once.
     try {

@@ -1,28 +1,45 @@
 // @ts-check
-// The CartPole trainers' panel (REINFORCE, A2C, PPO: wasm's trainer_list says which): seeds,
-// the learning curve with its median and IQR band, the greedy policy's episode as an
-// animation, PPO's diagnostics, the results table and policy files.
+// What a CartPole trainer's panel (REINFORCE, A2C, PPO: wasm's trainer_list says which) shows
+// of its run: the learning curve with its median and IQR band, the greedy policy's episode as
+// an animation, PPO's diagnostics, the results table and policy files. panel.js hands it the
+// run on the panel and the parts every panel has; given the board, it draws.
 import { count, formatNumber } from './format.js';
 import { fitCanvas } from './canvas.js';
 import { el, download, messageOf } from './dom.js';
-import { Panel, LETTERS } from './panel.js';
 
 /** @typedef {typeof import('../pkg/pgbook.js')} Wasm */
+/** @typedef {import('./types.js').Schema} Schema */
+/** @typedef {import('./panel-shown.js').ShownRun} ShownRun */
+/** @typedef {import('./run-progress.js').Status} Status */
+/**
+ * What every panel has, for a view to place: the run choice, the comparison, the share link
+ * and the downloads.
+ * @typedef {{ runChoice: HTMLSelectElement, comparison: HTMLElement, share: HTMLAnchorElement, downloads: HTMLElement }} Parts
+ */
+/**
+ * What a view asks of its panel: a resized canvas redraws everything; an error for the alert;
+ * the run's status, and whether its workers are still there; the form's profile and its first
+ * seed (the empty axes name them).
+ * @typedef {{
+ *   redrawAll: () => void, showError: (text: string) => void, status: () => Status,
+ *   running: () => boolean, profile: () => string, seed: () => number,
+ * }} ViewEvents
+ */
 
-export class CartPolePanel extends Panel {
-  /** @param {HTMLElement} root @param {Wasm} wasm @param {string} kind (also the prefix of its ids) */
-  constructor(root, wasm, kind) {
-    super(root, wasm, kind, kind);
+export class CartPoleView {
+  /**
+   * @param {Wasm} wasm @param {string} kind (also the prefix of its ids) @param {Schema} schema
+   * @param {ShownRun} shown @param {Parts} parts @param {ViewEvents} on
+   */
+  constructor(wasm, kind, schema, shown, parts, on) {
+    this.wasm = wasm;
+    this.kind = kind;
+    this.schema = schema;
+    this.shown = shown;
+    this.on = on;
     const p = kind;
     // PPO reports clipping and KL per update; the registry says which trainers draw diagnostics.
-    this.hasDiagnostics = this.schema.diagnostics;
-    this.seeds = /** @type {HTMLInputElement} */ (
-      el('input', { id: `${p}-seeds`, type: 'text', inputmode: 'numeric', size: '18', value: this.profileSeeds().join(', ') })
-    );
-    this.profile.addEventListener('change', () => {
-      this.seeds.value = this.profileSeeds().join(', ');
-      if (this.status === 'idle') this.drawEmpty(); // the empty axes name the chosen profile
-    });
+    this.hasDiagnostics = schema.diagnostics;
     /** @param {string} id @param {string} label @param {string} [cls] */
     const canvas = (id, label, cls = '') =>
       /** @type {HTMLCanvasElement} */ (el('canvas', { id, class: cls, role: 'img', 'aria-label': label }));
@@ -72,16 +89,8 @@ export class CartPolePanel extends Panel {
       this.autoplay = !this.lessMotion.matches;
       if (this.lessMotion.matches && this.playing && !this.once) this.stopPlaying();
     });
-    root.append(
-      this.controlsRow(
-        el('label', { for: `${p}-profile` }, 'профиль ', this.profile),
-        el('label', { for: `${p}-seeds` }, 'начальные значения ', this.seeds),
-      ),
-      this.configBar,
-      this.form.element,
-      this.changes,
-      this.message,
-      el('div', { class: 'progress-row' }, this.progress, this.progressText),
+    /** What the view puts on the panel, between the progress line and the saved runs. */
+    this.elements = [
       el(
         'div',
         { class: 'trainer-figures' },
@@ -93,7 +102,7 @@ export class CartPolePanel extends Panel {
             'label',
             { for: `${p}-chosen` },
             this.hasDiagnostics ? 'Подробно (CartPole и диагностики): ' : 'Подробно (CartPole): ',
-            this.runChoice,
+            parts.runChoice,
           ),
         ),
         figure(this.pole, el('figcaption', {}, 'Текущая жадная политика выбранного запуска на новом эпизоде. ', this.playButton)),
@@ -106,12 +115,11 @@ export class CartPolePanel extends Panel {
             ]
           : []),
       ),
-      this.comparison,
+      parts.comparison,
       this.table,
-      el('p', { class: 'trainer-links' }, this.share, ' · скачать кривые: ', this.downloads, ' · политика: ', this.policyButtons),
+      el('p', { class: 'trainer-links' }, parts.share, ' · скачать кривые: ', parts.downloads, ' · политика: ', this.policyButtons),
       this.policyInfo,
-      ...this.history.elements,
-    );
+    ];
     this.captionCurve();
     /** @type {number | null} */
     this.animation = null;
@@ -122,18 +130,13 @@ export class CartPolePanel extends Panel {
     this.poleVisible = true;
     this.drawTurn = false;
     this.watchVisibility();
-    this.watchForm(this.profile, this.seeds);
-    this.drawEmptyAtLoad();
   }
 
-  profileSeeds() {
-    return this.schema.profiles.find((p) => p.name === this.profile.value)?.seeds ?? [];
-  }
-
+  /** The live figures' empty axes, one canvas per step. @returns {(() => void)[]} */
   emptySteps() {
     // An empty canvas id draws nothing: the curve's axes, then the diagnostics'.
     const empty = (/** @type {string} */ curve, /** @type {string} */ detail) => () =>
-      this.wasm.draw_empty_trainer(this.kind, curve, detail, this.profile.value, this.profileSeeds()[0] ?? 0);
+      this.wasm.draw_empty_trainer(this.kind, curve, detail, this.on.profile(), this.on.seed());
     return [
       () => this.fit(...this.canvases()),
       empty(this.curve.id, ''),
@@ -142,47 +145,46 @@ export class CartPolePanel extends Panel {
     ];
   }
 
-  get seedInput() {
-    return this.seeds;
+  /** Sizes canvases for the next draw; a later change of their size redraws them. @param {HTMLCanvasElement[]} canvases */
+  fit(...canvases) {
+    for (const c of canvases) fitCanvas(c, this.on.redrawAll);
   }
 
+  /** A new run starts. */
   begin() {
-    Object.defineProperty(window.pgbookRuns, this.kind, { get: () => this.runs(), configurable: true, enumerable: true });
+    Object.defineProperty(window.pgbookRuns, this.kind, { get: () => this.shown.runs(), configurable: true, enumerable: true });
     this.clear();
     this.captionCurve();
   }
 
   captionCurve() {
     this.curveCaption.textContent =
-      this.checked.length > 1
+      this.shown.checked.length > 1
         ? 'Жадная оценка по конфигурациям: у каждой своя медиана по начальным значениям и межквартильный диапазон (заливка) своего цвета; потолок 500.'
         : 'Жадная оценка: медиана по начальным значениям, межквартильный диапазон (заливка), отдельные запуски (тонкие линии), потолок 500.';
   }
 
+  /** The chosen job changed: its episode (or its policy's), its policy file. */
   chosenChanged() {
-    this.policyDownload.disabled = !this.policies.has(this.chosen);
-    const e = this.episodes.get(this.chosen);
+    const { chosen, policies } = this.shown;
+    this.policyDownload.disabled = !policies.has(chosen);
+    const e = this.episodes.get(chosen);
     this.stopFrames();
     this.frames = null;
     this.showPlayButton();
-    const policy = this.policies.get(this.chosen);
+    const policy = policies.get(chosen);
     if (e) this.animate(e.flat, e.update);
     else if (policy) this.watchPolicy(policy, 'сохранённая политика');
     else this.drawPole([0, 0, 0, 0], 'эпизод появится после первой оценки этого запуска');
   }
 
-  /** @param {number} i */
-  finishedJob(i) {
-    if (i === this.chosen) this.policyDownload.disabled = !this.policies.has(i);
-  }
-
   downloadPolicy() {
-    const policy = this.policies.get(this.chosen);
+    const { chosen, policies, settings, n } = this.shown;
+    const policy = policies.get(chosen);
     if (!policy) return;
-    const n = this.settings?.seeds.length ?? 1;
-    const seed = this.settings?.seeds[this.chosen % n] ?? 0;
-    const letter = this.checked.length > 1 ? `-${LETTERS[Math.floor(this.chosen / n)]}` : '';
-    download(`${this.kind}-policy${letter}-seed${seed}.json`, 'application/json', policy);
+    const seed = settings?.seeds[chosen % n] ?? 0;
+    const letter = this.shown.chosenLetter();
+    download(`${this.kind}-policy${letter ? `-${letter}` : ''}-seed${seed}.json`, 'application/json', policy);
   }
 
   async loadPolicyFile() {
@@ -205,7 +207,8 @@ export class CartPolePanel extends Panel {
    * @param {string} text @param {string} what
    */
   watchPolicy(text, what) {
-    if (this.status === 'running' || this.status === 'paused') {
+    const status = this.on.status();
+    if (status === 'running' || status === 'paused') {
       this.showPolicy('Политику можно посмотреть, когда обучение не идёт: сейчас холст CartPole показывает обучаемый запуск.');
       return;
     }
@@ -230,6 +233,7 @@ export class CartPolePanel extends Panel {
     this.policyInfo.hidden = !text;
   }
 
+  /** Everything but the canvases back to before any run. */
   clear() {
     this.episodes.clear();
     this.table.replaceChildren();
@@ -239,35 +243,37 @@ export class CartPolePanel extends Panel {
     this.showPlayButton();
   }
 
-  /** @param {number} i @param {import('./protocol.js').StepExtra} extra */
+  /** What is new to show after job `i`'s update. @param {number} i @param {import('./protocol.js').StepExtra} extra */
   update(i, extra) {
     if (extra.panel !== 'cartpole' || !extra.episode) return;
     this.episodes.set(i, { flat: extra.episode, update: extra.update ?? 0 });
-    if (i === this.chosen) this.animate(extra.episode, extra.update ?? 0);
+    if (i === this.shown.chosen) this.animate(extra.episode, extra.update ?? 0);
   }
 
-  /** @param {number} i */
+  /** Job `i` finished. @param {number} i */
   finished(i) {
-    this.finishedJob(i);
+    if (i === this.shown.chosen) this.policyDownload.disabled = !this.shown.policies.has(i);
     this.renderTable();
-    this.allFinished();
   }
 
+  /** Every run has ended (or a saved run is back): its table. */
   showResults() {
     this.renderTable();
   }
 
-  /** @param {boolean} [all] */
-  draw(all = false) {
-    // While training, one figure per redraw, in turn, so that no frame's task grows long on a
-    // slow machine; once the run has ended, both.
-    const both = all || this.status !== 'running';
+  /**
+   * The live figures. While training, one figure per redraw, in turn, so that no frame's task
+   * grows long on a slow machine; once the run has ended (or `all`), both.
+   * @param {boolean} all @returns {boolean} whether the other figure is left for the next redraw
+   */
+  draw(all) {
+    const both = all || this.on.status() !== 'running';
     this.drawTurn = !this.drawTurn;
     const curve = both || this.drawTurn ? this.curve.id : '';
     const diag = both || !this.drawTurn ? this.diagId() : '';
     this.fit(...this.canvases());
-    this.drawBoard(curve, diag);
-    if (!both && this.drawTurn && this.hasDiagnostics) this.dirty = true; // the other figure at the next redraw
+    this.shown.drawBoard(curve, diag);
+    return !both && this.drawTurn && this.hasDiagnostics;
   }
 
   /** The live figures' canvases. */
@@ -378,7 +384,7 @@ export class CartPolePanel extends Panel {
     try {
       this.drawPole(f.flat.slice(4 * k, 4 * k + 4), `после обновления ${f.update}: шаг ${k + 1} из ${f.flat.length / 4}`);
     } catch (e) {
-      this.showError(`Не удалось нарисовать CartPole: ${messageOf(e)}`);
+      this.on.showError(`Не удалось нарисовать CartPole: ${messageOf(e)}`);
       return false;
     }
     f.shown = k;
@@ -394,7 +400,7 @@ export class CartPolePanel extends Panel {
     if (k !== f.shown && !this.drawFrame(f, k)) return;
     if (k === n - 1) {
       // Played once, or the run is over: the last frame stays, nothing more to draw.
-      if (!this.run || this.once) return this.stopPlaying();
+      if (!this.on.running() || this.once) return this.stopPlaying();
       f.t0 = performance.now() + 600; // replay after a short pause while training goes on
       f.shown = -1;
     }
@@ -403,10 +409,10 @@ export class CartPolePanel extends Panel {
 
   renderTable() {
     /** @type {{ config: number, seed: number, final_evaluation_mean: number, final_evaluation_std: number, env_steps: number, solved_from_env_steps: number | null }[]} */
-    const summaries = this.board?.summaries() ?? [];
+    const summaries = this.shown.board?.summaries() ?? [];
     const stable = `стабильно ≥ ${formatNumber(this.schema.solved_threshold)} начиная с шага`;
     this.table.replaceChildren(
-      this.seedTable(
+      this.shown.seedTable(
         ['итоговая оценка', 'ст. откл.', 'шагов среды', stable],
         summaries,
         (x) => [
@@ -421,14 +427,16 @@ export class CartPolePanel extends Panel {
   }
 
   downloadCsv() {
-    if (this.board) download(`${this.kind}-cartpole.csv`, 'text/csv', this.board.csv());
+    const board = this.shown.board;
+    if (board) download(`${this.kind}-cartpole.csv`, 'text/csv', board.csv());
   }
   downloadJson() {
     // Exactly the lines `pgbook train ppo|reinforce … --json` prints for the same run (in a comparison,
     // for the configuration of the chosen run).
-    if (!this.board) return;
-    const c = Math.floor(this.chosen / (this.settings?.seeds.length ?? 1));
-    const name = this.checked.length > 1 ? `${this.kind}-cartpole-${LETTERS[c]}.jsonl` : `${this.kind}-cartpole.jsonl`;
-    download(name, 'application/x-ndjson', this.board.json_lines_of(c));
+    const { board, chosen, n } = this.shown;
+    if (!board) return;
+    const letter = this.shown.chosenLetter();
+    const name = letter ? `${this.kind}-cartpole-${letter}.jsonl` : `${this.kind}-cartpole.jsonl`;
+    download(name, 'application/x-ndjson', board.json_lines_of(Math.floor(chosen / n)));
   }
 }

@@ -1,31 +1,34 @@
 // @ts-check
-// The sequence lab (lesson 8; lesson 9's prepared comparisons run here): several seeds and up
-// to four configurations like the CartPole panels; per configuration the success rate's median
-// and IQR band over the seeds, and beside it the lengths of correct and incorrect responses,
-// the KL to the reference and the entropy — both figures drawn and described in words by wasm
-// from the runs; the results table with the lab's own columns, the greedy answers now and the
-// first batch of rollouts of the chosen run; for a run with SFT or pass@k (lesson 10), that run's
-// pipeline figure (SFT loss, pass@k by stage, success per level, dead groups).
+// What the sequence lab's panel (lesson 8; lesson 9's prepared comparisons run here) shows of
+// its run: per configuration the success rate's median and IQR band over the seeds, and beside
+// it the lengths of correct and incorrect responses, the KL to the reference and the entropy —
+// both figures drawn and described in words by wasm from the runs; the results table with the
+// lab's own columns, the greedy answers now and the first batch of rollouts of the chosen run;
+// for a run with SFT or pass@k (lesson 10), that run's pipeline figure (SFT loss, pass@k by
+// stage, success per level, dead groups). panel.js hands it the run on the panel and the parts
+// every panel has; given the board, it draws.
 import { count, formatNumber } from './format.js';
+import { fitCanvas } from './canvas.js';
 import { el, textTable, download } from './dom.js';
-import { Panel, LETTERS } from './panel.js';
 import { useTrainedNetwork } from './figures.js';
 
 /** @typedef {typeof import('../pkg/pgbook.js')} Wasm */
 /** @typedef {import('../pkg/pgbook.js').Description} Description a figure in words (the core's) */
+/** @typedef {import('./panel-shown.js').ShownRun} ShownRun */
+/** @typedef {import('./cartpole-view.js').Parts} Parts */
+/** @typedef {import('./cartpole-view.js').ViewEvents} ViewEvents */
 
-export class SequencePanel extends Panel {
-  /** @param {HTMLElement} root @param {Wasm} wasm */
-  constructor(root, wasm) {
-    super(root, wasm, 'sequence', 'seq');
-    // Seeds as a list, like the CartPole panels'; links keep calling them `seed`.
-    this.seed = /** @type {HTMLInputElement} */ (
-      el('input', { id: 'seq-seed', type: 'text', inputmode: 'numeric', size: '14', value: this.profileSeeds().join(', ') })
-    );
-    this.profile.addEventListener('change', () => {
-      this.seed.value = this.profileSeeds().join(', ');
-      if (this.status === 'idle') this.drawEmpty(); // the empty axes name the chosen profile
-    });
+export class SequenceView {
+  /**
+   * @param {Wasm} wasm @param {ShownRun} shown @param {Parts} parts @param {ViewEvents} on
+   * @param {() => string | undefined} reduction the form's reduction (the page tests read it with the run)
+   */
+  constructor(wasm, shown, parts, on, reduction) {
+    this.wasm = wasm;
+    this.kind = 'sequence';
+    this.shown = shown;
+    this.on = on;
+    this.reduction = reduction;
     this.curve = labCanvas(
       'canvas-seq-curve',
       'Доля верных ответов на проверке по итерациям: медиана и межквартильный диапазон по начальным значениям',
@@ -70,55 +73,43 @@ export class SequencePanel extends Panel {
     this.summaryBox = el('div', { id: 'seq-summary' });
     /** @type {import('./protocol.js').FirstBatchRow[] | null} */
     this.firstBatch = null;
-    /** @type {Map<number, { greedy?: any[], first?: SequencePanel['firstBatch'] }>} what each job showed last */
+    /** @type {Map<number, { greedy?: any[], first?: SequenceView['firstBatch'] }>} what each job showed last */
     this.details = new Map();
-    root.append(
-      this.controlsRow(
-        el('label', { for: 'seq-profile' }, 'профиль ', this.profile),
-        el('label', { for: 'seq-seed' }, 'начальные значения ', this.seed),
-      ),
-      this.configBar,
-      this.form.element,
-      this.changes,
-      this.message,
-      el('div', { class: 'progress-row' }, this.progress, this.progressText),
+    /** What the view puts on the panel, between the progress line and the saved runs. */
+    this.elements = [
       el('div', { class: 'trainer-figures' }, this.figures.curve.element, this.figures.detail.element),
       this.figures.pipeline.element,
-      this.comparison,
+      parts.comparison,
       this.table,
-      el('p', { class: 'run-choice' }, el('label', { for: 'seq-chosen' }, 'Подробно (ответы и первый пакет): ', this.runChoice)),
+      el('p', { class: 'run-choice' }, el('label', { for: 'seq-chosen' }, 'Подробно (ответы и первый пакет): ', parts.runChoice)),
       el('h3', { text: 'Жадные ответы сейчас' }),
       this.greedy,
       el('h3', { text: 'Первый пакет роллаутов' }),
       this.batch,
       this.summaryBox,
-      el('p', { class: 'trainer-links' }, this.share, ' · скачать кривые: ', this.downloads),
-      ...this.history.elements,
-    );
-    this.watchForm(this.profile, this.seed);
-    this.drawEmptyAtLoad();
+      el('p', { class: 'trainer-links' }, parts.share, ' · скачать кривые: ', parts.downloads),
+    ];
   }
 
-  profileSeeds() {
-    return this.schema.profiles.find((p) => p.name === this.profile.value)?.seeds ?? [];
+  /** Sizes canvases for the next draw; a later change of their size redraws them. @param {HTMLCanvasElement[]} canvases */
+  fit(...canvases) {
+    for (const c of canvases) fitCanvas(c, this.on.redrawAll);
   }
 
-  get seedInput() {
-    return this.seed;
-  }
-
+  /** A new run starts. */
   begin() {
-    const reduction = this.form.inputs.get('reduction')?.value; // the form is locked while it runs
+    const reduction = this.reduction(); // the form is locked while it runs
     this.firstBatch = null;
     // The first job's run, as the page tests have always read it.
     Object.defineProperty(window.pgbookRuns, 'sequence', {
-      get: () => ({ ...this.runs()[0], reduction, firstBatch: this.firstBatch }),
+      get: () => ({ ...this.shown.runs()[0], reduction, firstBatch: this.firstBatch }),
       configurable: true,
       enumerable: true,
     });
     this.clear();
   }
 
+  /** Everything but the canvases back to before any run. */
   clear() {
     this.details.clear();
     this.hidePipeline();
@@ -128,7 +119,7 @@ export class SequencePanel extends Panel {
     this.summaryBox.replaceChildren();
   }
 
-  /** @param {number} i @param {import('./protocol.js').StepExtra} extra */
+  /** What is new to show after job `i`'s update. @param {number} i @param {import('./protocol.js').StepExtra} extra */
   update(i, extra) {
     if (extra.panel !== 'sequence') return;
     const d = this.details.get(i) ?? {};
@@ -136,11 +127,12 @@ export class SequencePanel extends Panel {
     if (extra.greedy) d.greedy = extra.greedy;
     this.details.set(i, d);
     if (i === 0 && extra.first_batch && !this.firstBatch) this.firstBatch = extra.first_batch;
-    if (i === this.chosen) this.chosenChanged();
+    if (i === this.shown.chosen) this.chosenChanged();
   }
 
+  /** The chosen job changed: its answers, its first batch, its summary and pipeline. */
   chosenChanged() {
-    const d = this.details.get(this.chosen);
+    const d = this.details.get(this.shown.chosen);
     this.renderFirstBatch(d?.first ?? []);
     this.renderGreedy(d?.greedy ?? []);
     this.renderSummary();
@@ -157,7 +149,7 @@ export class SequencePanel extends Panel {
 
   /** Lesson 10's figure of the chosen run, when it has SFT or pass@k (hidden otherwise). */
   renderPipeline() {
-    const reports = /** @type {any[] | undefined} */ (this.runs()[this.chosen]?.reports);
+    const reports = /** @type {any[] | undefined} */ (this.shown.runs()[this.shown.chosen]?.reports);
     const figure = this.figures.pipeline;
     const has = !!reports?.length && (!!reports[0].sft || reports.some((r) => r.pass_at_k));
     if (!has) return this.hidePipeline();
@@ -169,20 +161,20 @@ export class SequencePanel extends Panel {
   /** @param {number} i the finished job */
   finished(i) {
     // A transformer's network goes to lesson 8's attention figure (the GRU hands none).
-    const policy = this.policies.get(i);
+    const policy = this.shown.policies.get(i);
     if (policy) useTrainedNetwork('attention', policy);
     this.renderSummary();
     this.renderTable();
-    this.allFinished();
   }
 
+  /** Every run has ended (or a saved run is back): its tables. */
   showResults() {
     this.renderSummary();
     this.renderTable();
   }
 
   renderSummary() {
-    const summary = (this.board?.summaries() ?? []).find((/** @type {any} */ x) => x.job === this.chosen);
+    const summary = (this.shown.board?.summaries() ?? []).find((/** @type {any} */ x) => x.job === this.shown.chosen);
     this.summaryBox.replaceChildren();
     if (summary) {
       const text =
@@ -195,9 +187,9 @@ export class SequencePanel extends Panel {
   /** Every finished seed's result, as the CartPole panels list theirs. */
   renderTable() {
     /** @type {{ config: number, seed: number, final_success_rate: number, final_mean_reward: number, greedy_correct: number, prompts: number, solved_iteration: number | null }[]} */
-    const summaries = this.board?.summaries() ?? [];
+    const summaries = this.shown.board?.summaries() ?? [];
     this.table.replaceChildren(
-      this.seedTable(
+      this.shown.seedTable(
         ['итоговая доля верных ответов', 'средняя награда', 'жадно верно', 'решено с итерации'],
         summaries,
         (x) => [
@@ -211,27 +203,30 @@ export class SequencePanel extends Panel {
     );
   }
 
-  /** @param {boolean} [all] */
-  draw(all = false) {
-    // While training, one figure per redraw, in turn (no frame's task grows long); once the
-    // run has ended, both.
-    const both = all || this.status !== 'running';
+  /**
+   * The live figures and their words. While training, one figure per redraw, in turn (no
+   * frame's task grows long); once the run has ended (or `all`), both.
+   * @param {boolean} all @returns {boolean} whether the other figure is left for the next redraw
+   */
+  draw(all) {
+    const both = all || this.on.status() !== 'running';
     this.drawTurn = !this.drawTurn;
     this.fit(this.curve, this.detail);
-    this.drawBoard(both || this.drawTurn ? this.curve.id : '', both || !this.drawTurn ? this.detail.id : '');
-    if (!both && this.drawTurn) this.dirty = true; // the other figure at the next redraw
-    const words = this.board?.describe() ?? null;
+    this.shown.drawBoard(both || this.drawTurn ? this.curve.id : '', both || !this.drawTurn ? this.detail.id : '');
+    const words = this.shown.board?.describe() ?? null;
     if (words) {
       this.figures.curve.describe(words.curve);
       this.figures.detail.describe(words.detail);
     }
     if (both) this.renderPipeline();
+    return !both && this.drawTurn;
   }
 
+  /** The live figures' empty axes, one canvas per step. @returns {(() => void)[]} */
   emptySteps() {
     // An empty canvas id draws nothing: the success curve's axes, then the details'.
     const empty = (/** @type {string} */ curve, /** @type {string} */ detail) => () =>
-      this.wasm.draw_empty_trainer(this.kind, curve, detail, this.profile.value, this.profileSeeds()[0] ?? 0);
+      this.wasm.draw_empty_trainer(this.kind, curve, detail, this.on.profile(), this.on.seed());
     return [
       () => this.fit(this.curve, this.detail),
       empty(this.curve.id, ''),
@@ -249,7 +244,7 @@ export class SequencePanel extends Panel {
     this.greedy.replaceChildren(textTable(['запрос', 'жадный ответ', 'верный ответ', 'награда', 'верно'], rows));
   }
 
-  /** @param {NonNullable<SequencePanel['firstBatch']>} batch */
+  /** @param {NonNullable<SequenceView['firstBatch']>} batch */
   renderFirstBatch(batch) {
     const rows = batch.map((r) => [
       r.prompt,
@@ -262,15 +257,16 @@ export class SequencePanel extends Panel {
   }
 
   downloadCsv() {
-    if (this.board) download('sequence.csv', 'text/csv', this.board.csv());
+    const board = this.shown.board;
+    if (board) download('sequence.csv', 'text/csv', board.csv());
   }
   downloadJson() {
     // Exactly the lines `pgbook train sequence … --json` prints for the same run (in a
     // comparison, for the configuration of the chosen run).
-    if (!this.board) return;
-    const c = Math.floor(this.chosen / (this.settings?.seeds.length ?? 1));
-    const name = this.checked.length > 1 ? `sequence-${LETTERS[c]}.jsonl` : 'sequence.jsonl';
-    download(name, 'application/x-ndjson', this.board.json_lines_of(c));
+    const { board, chosen, n } = this.shown;
+    if (!board) return;
+    const letter = this.shown.chosenLetter();
+    download(letter ? `sequence-${letter}.jsonl` : 'sequence.jsonl', 'application/x-ndjson', board.json_lines_of(Math.floor(chosen / n)));
   }
 }
 
