@@ -33,7 +33,8 @@ const REDRAW_MS = 200; // live curves redraw at most 5 times a second: the main 
  *   reset: () => void,
  *   estimate: () => string,
  * }} RunEvents
- * `start`: Старт was pressed (the panel checks the form, then calls start(jobs)); `status`: the run's state changed (before focus moves: a control it disables loses focus);
+ * `start`: Старт was pressed (the panel checks the form, then calls start(jobs)); `status`:
+ * the run's state changed (called before focus moves: a control it disables loses focus);
  * `step`: job i's update, beyond the board's line; `jobEnded`: job i finished; `failedEnd`:
  * every job ended, some failed; `finished`: the whole run finished (it is saved); `draw`: the
  * live figures (true when one is left for the next redraw); `reset`: everything but the run
