@@ -181,8 +181,13 @@ export class SequencePanel extends Panel {
     this.renderTable();
   }
 
+  /** The board's summaries: a sequence panel's board holds sequence summaries. */
+  summaries() {
+    return /** @type {import('../pkg/pgbook.js').BoardSummary<import('../pkg/pgbook.js').SequenceSummary>[]} */ (this.board?.summaries() ?? []);
+  }
+
   renderSummary() {
-    const summary = (this.board?.summaries() ?? []).find((/** @type {any} */ x) => x.job === this.chosen);
+    const summary = this.summaries().find((x) => x.job === this.chosen);
     this.summaryBox.replaceChildren();
     if (summary) {
       const text =
@@ -194,8 +199,7 @@ export class SequencePanel extends Panel {
 
   /** Every finished seed's result, as the CartPole panels list theirs. */
   renderTable() {
-    /** @type {{ config: number, seed: number, final_success_rate: number, final_mean_reward: number, greedy_correct: number, prompts: number, solved_iteration: number | null }[]} */
-    const summaries = this.board?.summaries() ?? [];
+    const summaries = this.summaries();
     this.table.replaceChildren(
       this.seedTable(
         ['итоговая доля верных ответов', 'средняя награда', 'жадно верно', 'решено с итерации'],
