@@ -403,7 +403,9 @@ export class CartPolePanel extends Panel {
 
   renderTable() {
     // A CartPole panel's board holds CartPole summaries.
-    const summaries = /** @type {import('../pkg/pgbook.js').BoardSummary<import('../pkg/pgbook.js').CartPoleSummary>[]} */ (this.board?.summaries() ?? []);
+    const summaries = /** @type {import('../pkg/pgbook.js').BoardSummary<import('../pkg/pgbook.js').CartPoleSummary>[]} */ (
+      this.board?.summaries() ?? []
+    );
     const stable = `стабильно ≥ ${formatNumber(this.schema.solved_threshold)} начиная с шага`;
     this.table.replaceChildren(
       this.seedTable(

@@ -362,13 +362,7 @@ function renderClass(wasm, spec, c, text, canvas) {
     );
   const table = textTable(
     ['Начальное число', 'Итог', 'Цель достигнута на', 'Отпечаток', 'Проверка'],
-    c.rows.map((r) => [
-      String(r.seed),
-      formatNumber(r.score),
-      r.reached === null ? '—' : formatNumber(r.reached),
-      r.fingerprint,
-      '',
-    ]),
+    c.rows.map((r) => [String(r.seed), formatNumber(r.score), r.reached === null ? '—' : formatNumber(r.reached), r.fingerprint, '']),
     { 'data-class-table': '' },
   );
   c.rows.forEach((r, i) => {

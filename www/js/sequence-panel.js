@@ -157,7 +157,7 @@ export class SequencePanel extends Panel {
 
   /** Lesson 10's figure of the chosen run, when it has SFT or pass@k (hidden otherwise). */
   renderPipeline() {
-    const reports = /** @type {any[] | undefined} */ (this.runs()[this.chosen]?.reports);
+    const reports = /** @type {import('../pkg/pgbook.js').IterationReport[] | undefined} */ (this.runs()[this.chosen]?.reports);
     const figure = this.figures.pipeline;
     const has = !!reports?.length && (!!reports[0].sft || reports.some((r) => r.pass_at_k));
     if (!has) return this.hidePipeline();
@@ -183,7 +183,9 @@ export class SequencePanel extends Panel {
 
   /** The board's summaries: a sequence panel's board holds sequence summaries. */
   summaries() {
-    return /** @type {import('../pkg/pgbook.js').BoardSummary<import('../pkg/pgbook.js').SequenceSummary>[]} */ (this.board?.summaries() ?? []);
+    return /** @type {import('../pkg/pgbook.js').BoardSummary<import('../pkg/pgbook.js').SequenceSummary>[]} */ (
+      this.board?.summaries() ?? []
+    );
   }
 
   renderSummary() {
