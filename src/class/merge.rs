@@ -12,6 +12,8 @@ use serde::Serialize;
 
 /// One student's seed in the table.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
+#[cfg_attr(target_arch = "wasm32", tsify(rename = "ClassRow"))]
 pub struct Row {
     /// The seed.
     pub seed: u64,
@@ -29,6 +31,8 @@ pub struct Row {
 
 /// A refused line.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
+#[cfg_attr(target_arch = "wasm32", tsify(rename = "ClassRefusal"))]
 pub struct Refusal {
     /// The line (1-based).
     pub line: usize,
@@ -43,18 +47,22 @@ pub struct Refusal {
 
 /// The class's results.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
+#[cfg_attr(target_arch = "wasm32", tsify(rename = "ClassResult"))]
 pub struct Class {
     /// The trainer's name.
     pub trainer: String,
     /// The configuration's hash, ten hexadecimal digits.
     pub config: String,
     /// One row per accepted code, by seed.
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "ClassRow[]"))]
     pub rows: Vec<Row>,
     /// Median [IQR] of the final score and of where the goal was reached.
     pub result: ConfigResult,
     /// The band over the seeds' checkpoints (`runs` in the rows' order).
     pub curve: Curve,
     /// The lines refused.
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "ClassRefusal[]"))]
     pub refused: Vec<Refusal>,
 }
 

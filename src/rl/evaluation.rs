@@ -67,6 +67,7 @@ pub fn pass_at_k_curve(correct: &[usize], n: usize, ks: &[usize]) -> Result<Vec<
 
 /// What a batch of groups (one group of G rewards per prompt) can teach.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct GroupStats {
     /// Share of groups whose rewards are all equal: a centred estimator gives each of their
     /// answers advantage 0, so they teach nothing.

@@ -11,6 +11,7 @@ use serde::Serialize;
 /// Best-of-`repeats` figures at CleanRL's default settings (4 envs × 128 steps, 4 epochs × 4
 /// minibatches of 128, 64-64 tanh actor and critic), one thread, no evaluation.
 #[derive(Debug, Clone, Copy, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct BenchResult {
     /// Training throughput: rollout + updates.
     pub env_steps_per_s: f64,

@@ -14,6 +14,7 @@ use serde::Serialize;
 
 /// Best-of-`repeats` figures.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct TransformerBench {
     /// The network's sizes (the `transformer` profile's, on the copy task).
     pub shape: TransformerShape,

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 /// own evaluation type `E` ([`Trainer::Evaluation`]). The page carries it
 /// back to the board as it came; a missing or unknown field is an error, not a silent default.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
 #[serde(deny_unknown_fields)]
 pub struct StartInfo<E> {
     /// The run's seed.

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 /// Evaluation returns of several runs on their common grid of transition counts (or, from
 /// [`aggregate_steps`], any series per step).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Curve {
     /// Transition counts evaluated by every run, ascending ([`aggregate_steps`]: the steps,
     /// 1-based, where some run has a value).

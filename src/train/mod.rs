@@ -127,6 +127,7 @@ pub struct Progress {
 
 /// What a progress bar counts (the page words it: `web::schema`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
 #[serde(rename_all = "snake_case")]
 pub enum ProgressUnit {
     /// Environment steps (transitions). Runs saved by earlier builds wrote the Russian word.

@@ -5,13 +5,14 @@
 use super::panel::{Canvases, Described, Diagnostics, Extent, PanelKind};
 use super::{js_error_of, to_js, JsResult};
 use crate::train::board::{CsvExport, StartInfo};
+use crate::train::cartpole::Evaluation;
 use crate::train::compare::{self, Comparison, ConfigResult};
 use crate::train::registry;
 use crate::train::settings::seeds;
 use crate::train::verdict;
 use crate::train::Trainer;
 use crate::{Error, Result};
-use serde_json::{json, Value};
+use serde::Serialize;
 use std::marker::PhantomData;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsError;
@@ -23,9 +24,9 @@ trait PanelBoard {
     fn push_line(&mut self, job: usize, line: &str) -> Result<()>;
     fn is_finished(&self) -> bool;
     fn progress(&self) -> (u64, u64);
-    fn runs(&self) -> Result<Vec<Value>>;
+    fn runs(&self) -> JsResult<JsValue>;
     fn infos(&self) -> JsResult<JsValue>;
-    fn summaries(&self) -> Result<Vec<Value>>;
+    fn summaries(&self) -> JsResult<JsValue>;
     fn results(&self) -> Vec<ConfigResult>;
     fn describe(&self) -> Option<Described>;
     fn draw(
@@ -38,6 +39,48 @@ trait PanelBoard {
     fn csv(&self) -> Result<String>;
     fn json_lines(&self, config: usize) -> Result<String>;
 }
+
+/// One seed's run as the page reads it (`RunBoard.runs`): the board's [`SeedRun`] with its
+/// configuration and, on CartPole panels, its evaluations.
+///
+/// [`SeedRun`]: crate::train::board::SeedRun
+#[derive(Serialize, tsify::Tsify)]
+#[tsify(missing_as_null)] // as `to_js` writes `None`
+struct BoardRun<'a, R, S, E> {
+    seed: u64,
+    info: Option<&'a StartInfo<E>>,
+    reports: &'a [R],
+    summary: Option<&'a S>,
+    config: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    evaluations: Option<Vec<Evaluation>>,
+}
+
+/// A finished run's summary with its configuration and job (`RunBoard.summaries`). Declared
+/// for TypeScript in `ANY_RUN` below: tsify writes a flattened generic as an interface that
+/// extends its parameter, which tsc refuses.
+#[derive(Serialize)]
+struct BoardSummary<'a, S> {
+    #[serde(flatten)]
+    summary: &'a S,
+    config: usize,
+    job: usize,
+}
+
+// The trainers' own types in one name each, for the page (tsc): a board, a worker's start
+// message and a summary are one of these, whichever trainer the panel runs.
+#[wasm_bindgen(typescript_custom_section)]
+const ANY_RUN: &str = r#"
+export type AnyBoardRun =
+  | BoardRun<PpoReport, CartPoleSummary, Evaluation>
+  | BoardRun<A2cReport, CartPoleSummary, Evaluation>
+  | BoardRun<ReinforceReport, CartPoleSummary, Evaluation>
+  | BoardRun<IterationReport, SequenceSummary, SampleEvaluation>;
+export type AnyStartInfo = StartInfo<Evaluation> | StartInfo<SampleEvaluation>;
+export type BoardSummary<S> = S & { config: number; job: number };
+export type AnyBoardSummary = BoardSummary<CartPoleSummary> | BoardSummary<SequenceSummary>;
+"#;
 
 /// The comparison of trainer `T` with its panel kind `F` and diagnostics `D`.
 struct BoardOf<T: Trainer, F, D> {
@@ -66,20 +109,22 @@ where
     fn progress(&self) -> (u64, u64) {
         F::progress(&self.c)
     }
-    fn runs(&self) -> Result<Vec<Value>> {
+    fn runs(&self) -> JsResult<JsValue> {
         let mut evaluations = F::evaluations(&self.c).into_iter();
         let mut runs = Vec::new();
-        for (k, b) in self.c.boards().iter().enumerate() {
+        for (config, b) in self.c.boards().iter().enumerate() {
             for r in b.runs() {
-                let mut v = serde_json::to_value(r).map_err(|e| Error::parse("run", "", e))?;
-                v["config"] = k.into();
-                if let Some(e) = evaluations.next() {
-                    v["evaluations"] = json!(e);
-                }
-                runs.push(v);
+                runs.push(BoardRun {
+                    seed: r.seed,
+                    info: r.info.as_ref(),
+                    reports: &r.reports,
+                    summary: r.summary.as_ref(),
+                    config,
+                    evaluations: evaluations.next(),
+                });
             }
         }
-        Ok(runs)
+        to_js(&runs)
     }
     fn infos(&self) -> JsResult<JsValue> {
         let infos: Vec<Option<&StartInfo<T::Evaluation>>> = self
@@ -90,21 +135,21 @@ where
             .collect();
         to_js(&infos)
     }
-    fn summaries(&self) -> Result<Vec<Value>> {
+    fn summaries(&self) -> JsResult<JsValue> {
         let seeds = self.c.boards()[0].runs().len();
         let mut out = Vec::new();
-        for (k, b) in self.c.boards().iter().enumerate() {
+        for (config, b) in self.c.boards().iter().enumerate() {
             for (i, r) in b.runs().iter().enumerate() {
-                let Some(s) = r.summary.as_ref() else {
-                    continue;
-                };
-                let mut v = serde_json::to_value(s).map_err(|e| Error::parse("summary", "", e))?;
-                v["config"] = k.into();
-                v["job"] = (k * seeds + i).into();
-                out.push(v);
+                if let Some(summary) = r.summary.as_ref() {
+                    out.push(BoardSummary {
+                        summary,
+                        config,
+                        job: config * seeds + i,
+                    });
+                }
             }
         }
-        Ok(out)
+        to_js(&out)
     }
     fn results(&self) -> Vec<ConfigResult> {
         F::results(&self.c)
@@ -198,7 +243,11 @@ impl RunBoard {
     }
 
     /// Records job `job`'s start message.
-    pub fn start(&mut self, job: usize, info: JsValue) -> JsResult<()> {
+    pub fn start(
+        &mut self,
+        job: usize,
+        #[wasm_bindgen(unchecked_param_type = "AnyStartInfo")] info: JsValue,
+    ) -> JsResult<()> {
         let name = self.name.clone();
         self.board.start(job, info).map_err(js_error_of(&name))
     }
@@ -223,19 +272,22 @@ impl RunBoard {
 
     /// Every run so far, job by job (configuration, seed, info, reports, summary; CartPole
     /// runs also their evaluations).
+    #[wasm_bindgen(unchecked_return_type = "AnyBoardRun[]")]
     pub fn runs(&self) -> JsResult<JsValue> {
-        to_js(&self.board.runs().map_err(self.fail())?)
+        self.board.runs()
     }
 
     /// Each job's start message (totals, the untrained policy's evaluation), job by job: with
     /// the JSON lines, all a saved run needs to be drawn again.
+    #[wasm_bindgen(unchecked_return_type = "(AnyStartInfo | null)[]")]
     pub fn infos(&self) -> JsResult<JsValue> {
         self.board.infos()
     }
 
     /// The summaries so far, one per finished run, each with its `config` and `job`.
+    #[wasm_bindgen(unchecked_return_type = "AnyBoardSummary[]")]
     pub fn summaries(&self) -> JsResult<JsValue> {
-        to_js(&self.board.summaries().map_err(self.fail())?)
+        self.board.summaries()
     }
 
     /// The results table: per configuration, the final score's median and IQR over its

@@ -118,7 +118,7 @@ pub fn class_verify(name: &str, request: &str, code: &str) -> JsResult<f64> {
 }
 
 /// What identifies a class: the trainer's index and the configuration's hash.
-#[derive(Serialize)]
+#[derive(Serialize, tsify::Tsify)]
 struct ClassId {
     trainer: String,
     index: usize,
@@ -136,7 +136,7 @@ fn class_id(name: &str, request: &str) -> Result<(u8, u64)> {
 }
 
 /// The class of trainer `name` with `request`: `{trainer, index, config}` (the hash in hex).
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "ClassId")]
 pub fn class_config(name: &str, request: &str) -> JsResult<JsValue> {
     let (index, hash) = class_id(name, request).map_err(js_error_of(name))?;
     to_js(&ClassId {
@@ -148,7 +148,7 @@ pub fn class_config(name: &str, request: &str) -> JsResult<JsValue> {
 
 /// The codes in `text` (one a line) merged for the class of trainer `name` with `request`:
 /// rows, results, band and the refused lines with their reasons.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "ClassResult")]
 pub fn class_merge(text: &str, name: &str, request: &str) -> JsResult<JsValue> {
     let merged = class_id(name, request).and_then(|id| merge::merge(text, Some(id)));
     to_js(&merged.map_err(js_error_of(name))?)

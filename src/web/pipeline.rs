@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 /// Draws the pipeline of `reports` (one run's reports, a JSON array) on `canvas_id` and returns
 /// its description (`{text, table}`), or `null` without drawing when the run has neither SFT
 /// nor pass@k.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "Description | null")]
 pub fn draw_pipeline_run(canvas_id: &str, reports: &str) -> JsResult<JsValue> {
     let reports: Vec<IterationReport> = serde_json::from_str(reports)
         .map_err(|e| Error::parse("reports", "", e))

@@ -86,7 +86,7 @@ pub(super) enum StepExtra {
 pub(super) enum FromWorker {
     Ready,
     Started {
-        #[tsify(type = "unknown")]
+        #[tsify(type = "AnyStartInfo")]
         info: (),
     },
     Progress {
@@ -112,7 +112,7 @@ pub(super) enum FromWorker {
         message: String,
     },
     Bench {
-        #[tsify(type = "unknown")]
+        #[tsify(type = "BenchResult | TransformerBench")]
         result: (),
     },
     Speed {

@@ -6,15 +6,32 @@ use crate::plots::{self, Theme};
 use crate::train::policy::{self, PolicyFile};
 use crate::train::settings::seeds;
 use crate::Result;
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
+
+/// What a loaded policy file is and its greedy episode (`replay_policy`).
+#[derive(Serialize, tsify::Tsify)]
+struct Replay {
+    trainer: String,
+    seed: u64,
+    update: usize,
+    env_steps: u64,
+    sizes: Vec<usize>,
+    #[tsify(type = "Record<string, unknown>")]
+    settings: Map<String, Value>,
+    reset_seed: u64,
+    episode_return: f64,
+    /// The episode's states, four numbers a step, flat.
+    episode: Vec<f64>,
+}
 
 /// Reads a policy file (as `PolicyFile::parse` checks it) and plays its greedy episode from
 /// `reset_seed` (NaN: the episode the page showed when it was saved): what the policy is, and
 /// the episode's states, flat.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "Replay")]
 pub fn replay_policy(text: &str, reset_seed: f64) -> JsResult<JsValue> {
-    let run = || -> Result<Value> {
+    let run = || -> Result<Replay> {
         let (file, actor) = PolicyFile::parse(text)?;
         let reset = if reset_seed.is_nan() {
             file.replay_seed()
@@ -22,12 +39,17 @@ pub fn replay_policy(text: &str, reset_seed: f64) -> JsResult<JsValue> {
             seeds::check_seed(reset_seed)?
         };
         let r = policy::replay(&actor, file.precision()?, reset);
-        let flat: Vec<f64> = r.states.iter().flatten().copied().collect();
-        Ok(json!({
-            "trainer": file.trainer, "seed": file.seed, "update": file.update,
-            "env_steps": file.env_steps, "sizes": file.sizes, "settings": file.settings,
-            "reset_seed": r.reset_seed, "episode_return": r.episode_return, "episode": flat,
-        }))
+        Ok(Replay {
+            episode: r.states.iter().flatten().copied().collect(),
+            reset_seed: r.reset_seed,
+            episode_return: r.episode_return,
+            trainer: file.trainer,
+            seed: file.seed,
+            update: file.update,
+            env_steps: file.env_steps,
+            sizes: file.sizes,
+            settings: file.settings,
+        })
     };
     to_js(&run().map_err(js_error)?)
 }
@@ -54,7 +76,7 @@ pub fn draw_cartpole(
 
 /// The CLI's `bench ppo`, run in this (worker) thread with the browser's clock; `precision`
 /// `f32` or `f64` (the default).
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "BenchResult")]
 pub fn bench_ppo(updates: f64, repeats: f64, precision: Option<String>) -> JsResult<JsValue> {
     let updates = super::whole_number("updates", updates).map_err(js_error)?;
     let repeats = super::whole_number("repeats", repeats).map_err(js_error)?;
@@ -70,7 +92,7 @@ pub fn bench_ppo(updates: f64, repeats: f64, precision: Option<String>) -> JsRes
 /// The CLI's `bench transformer` in this (worker) thread with the browser's clock
 /// (`Date.now()`: each timed round is many milliseconds); `precision` `f32` (the default) or
 /// `f64`.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "TransformerBench")]
 pub fn bench_transformer(repeats: f64, precision: Option<String>) -> JsResult<JsValue> {
     let repeats = super::whole_number("repeats", repeats).map_err(js_error)?;
     let precision = match precision {

@@ -160,6 +160,7 @@ impl TrainerRun {
     }
 
     /// Totals for the progress bar and what the untrained policy does.
+    #[wasm_bindgen(unchecked_return_type = "AnyStartInfo")]
     pub fn info(&self) -> JsResult<JsValue> {
         self.run.info()
     }

@@ -408,8 +408,10 @@ export class CartPoleView {
   }
 
   renderTable() {
-    /** @type {{ config: number, seed: number, final_evaluation_mean: number, final_evaluation_std: number, env_steps: number, solved_from_env_steps: number | null }[]} */
-    const summaries = this.shown.board?.summaries() ?? [];
+    // A CartPole panel's board holds CartPole summaries.
+    const summaries = /** @type {import('../pkg/pgbook.js').BoardSummary<import('../pkg/pgbook.js').CartPoleSummary>[]} */ (
+      this.shown.board?.summaries() ?? []
+    );
     const stable = `стабильно ≥ ${formatNumber(this.schema.solved_threshold)} начиная с шага`;
     this.table.replaceChildren(
       this.shown.seedTable(

@@ -19,6 +19,7 @@ import { newWorker } from './pool.js';
 /** @typedef {import('./protocol.js').ToWorker} ToWorker */
 /** @typedef {import('./protocol.js').FromWorker} FromWorker */
 /** @typedef {typeof import('../pkg/pgbook.js')} FullCore */
+/** @typedef {import('../pkg/pgbook.js').ClassResult} ClassResult */
 
 /** Most seats a class link offers. */
 const MAX_SEATS = 200;
@@ -139,7 +140,7 @@ export async function wireClass(root) {
 
   /** Checks `s` with the core: its trainer, profile and settings. @param {ClassSpec} s */
   const describe = async (s) => {
-    const id = /** @type {{ trainer: string, config: string }} */ ((await core()).class_config(s.kind, requestOf(s.config)));
+    const id = (await core()).class_config(s.kind, requestOf(s.config));
     const set = s.config.set.map(([k, v]) => `${k}=${v}`).join(', ');
     return `${id.trainer}, профиль ${s.config.profile}${set ? ` (${set})` : ''}, конфигурация ${id.config}`;
   };
@@ -253,7 +254,7 @@ export async function wireClass(root) {
   const canvas = /** @type {HTMLCanvasElement} */ (
     el('canvas', { id: 'class-band', class: 'class-band', role: 'img', 'aria-label': 'Полоса класса' })
   );
-  /** @type {Record<string, any> | null} the merge shown */
+  /** @type {{ spec: ClassSpec, codes: string, class: ClassResult } | null} the merge shown */
   let shown = null;
 
   const merge = async () => {
@@ -272,7 +273,7 @@ export async function wireClass(root) {
     const s = spec;
     try {
       const w = await core();
-      const c = /** @type {any} */ (w.class_merge(codes.value, s.kind, requestOf(s.config)));
+      const c = w.class_merge(codes.value, s.kind, requestOf(s.config));
       shown = { spec: s, codes: codes.value, class: c };
       /** @type {any} */ (window).pgbookClass = c; // for the page tests
       merged.append(...renderClass(w, s, c, codes.value, canvas));
@@ -345,7 +346,7 @@ export async function wireClass(root) {
 /**
  * The merged class: refusals, the table (each seed with its recompute button), the summary,
  * the band figure and its numbers.
- * @param {FullCore} wasm @param {ClassSpec} spec @param {any} c the core's class @param {string} text
+ * @param {FullCore} wasm @param {ClassSpec} spec @param {ClassResult} c the core's class @param {string} text
  * @param {HTMLCanvasElement} canvas @returns {HTMLElement[]}
  */
 function renderClass(wasm, spec, c, text, canvas) {
@@ -356,21 +357,15 @@ function renderClass(wasm, spec, c, text, canvas) {
         'div',
         { role: 'alert', 'data-class-refused': '' },
         el('p', { text: 'Отклонены:' }),
-        el('ul', {}, ...c.refused.map((/** @type {any} */ r) => el('li', { text: r.reason }))),
+        el('ul', {}, ...c.refused.map((r) => el('li', { text: r.reason }))),
       ),
     );
   const table = textTable(
     ['Начальное число', 'Итог', 'Цель достигнута на', 'Отпечаток', 'Проверка'],
-    c.rows.map((/** @type {any} */ r) => [
-      String(r.seed),
-      formatNumber(r.score),
-      r.reached === null ? '—' : formatNumber(r.reached),
-      r.fingerprint,
-      '',
-    ]),
+    c.rows.map((r) => [String(r.seed), formatNumber(r.score), r.reached === null ? '—' : formatNumber(r.reached), r.fingerprint, '']),
     { 'data-class-table': '' },
   );
-  c.rows.forEach((/** @type {any} */ r, /** @type {number} */ i) => {
+  c.rows.forEach((r, i) => {
     const cell = table.tBodies[0].rows[i].cells[4];
     const check = /** @type {HTMLButtonElement} */ (el('button', { type: 'button', text: 'Пересчитать' }));
     check.addEventListener('click', async () => {
@@ -397,10 +392,11 @@ function renderClass(wasm, spec, c, text, canvas) {
   parts.push(
     el('p', {
       'data-class-summary': '',
-      text:
-        `Итог по ${c.rows.length} начальным числам: медиана ${formatNumber(q.median)} [МКР ${formatNumber(q.q25)} – ${formatNumber(q.q75)}]; ` +
-        `цель достигнута у ${c.result.reached} из ${c.rows.length}` +
-        (reached ? `, медиана — на ${formatNumber(reached.median)} [${formatNumber(reached.q25)} – ${formatNumber(reached.q75)}].` : '.'),
+      text: q
+        ? `Итог по ${c.rows.length} начальным числам: медиана ${formatNumber(q.median)} [МКР ${formatNumber(q.q25)} – ${formatNumber(q.q75)}]; ` +
+          `цель достигнута у ${c.result.reached} из ${c.rows.length}` +
+          (reached ? `, медиана — на ${formatNumber(reached.median)} [${formatNumber(reached.q25)} – ${formatNumber(reached.q75)}].` : '.')
+        : 'Ни один код не принят: итога пока нет.',
     }),
   );
   const figure = el('figure', { class: 'live-plain class-figure' });

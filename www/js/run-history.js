@@ -7,6 +7,7 @@ import { el, messageOf } from './dom.js';
 
 /** @typedef {typeof import('../pkg/pgbook.js')} Wasm */
 /** @typedef {import('../pkg/pgbook.js').RunBoard} RunBoard */
+/** @typedef {import('../pkg/pgbook.js').AnyStartInfo} AnyStartInfo */
 /** @typedef {import('./history.js').SavedRun} SavedRun */
 
 export class RunHistory {
@@ -142,7 +143,8 @@ export function boardOfSaved(wasm, kind, records, seeds, labels) {
   for (const r of records) {
     r.configs.forEach((cfg, k) => {
       const c = c0 + k;
-      for (let i = 0; i < n; i++) board.start(c * n + i, r.infos[k * n + i]);
+      // A saved record's start messages, as stored: the board checks each (unknown fields refused).
+      for (let i = 0; i < n; i++) board.start(c * n + i, /** @type {AnyStartInfo} */ (r.infos[k * n + i]));
       for (const line of cfg.lines.trim().split('\n')) board.push(c * n + seeds.indexOf(JSON.parse(line).seed), line);
       for (let i = 0; i < n; i++) {
         const p = r.policies[k * n + i];

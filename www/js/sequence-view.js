@@ -149,7 +149,7 @@ export class SequenceView {
 
   /** Lesson 10's figure of the chosen run, when it has SFT or pass@k (hidden otherwise). */
   renderPipeline() {
-    const reports = /** @type {any[] | undefined} */ (this.shown.runs()[this.shown.chosen]?.reports);
+    const reports = /** @type {import('../pkg/pgbook.js').IterationReport[] | undefined} */ (this.shown.runs()[this.shown.chosen]?.reports);
     const figure = this.figures.pipeline;
     const has = !!reports?.length && (!!reports[0].sft || reports.some((r) => r.pass_at_k));
     if (!has) return this.hidePipeline();
@@ -173,8 +173,15 @@ export class SequenceView {
     this.renderTable();
   }
 
+  /** The board's summaries: a sequence panel's board holds sequence summaries. */
+  summaries() {
+    return /** @type {import('../pkg/pgbook.js').BoardSummary<import('../pkg/pgbook.js').SequenceSummary>[]} */ (
+      this.shown.board?.summaries() ?? []
+    );
+  }
+
   renderSummary() {
-    const summary = (this.shown.board?.summaries() ?? []).find((/** @type {any} */ x) => x.job === this.shown.chosen);
+    const summary = this.summaries().find((x) => x.job === this.shown.chosen);
     this.summaryBox.replaceChildren();
     if (summary) {
       const text =
@@ -186,8 +193,7 @@ export class SequenceView {
 
   /** Every finished seed's result, as the CartPole panels list theirs. */
   renderTable() {
-    /** @type {{ config: number, seed: number, final_success_rate: number, final_mean_reward: number, greedy_correct: number, prompts: number, solved_iteration: number | null }[]} */
-    const summaries = this.shown.board?.summaries() ?? [];
+    const summaries = this.summaries();
     this.table.replaceChildren(
       this.shown.seedTable(
         ['итоговая доля верных ответов', 'средняя награда', 'жадно верно', 'решено с итерации'],

@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 /// What one update did: the losses of its one gradient step, the critic's fit, and an
 /// evaluation when one was due.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
+#[cfg_attr(target_arch = "wasm32", tsify(rename = "A2cReport"))]
 pub struct UpdateReport {
     /// 1-based update number.
     pub update: usize,

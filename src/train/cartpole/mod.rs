@@ -25,6 +25,7 @@ pub const TIME_STEP_S: f64 = 0.02;
 
 /// One greedy evaluation of the current policy.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Evaluation {
     /// Updates done when evaluated.
     pub update: usize,
@@ -40,6 +41,8 @@ pub struct Evaluation {
 
 /// The end-of-run numbers of one seed (also meaningful mid-run: "so far").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
+#[cfg_attr(target_arch = "wasm32", tsify(rename = "CartPoleSummary"))]
 pub struct RunSummary {
     /// The run's seed.
     pub seed: u64,

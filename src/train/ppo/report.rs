@@ -5,6 +5,8 @@ use serde::{Deserialize, Serialize};
 
 /// What one update did: losses, how far the policy moved, and an evaluation when one was due.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
+#[cfg_attr(target_arch = "wasm32", tsify(rename = "PpoReport"))]
 pub struct UpdateReport {
     /// 1-based update number.
     pub update: usize,

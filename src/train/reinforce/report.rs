@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 /// What one update did: the batch, its weights and advantages, the losses, and an evaluation
 /// when one was due.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
+#[cfg_attr(target_arch = "wasm32", tsify(rename = "ReinforceReport"))]
 pub struct UpdateReport {
     /// 1-based update number.
     pub update: usize,

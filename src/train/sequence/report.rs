@@ -29,6 +29,7 @@ pub struct FirstBatchRow {
 
 /// The greedy (most probable token at every step) answer to one prompt.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct GreedyAnswer {
     /// Prompt class.
     pub prompt_class: usize,
@@ -46,6 +47,7 @@ pub struct GreedyAnswer {
 
 /// Evaluation on fresh samples, plus the greedy answers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct SampleEvaluation {
     /// Mean verifier reward over the samples.
     pub mean_reward: f64,
@@ -68,6 +70,7 @@ impl SampleEvaluation {
 
 /// What one iteration did and how the policy stands after it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct IterationReport {
     /// 1-based iteration number.
     pub iteration: usize,
@@ -127,6 +130,7 @@ pub struct IterationReport {
 /// pass@k of one policy on the task's fixed evaluation prompts (held out from training):
 /// `n` answers sampled per prompt, Chen et al.'s unbiased estimate for k = 1 … n.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct PassAtK {
     /// Answers sampled per prompt.
     pub n: usize,
@@ -144,6 +148,7 @@ pub struct PassAtK {
 
 /// What the supervised stage did: its loss curve and pass@k before and after it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct SftStage {
     /// Demonstrations per step.
     pub batch: usize,
@@ -162,6 +167,7 @@ pub const SOLVED_SUCCESS: f64 = 0.95;
 
 /// The end-of-run numbers of one sequence run (meaningful mid-run: "so far").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct SequenceSummary {
     /// The run's seed.
     pub seed: u64,
@@ -192,6 +198,7 @@ pub struct SequenceSummary {
 
 /// pass@k at the pipeline's three stages.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct PassAtKStages {
     /// Before any training.
     pub untrained: Option<PassAtK>,
