@@ -160,13 +160,6 @@ const SPECS: &[Spec] = &[
         predictions: &[p(2, 0, Goal, Lower), p(2, 1, Goal, Lower)],
     },
     Spec {
-        id: "epsilon_06",
-        trainers: &["ppo"],
-        configs: EPSILONS,
-        seeds: PPO_SEEDS,
-        predictions: EPSILON_PREDICTIONS,
-    },
-    Spec {
         id: "reductions",
         trainers: &["sequence"],
         configs: &[
