@@ -254,3 +254,37 @@ fn the_same_seed_gives_the_same_lines_and_the_recorded_ones() {
     assert_eq!(text, recorded, "the runs differ from the recorded ones");
     assert!(!recorded.contains("NaN"));
 }
+
+#[test]
+fn dynamic_samplings_extra_draws_are_planned_as_a_range_up_to_its_bound() {
+    let dynamic = SequenceConfig::for_profile(SequenceProfile::R1Dynamic);
+    assert!(dynamic.dynamic_sampling && dynamic.max_draw_factor > 1);
+    let plain = SequenceConfig {
+        dynamic_sampling: false,
+        ..dynamic.clone()
+    };
+    let with_factor = |f: usize| {
+        SequenceConfig {
+            max_draw_factor: f,
+            ..dynamic.clone()
+        }
+        .cost()
+    };
+    // What a run plans is the same with or without dynamic sampling; only the most it may do
+    // grows, by one more rollout per iteration for each step of the bound.
+    let (off, on) = (plain.cost(), dynamic.cost());
+    assert_eq!(off.work, on.work);
+    assert_eq!(off.work_max, off.work);
+    assert!(on.work_max > on.work);
+    let one_more = with_factor(2).work_max - on.work;
+    assert!(one_more > 0.0);
+    let extra = on.work_max - on.work;
+    let expected = (dynamic.max_draw_factor - 1) as f64 * one_more;
+    assert!(
+        (extra - expected).abs() <= 1e-9 * expected,
+        "{extra} vs {expected}"
+    );
+    assert_eq!(with_factor(1).work_max, on.work);
+    // The settings' work bound counts every draw the bound allows.
+    assert!(dynamic.total_work() > plain.total_work());
+}

@@ -66,6 +66,24 @@ forEachBrowser((env) => {
       await tab.clickButton('#trainer-ppo', 'Стоп');
       t.diagnostic(`${env.name}: ${estimate}`);
     });
+    // Dynamic sampling draws as many groups as it needs, up to its bound: a range, and the
+    // question before a long run names its upper end.
+    await env.withTab('sequences.html?form=sequence&profile=r1_dynamic&seed=1,2,3,4,5,6', { deviceScaleFactor: 1 }, async (tab) => {
+      await tab.waitReady();
+      const sel = '#trainer-sequence .run-estimate';
+      // The first estimate may be the default profile's, before the link's settings are read.
+      await tab.waitFor((s) => /Оценка.*мин/.test(document.querySelector(s)?.textContent ?? ''), sel, 20_000);
+      const range = await tab.eval((s) => {
+        const e = /** @type {HTMLElement} */ (document.querySelector(s));
+        return { text: e.textContent ?? '', seconds: Number(e.dataset.seconds), most: Number(e.dataset.most) };
+      }, sel);
+      assert(/от ≈ .+ до ≈ .+динамический отбор групп/.test(range.text) && range.most > range.seconds, `r1_dynamic: ${JSON.stringify(range)}`);
+      await watch(tab, false);
+      await tab.clickButton('#trainer-sequence', 'Старт');
+      const asked = await tab.eval(() => /** @type {any} */ (window).asked);
+      assert(asked.length === 1 && /займёт до /.test(asked[0]), `asked ${JSON.stringify(asked)}`);
+      t.diagnostic(`${env.name}: ${range.text}`);
+    });
   });
 
   it(`after a run, the estimate for the same settings is within ${LEARNT_FACTOR}× of the time it took`, { timeout: 300_000 }, async (t) => {

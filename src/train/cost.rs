@@ -43,6 +43,9 @@ pub struct Cost {
     pub bytes: u64,
     /// Planned work of the whole run (FLOP-equivalents).
     pub work: f64,
+    /// The most work the run may do: more than `work` only where the trainer draws more data
+    /// when it needs it (the sequence trainer's dynamic sampling, up to its bound).
+    pub work_max: f64,
     /// The share of a step's work that collects experience (the rest optimises): where the
     /// progress bar stands inside a step.
     pub rollout_share: f64,
@@ -204,9 +207,11 @@ pub fn rollout_trainer(
     let per_update = rollout
         + nets.forward_flops(batch) * 3.0 * epochs as f64
         + nets.optimiser_work() * optimiser_steps;
+    let work = per_update * updates as f64 + evaluations.work(nets, updates as f64);
     Cost {
         bytes,
-        work: per_update * updates as f64 + evaluations.work(nets, updates as f64),
+        work,
+        work_max: work,
         rollout_share: rollout / per_update,
         drivers: Vec::new(),
     }

@@ -106,6 +106,8 @@ struct CheckedRun {
     memory_bytes: u64,
     /// Planned work of one seed's run, in the units `measure_speed` measures per second.
     work_per_seed: f64,
+    /// The most work a seed may do (above `work_per_seed` under dynamic sampling).
+    work_per_seed_max: f64,
 }
 
 fn check<T: Trainer>(request: &Request, seeds_text: &str) -> Result<CheckedRun> {
@@ -127,6 +129,7 @@ fn check<T: Trainer>(request: &Request, seeds_text: &str) -> Result<CheckedRun> 
         steps_per_seed: progress.steps,
         memory_bytes: cost.bytes,
         work_per_seed: cost.work,
+        work_per_seed_max: cost.work_max,
     })
 }
 

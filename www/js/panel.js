@@ -163,7 +163,12 @@ export class TrainerPanel {
     }
     const cost = costOf(this.wasm, shown.checked, this.saved.saved);
     this.estimate.showCost(cost);
-    if (cost.seconds > ASK_ABOVE_S && !confirm(`Этот запуск займёт примерно ${seconds(cost.seconds)} (${cost.text}). Начать?`)) {
+    if (
+      cost.most > ASK_ABOVE_S &&
+      !confirm(
+        `Этот запуск займёт ${cost.most > cost.seconds ? `до ${seconds(cost.most)}` : `примерно ${seconds(cost.seconds)}`} (${cost.text}). Начать?`,
+      )
+    ) {
       life.showError('Запуск отменён: он занял бы слишком много времени. Уменьшите настройки или нажмите «Старт» ещё раз.');
       return;
     }

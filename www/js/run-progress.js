@@ -114,25 +114,42 @@ export function correction(saved, key) {
  * the measured speed, spread over the pool's workers, × the correction from `saved`, this
  * trainer's finished runs) and the memory of one worker. `planned` is the time before the
  * correction.
+ * `most` is the longest the run may take: more than `seconds` only when a configuration may draw
+ * more data than it plans (the sequence trainer's dynamic sampling, up to its bound).
  * @param {Wasm} wasm @param {CheckedRun[]} checked @param {{ checked: unknown, timing?: unknown }[]} [saved]
- * @returns {{ seconds: number, planned: number, text: string }}
+ * @returns {{ seconds: number, most: number, planned: number, text: string }}
  */
 export function costOf(wasm, checked, saved = []) {
   const jobs = checked.reduce((n, c) => n + c.seeds.length, 0);
   const workers = Math.max(1, Math.min(jobs, navigator.hardwareConcurrency || 2));
   const work = checked.reduce((w, c) => w + c.work_per_seed * c.seeds.length, 0);
+  const workMax = checked.reduce((w, c) => w + Math.max(c.work_per_seed, c.work_per_seed_max) * c.seeds.length, 0);
   let planned = NaN;
+  let speedNow = NaN;
   try {
-    planned = work / machineSpeed(wasm) / workers;
+    speedNow = machineSpeed(wasm);
+    planned = work / speedNow / workers;
   } catch {
     // No measurement: the memory is still known.
   }
   const { factor, from } = correction(saved, settingsKey(checked));
   const time = planned * factor;
+  const most = (workMax / speedNow / workers) * factor;
   const memory = Math.max(...checked.map((c) => c.memory_bytes));
   const learnt = from === 'same' ? ' (по такому же запуску)' : from === 'trainer' ? ' (с поправкой по прошлым запускам)' : '';
-  const when = Number.isFinite(time) ? `≈ ${seconds(time)}${learnt}` : 'время неизвестно';
-  return { seconds: time, planned, text: `Оценка: ${when}, до ${bytesText(memory)} памяти на процесс` };
+  // Dynamic sampling draws as many groups as the batch needs, up to its bound: the time is a range.
+  const range = Number.isFinite(most) && seconds(most) !== seconds(time);
+  const when = !Number.isFinite(time)
+    ? 'время неизвестно'
+    : range
+      ? `от ≈ ${seconds(time)} до ≈ ${seconds(most)}${learnt} — динамический отбор групп добирает ответы, сколько понадобится`
+      : `≈ ${seconds(time)}${learnt}`;
+  return {
+    seconds: time,
+    most: Number.isFinite(most) ? most : time,
+    planned,
+    text: `Оценка: ${when}, до ${bytesText(memory)} памяти на процесс`,
+  };
 }
 
 /**
@@ -292,10 +309,11 @@ export class Estimate {
     });
   }
 
-  /** @param {{ seconds: number, planned: number, text: string } | null} cost */
+  /** @param {{ seconds: number, most: number, planned: number, text: string } | null} cost */
   showCost(cost) {
     this.element.textContent = cost?.text ?? '';
     this.element.dataset.seconds = cost && Number.isFinite(cost.seconds) ? String(cost.seconds) : '';
+    this.element.dataset.most = cost && Number.isFinite(cost.most) ? String(cost.most) : '';
     this.element.dataset.planned = cost && Number.isFinite(cost.planned) ? String(cost.planned) : '';
   }
 }

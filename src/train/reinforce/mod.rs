@@ -299,9 +299,11 @@ impl Trainer for ReinforceTrainer {
             every: config.evaluation_every,
             episodes: config.evaluation_episodes,
         };
+        let work = per_step * steps + evaluations.work(nets, updates);
         Cost {
             bytes,
-            work: per_step * steps + evaluations.work(nets, updates),
+            work,
+            work_max: work,
             rollout_share: sampling / per_step,
             drivers: vec!["episodes_per_update", "hidden_sizes"],
         }

@@ -71,11 +71,22 @@ impl SequenceConfig {
         }
     }
 
-    /// Multiply-adds of the whole run (what the settings' work bound caps).
+    /// Rollouts an iteration may sample beyond its planned one: dynamic sampling draws more
+    /// groups when too many teach nothing, up to `max_draw_factor` × the prompts in all.
+    pub fn extra_draws(&self) -> f64 {
+        if self.dynamic_sampling {
+            self.max_draw_factor.saturating_sub(1) as f64
+        } else {
+            0.0
+        }
+    }
+
+    /// Multiply-adds of the whole run at the most (what the settings' work bound caps: every
+    /// extra draw dynamic sampling may make counted).
     pub fn total_work(&self) -> f64 {
         let (p, c, e) = (self.phases(), self.policy_cost(), self.extras());
         // A backward pass costs about two forward passes.
-        let per_iteration = (p.sampled + p.evaluated) * c.step_macs
+        let per_iteration = (p.sampled * (1.0 + self.extra_draws()) + p.evaluated) * c.step_macs
             + p.batched * c.forward_macs * (p.forwards + 2.0 * p.backwards);
         self.iterations as f64 * per_iteration
             + e.pass_k_sampled * c.step_macs
@@ -100,9 +111,11 @@ impl SequenceConfig {
             + per_token_work(e.pass_k_sampled)
             + e.demonstrated * forward_work * 3.0;
         let tokens = p.batched.max(p.evaluated).max(e.sft_batch_tokens);
+        let work = self.iterations as f64 * (sampling + training + evaluation) + extras;
         Cost {
             bytes: bytes(&c, tokens, self.task.num_actions()),
-            work: self.iterations as f64 * (sampling + training + evaluation) + extras,
+            work,
+            work_max: work + self.iterations as f64 * self.extra_draws() * sampling,
             rollout_share: sampling / (sampling + training),
             drivers: self.memory_drivers(),
         }
