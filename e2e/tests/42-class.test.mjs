@@ -133,5 +133,15 @@ forEachBrowser((env) => {
       assert(JSON.stringify(q) === JSON.stringify({ class: 'a2c', config: 'smoke;num_updates=40;evaluation_every=4', n: '12' }), `the class link's state: ${link}`);
       assert((await tab.count('[data-class-link] .class-qr svg')) === 1, 'the class link as a QR code');
     });
+    // Or from the panel itself: its configuration's class link, on the contents page.
+    await env.withTab('gae.html?form=a2c&profile=smoke&num_updates=40&evaluation_every=4', {}, async (tab) => {
+      await tab.waitReady();
+      const want = 'class=a2c&config=smoke%3Bnum_updates%3D40%3Bevaluation_every%3D4&n=30';
+      await tab.waitFor((w) => (document.querySelector('#trainer-a2c .class-link')?.getAttribute('href') ?? '').includes(w), want, 10_000);
+      const href = (await tab.eval(() => document.querySelector('#trainer-a2c .class-link')?.getAttribute('href'))) ?? '';
+      assert(href === `index.html?${want}#class`, `the panel's class link: ${href}`);
+      await tab.goto(new URL(href, tab.url()).href);
+      await tab.waitFor(() => /num_updates=40/.test(document.querySelector('[data-class]')?.textContent ?? ''), null, 30_000);
+    });
   });
 });

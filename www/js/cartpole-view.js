@@ -14,7 +14,7 @@ import { el, download, messageOf } from './dom.js';
 /**
  * What every panel has, for a view to place: the run choice, the comparison, the share link
  * and the downloads.
- * @typedef {{ runChoice: HTMLSelectElement, comparison: HTMLElement, share: HTMLAnchorElement, downloads: HTMLElement }} Parts
+ * @typedef {{ runChoice: HTMLSelectElement, comparison: HTMLElement, share: HTMLAnchorElement, classLink: HTMLAnchorElement, downloads: HTMLElement }} Parts
  */
 /**
  * What a view asks of its panel: a resized canvas redraws everything; an error for the alert;
@@ -117,7 +117,17 @@ export class CartPoleView {
       ),
       parts.comparison,
       this.table,
-      el('p', { class: 'trainer-links' }, parts.share, ' · скачать кривые: ', parts.downloads, ' · политика: ', this.policyButtons),
+      el(
+        'p',
+        { class: 'trainer-links' },
+        parts.share,
+        ' · ',
+        parts.classLink,
+        ' · скачать кривые: ',
+        parts.downloads,
+        ' · политика: ',
+        this.policyButtons,
+      ),
       this.policyInfo,
     ];
     this.captionCurve();

@@ -5,6 +5,9 @@
 // bar beside the run's life and the saved runs.
 import { SettingsForm } from './settings-form.js';
 import { configText, pageLink, setPageParams } from './links.js';
+
+/** Seats a class link made from a panel offers (the teacher changes the number on the contents page). */
+const CLASS_SEATS = 30;
 import { el, messageOf, profileSelect } from './dom.js';
 import { LETTERS, MAX_CONFIGS } from './panel-shown.js';
 
@@ -50,6 +53,19 @@ export class ConfigBar {
     this.configs[0].profile = this.profile.value;
     for (const c of [this.profile, this.seedInput]) c.addEventListener('change', () => this.remember());
     this.share = /** @type {HTMLAnchorElement} */ (el('a', { class: 'share', href: '#', text: 'Ссылка на этот запуск' }));
+    // A teacher's way from a configuration on the panel to the class experiment with it.
+    this.classLink = /** @type {HTMLAnchorElement} */ (el('a', { class: 'class-link', href: '#' }));
+    this.updateClassLink();
+  }
+
+  /** The class experiment with the configuration the form shows (the contents page's «Эксперимент класса»). */
+  updateClassLink() {
+    if (!this.classLink) return; // the constructor's first preview comes before it
+    const c = { profile: this.profile.value, set: this.form.overrides() };
+    const q = new URLSearchParams({ class: this.kind, config: configText(c), n: String(CLASS_SEATS) });
+    this.classLink.href = pageLink('index.html', q, 'class');
+    const name = this.configs.length > 1 ? ` ${String.fromCharCode(65 + this.current)}` : '';
+    this.classLink.textContent = `эксперимент класса с конфигурацией${name}`;
   }
 
   /** The chosen profile's seeds. @returns {number[]} */
@@ -192,6 +208,7 @@ export class ConfigBar {
   /** The form's differences before they are checked (wasm checks them at Старт). */
   preview() {
     this.showChanges(this.profile.value, this.form.overrides());
+    this.updateClassLink();
     this.on.edited();
   }
 

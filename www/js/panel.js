@@ -111,7 +111,13 @@ export class TrainerPanel {
     config.render();
     // The estimate learns from the saved runs once they are read.
     this.saved.history.refresh().then(() => this.estimate.schedule());
-    const parts = { runChoice: this.shown.runChoice, comparison: this.shown.comparison, share: config.share, downloads: this.downloads };
+    const parts = {
+      runChoice: this.shown.runChoice,
+      comparison: this.shown.comparison,
+      share: config.share,
+      classLink: config.classLink,
+      downloads: this.downloads,
+    };
     /** @type {import('./cartpole-view.js').ViewEvents} */
     const events = {
       redrawAll: () => this.redrawAll(),

@@ -87,7 +87,7 @@ export class SequenceView {
       el('h3', { text: 'Первый пакет роллаутов' }),
       this.batch,
       this.summaryBox,
-      el('p', { class: 'trainer-links' }, parts.share, ' · скачать кривые: ', parts.downloads),
+      el('p', { class: 'trainer-links' }, parts.share, ' · ', parts.classLink, ' · скачать кривые: ', parts.downloads),
     ];
   }
 
