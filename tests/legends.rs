@@ -340,7 +340,6 @@ fn no_trainer_figure_legend_covers_data() {
 /// check finds legends on data, so the tests above can fail; the placement covers less.
 #[test]
 fn the_check_finds_the_old_fixed_corner_on_data() {
-
     for canvas in [canvases("tall pair")[0]] {
         for name in ["score", "gae"] {
             let draw = lesson_figure(name, &figures::spec(name).unwrap().start());

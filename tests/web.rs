@@ -87,9 +87,19 @@ fn bad_arguments_are_errors_not_panics() {
         e.message().as_string().unwrap()
     };
     let no_values = wasm_bindgen::JsValue::from(js_sys::Object::new());
-    let m = message(web::draw_figure("nope", "test-clipping-bad", no_values.clone(), None));
+    let m = message(web::draw_figure(
+        "nope",
+        "test-clipping-bad",
+        no_values.clone(),
+        None,
+    ));
     assert!(m.starts_with("нет такого рисунка «nope»"), "{m}");
-    let m = message(web::draw_figure("clipping", "test-clipping-bad", no_values, None));
+    let m = message(web::draw_figure(
+        "clipping",
+        "test-clipping-bad",
+        no_values,
+        None,
+    ));
     assert!(m.starts_with("ε: нужно ровно 1 значение"), "{m}");
     let m = message(fig("clipping", "test-clipping-bad", &[("epsilon", 0.2)]));
     assert!(m.starts_with("у рисунка нет параметра «epsilon»"), "{m}");
@@ -125,11 +135,9 @@ fn fig(
     for (k, v) in set {
         values.insert(k.to_string(), *v);
     }
-    let values = serde::Serialize::serialize(
-        &values,
-        &serde_wasm_bindgen::Serializer::json_compatible(),
-    )
-    .unwrap();
+    let values =
+        serde::Serialize::serialize(&values, &serde_wasm_bindgen::Serializer::json_compatible())
+            .unwrap();
     web::draw_figure(name, canvas_id, values, None)
 }
 
@@ -148,23 +156,67 @@ fn gae_baseline_and_token_figures_redraw_with_their_sliders() {
         "t-gae",
         0.02,
         || {
-            err(fig("gae", "t-gae", &[("gamma", 0.9), ("lambda", 0.95), ("terminated", GAE_TERMINATED), ("trace_cut", GAE_CUTS), ("forgot_cut", 0.0)]))
+            err(fig(
+                "gae",
+                "t-gae",
+                &[
+                    ("gamma", 0.9),
+                    ("lambda", 0.95),
+                    ("terminated", GAE_TERMINATED),
+                    ("trace_cut", GAE_CUTS),
+                    ("forgot_cut", 0.0),
+                ],
+            ))
         },
         || {
-            err(fig("gae", "t-gae", &[("gamma", 0.9), ("lambda", 0.5), ("terminated", GAE_TERMINATED), ("trace_cut", GAE_CUTS), ("forgot_cut", 0.0)]))
+            err(fig(
+                "gae",
+                "t-gae",
+                &[
+                    ("gamma", 0.9),
+                    ("lambda", 0.5),
+                    ("terminated", GAE_TERMINATED),
+                    ("trace_cut", GAE_CUTS),
+                    ("forgot_cut", 0.0),
+                ],
+            ))
         },
     );
     assert_redraw_changes(
         "t-base",
         0.02,
-        || err(fig("baselines", "t-base", &[("group_size", 8.0), ("zscore", 0.0)])),
-        || err(fig("baselines", "t-base", &[("group_size", 32.0), ("zscore", 0.0)])),
+        || {
+            err(fig(
+                "baselines",
+                "t-base",
+                &[("group_size", 8.0), ("zscore", 0.0)],
+            ))
+        },
+        || {
+            err(fig(
+                "baselines",
+                "t-base",
+                &[("group_size", 32.0), ("zscore", 0.0)],
+            ))
+        },
     );
     assert_redraw_changes(
         "t-tok",
         0.02,
-        || err(fig("tokens", "t-tok", &[("eps", 0.2), ("prompt", 3.0), ("eos", 1.0), ("shift", 0.0)])),
-        || err(fig("tokens", "t-tok", &[("eps", 0.45), ("prompt", 3.0), ("eos", 1.0), ("shift", 0.0)])),
+        || {
+            err(fig(
+                "tokens",
+                "t-tok",
+                &[("eps", 0.2), ("prompt", 3.0), ("eos", 1.0), ("shift", 0.0)],
+            ))
+        },
+        || {
+            err(fig(
+                "tokens",
+                "t-tok",
+                &[("eps", 0.45), ("prompt", 3.0), ("eos", 1.0), ("shift", 0.0)],
+            ))
+        },
     );
     assert_redraw_changes(
         "t-pole",
@@ -173,10 +225,36 @@ fn gae_baseline_and_token_figures_redraw_with_their_sliders() {
         || err(web::draw_cartpole("t-pole", 1.0, 0.0, 0.15, 0.0, "шаг 2")),
     );
     // Out of range: errors, never panics.
-    assert!(fig("gae", "t-gae", &[("gamma", 1.5), ("lambda", 0.5), ("terminated", GAE_TERMINATED), ("trace_cut", GAE_CUTS), ("forgot_cut", 0.0)]).is_err());
-    assert!(fig("baselines", "t-base", &[("group_size", 2.5), ("zscore", 0.0)]).is_err());
-    assert!(fig("baselines", "t-base", &[("group_size", 65.0), ("zscore", 1.0)]).is_err());
-    assert!(fig("tokens", "t-tok", &[("eps", -0.1), ("prompt", 3.0), ("eos", 1.0), ("shift", 0.0)]).is_err());
+    assert!(fig(
+        "gae",
+        "t-gae",
+        &[
+            ("gamma", 1.5),
+            ("lambda", 0.5),
+            ("terminated", GAE_TERMINATED),
+            ("trace_cut", GAE_CUTS),
+            ("forgot_cut", 0.0)
+        ]
+    )
+    .is_err());
+    assert!(fig(
+        "baselines",
+        "t-base",
+        &[("group_size", 2.5), ("zscore", 0.0)]
+    )
+    .is_err());
+    assert!(fig(
+        "baselines",
+        "t-base",
+        &[("group_size", 65.0), ("zscore", 1.0)]
+    )
+    .is_err());
+    assert!(fig(
+        "tokens",
+        "t-tok",
+        &[("eps", -0.1), ("prompt", 3.0), ("eos", 1.0), ("shift", 0.0)]
+    )
+    .is_err());
     assert!(web::draw_cartpole("t-pole", f64::NAN, 0.0, 0.0, 0.0, "").is_err());
 }
 
@@ -186,27 +264,76 @@ fn the_new_switches_redraw_and_every_redraw_returns_numbers_and_words() {
     assert_redraw_changes(
         "t-base-z",
         0.02,
-        || err(fig("baselines", "t-base-z", &[("group_size", 8.0), ("zscore", 0.0)])),
-        || err(fig("baselines", "t-base-z", &[("group_size", 8.0), ("zscore", 1.0)])),
+        || {
+            err(fig(
+                "baselines",
+                "t-base-z",
+                &[("group_size", 8.0), ("zscore", 0.0)],
+            ))
+        },
+        || {
+            err(fig(
+                "baselines",
+                "t-base-z",
+                &[("group_size", 8.0), ("zscore", 1.0)],
+            ))
+        },
     );
     let (term, cut) = (8.0, 8.0 + 256.0 + 2048.0); // the buffer's own: t = 3; 3, 8, 11
     assert_redraw_changes(
         "t-gae-flags",
         0.02,
         || {
-            err(fig("gae", "t-gae-flags", &[("gamma", 0.9), ("lambda", 0.95), ("terminated", term), ("trace_cut", cut), ("forgot_cut", 0.0)]))
+            err(fig(
+                "gae",
+                "t-gae-flags",
+                &[
+                    ("gamma", 0.9),
+                    ("lambda", 0.95),
+                    ("terminated", term),
+                    ("trace_cut", cut),
+                    ("forgot_cut", 0.0),
+                ],
+            ))
         },
         || {
-            err(fig("gae", "t-gae-flags", &[("gamma", 0.9), ("lambda", 0.95), ("terminated", term + 256.0), ("trace_cut", cut), ("forgot_cut", 0.0)]))
+            err(fig(
+                "gae",
+                "t-gae-flags",
+                &[
+                    ("gamma", 0.9),
+                    ("lambda", 0.95),
+                    ("terminated", term + 256.0),
+                    ("trace_cut", cut),
+                    ("forgot_cut", 0.0),
+                ],
+            ))
         },
     );
     assert_redraw_changes(
         "t-seq",
         0.01,
-        || err(fig("seqratio", "t-seq", &[("length", 1000.0), ("delta", 0.01), ("eps", 0.2)])),
-        || err(fig("seqratio", "t-seq", &[("length", 200.0), ("delta", 0.01), ("eps", 0.2)])),
+        || {
+            err(fig(
+                "seqratio",
+                "t-seq",
+                &[("length", 1000.0), ("delta", 0.01), ("eps", 0.2)],
+            ))
+        },
+        || {
+            err(fig(
+                "seqratio",
+                "t-seq",
+                &[("length", 200.0), ("delta", 0.01), ("eps", 0.2)],
+            ))
+        },
     );
-    let shown = fig("seqratio", "t-seq", &[("length", 1000.0), ("delta", 0.01), ("eps", 0.2)]).unwrap();
+    let shown = fig(
+        "seqratio",
+        "t-seq",
+        &[("length", 1000.0), ("delta", 0.01), ("eps", 0.2)],
+    )
+    .unwrap();
     let get = |v: &wasm_bindgen::JsValue, k: &str| {
         js_sys::Reflect::get(v, &wasm_bindgen::JsValue::from_str(k)).unwrap()
     };
@@ -225,13 +352,54 @@ fn the_new_switches_redraw_and_every_redraw_returns_numbers_and_words() {
             .as_string()
             .unwrap()
     };
-    assert!(message(fig("gae", "t-gae-flags", &[("gamma", 0.9), ("lambda", 0.95), ("terminated", 4096.0), ("trace_cut", cut), ("forgot_cut", 0.0)]))
+    assert!(message(fig(
+        "gae",
+        "t-gae-flags",
+        &[
+            ("gamma", 0.9),
+            ("lambda", 0.95),
+            ("terminated", 4096.0),
+            ("trace_cut", cut),
+            ("forgot_cut", 0.0)
+        ]
+    ))
     .contains("terminated"));
-    assert!(message(fig("gae", "t-gae-flags", &[("gamma", 0.9), ("lambda", 0.95), ("terminated", term), ("trace_cut", -1.0), ("forgot_cut", 0.0)]))
+    assert!(message(fig(
+        "gae",
+        "t-gae-flags",
+        &[
+            ("gamma", 0.9),
+            ("lambda", 0.95),
+            ("terminated", term),
+            ("trace_cut", -1.0),
+            ("forgot_cut", 0.0)
+        ]
+    ))
     .contains("trace_cut"));
-    assert!(fig("gae", "t-gae-flags", &[("gamma", 0.9), ("lambda", 0.95), ("terminated", 0.5), ("trace_cut", cut), ("forgot_cut", 0.0)]).is_err());
-    assert!(message(fig("seqratio", "t-seq", &[("length", 0.0), ("delta", 0.01), ("eps", 0.2)])).starts_with("n: "));
-    assert!(fig("seqratio", "t-seq", &[("length", 10.0), ("delta", f64::NAN), ("eps", 0.2)]).is_err());
+    assert!(fig(
+        "gae",
+        "t-gae-flags",
+        &[
+            ("gamma", 0.9),
+            ("lambda", 0.95),
+            ("terminated", 0.5),
+            ("trace_cut", cut),
+            ("forgot_cut", 0.0)
+        ]
+    )
+    .is_err());
+    assert!(message(fig(
+        "seqratio",
+        "t-seq",
+        &[("length", 0.0), ("delta", 0.01), ("eps", 0.2)]
+    ))
+    .starts_with("n: "));
+    assert!(fig(
+        "seqratio",
+        "t-seq",
+        &[("length", 10.0), ("delta", f64::NAN), ("eps", 0.2)]
+    )
+    .is_err());
 }
 
 #[wasm_bindgen_test]
@@ -343,8 +511,20 @@ fn lesson_nine_figures_redraw_with_their_sliders() {
     assert_redraw_changes(
         "t-length",
         0.01,
-        || err(fig("length_weights", "t-length", &[("short", 2.0), ("long", 8.0), ("max", 16.0)])),
-        || err(fig("length_weights", "t-length", &[("short", 2.0), ("long", 16.0), ("max", 32.0)])),
+        || {
+            err(fig(
+                "length_weights",
+                "t-length",
+                &[("short", 2.0), ("long", 8.0), ("max", 16.0)],
+            ))
+        },
+        || {
+            err(fig(
+                "length_weights",
+                "t-length",
+                &[("short", 2.0), ("long", 16.0), ("max", 32.0)],
+            ))
+        },
     );
     assert_redraw_changes(
         "t-kl",
@@ -364,8 +544,18 @@ fn lesson_nine_figures_redraw_with_their_sliders() {
     // Out of range: errors, never panics.
     assert!(fig("difficulty", "t-difficulty", &[("group_size", 1.0)]).is_err());
     assert!(fig("difficulty", "t-difficulty", &[("group_size", 2.5)]).is_err());
-    assert!(fig("length_weights", "t-length", &[("short", 17.0), ("long", 2.0), ("max", 16.0)]).is_err());
-    assert!(fig("length_weights", "t-length", &[("short", 0.0), ("long", 2.0), ("max", 16.0)]).is_err());
+    assert!(fig(
+        "length_weights",
+        "t-length",
+        &[("short", 17.0), ("long", 2.0), ("max", 16.0)]
+    )
+    .is_err());
+    assert!(fig(
+        "length_weights",
+        "t-length",
+        &[("short", 0.0), ("long", 2.0), ("max", 16.0)]
+    )
+    .is_err());
     assert!(fig("kl_estimators", "t-kl", &[("shift", f64::NAN)]).is_err());
     assert!(fig("kl_estimators", "t-kl", &[("shift", -1.0)]).is_err());
 }
@@ -375,11 +565,28 @@ fn the_pass_at_k_figure_redraws_and_the_inspector_shows_a_group() {
     assert_redraw_changes(
         "t-passk",
         0.01,
-        || err(fig("pass_at_k", "t-passk", &[("samples", 16.0), ("p", 0.05)])),
-        || err(fig("pass_at_k", "t-passk", &[("samples", 64.0), ("p", 0.5)])),
+        || {
+            err(fig(
+                "pass_at_k",
+                "t-passk",
+                &[("samples", 16.0), ("p", 0.05)],
+            ))
+        },
+        || {
+            err(fig(
+                "pass_at_k",
+                "t-passk",
+                &[("samples", 64.0), ("p", 0.5)],
+            ))
+        },
     );
     assert!(fig("pass_at_k", "t-passk", &[("samples", 1.0), ("p", 0.05)]).is_err());
-    assert!(fig("pass_at_k", "t-passk", &[("samples", 16.0), ("p", f64::NAN)]).is_err());
+    assert!(fig(
+        "pass_at_k",
+        "t-passk",
+        &[("samples", 16.0), ("p", f64::NAN)]
+    )
+    .is_err());
     let get = |v: &wasm_bindgen::JsValue, k: &str| {
         js_sys::Reflect::get(v, &wasm_bindgen::JsValue::from_str(k)).unwrap()
     };

@@ -166,7 +166,11 @@ fn needed(task: TaskKind, level: usize, step: usize) -> Option<usize> {
 /// The figure for the copy prompt of `level` symbols (1–4; lesson 8's task: its prompt
 /// `level`) drawn by example `sample`'s random stream, answered by the network of `policy`
 /// (a policy file's text) or by the untrained one.
-pub fn figure(level: usize, sample: u64, policy: Option<&str>) -> Result<Figure<AttentionNumbers, Data>> {
+pub fn figure(
+    level: usize,
+    sample: u64,
+    policy: Option<&str>,
+) -> Result<Figure<AttentionNumbers, Data>> {
     if !(1..=crate::train::sequence::copy_task::MAX_LEVEL).contains(&level) {
         let rule = Rule::Interval {
             min: Some(crate::error::Bound::closed(1.0)),

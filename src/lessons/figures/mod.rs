@@ -60,7 +60,10 @@ pub struct FigureSpec {
 impl std::fmt::Debug for FigureSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let params = self.params;
-        f.debug_struct("FigureSpec").field("name", &self.name).field("params", &params).finish()
+        f.debug_struct("FigureSpec")
+            .field("name", &self.name)
+            .field("params", &params)
+            .finish()
     }
 }
 
@@ -173,7 +176,10 @@ impl FigureSpec {
             Control::Switch { checked } => f64::from(u8::from(checked)),
             Control::Flags { .. } => 0.0,
         };
-        let values = self.params.iter().map(|p| (p.name.to_string(), start(&p.control)));
+        let values = self
+            .params
+            .iter()
+            .map(|p| (p.name.to_string(), start(&p.control)));
         values.collect()
     }
 
@@ -181,7 +187,11 @@ impl FigureSpec {
     fn read<'a>(&self, values: &'a Values) -> Result<Read<'a>> {
         let declared: Vec<&str> = self.params.iter().map(|p| p.name).collect();
         if let Some(extra) = values.keys().find(|k| !declared.contains(&k.as_str())) {
-            return Err(Error::unknown(Name::FigureParameter, extra.as_str(), &declared));
+            return Err(Error::unknown(
+                Name::FigureParameter,
+                extra.as_str(),
+                &declared,
+            ));
         }
         for p in self.params {
             let x = *values.get(p.name).ok_or_else(|| {
@@ -212,7 +222,6 @@ impl Read<'_> {
         Ok(self.x(name)? == 1.0)
     }
 }
-
 
 /// One figure at one setting: the numbers beside it, the figure in words, and its drawing.
 #[derive(Debug, Clone)]

@@ -66,11 +66,46 @@ pub const FIGURES: &[FigureSpec] = &[
     FigureSpec {
         name: "score",
         params: &[
-            param("z0", "score-z0", "логит z₀", "z₀", "z0", slider(-3.0, 3.0, 0.1, 1.0)),
-            param("z1", "score-z1", "логит z₁", "z₁", "z1", slider(-3.0, 3.0, 0.1, 0.0)),
-            param("z2", "score-z2", "логит z₂", "z₂", "z2", slider(-3.0, 3.0, 0.1, -1.0)),
-            param("action", "score-a", "действие a", "a", "a", slider(0.0, 2.0, 1.0, 2.0)),
-            param("c", "score-c", "сдвиг награды c", "c", "c", slider(-100.0, 100.0, 1.0, 0.0)),
+            param(
+                "z0",
+                "score-z0",
+                "логит z₀",
+                "z₀",
+                "z0",
+                slider(-3.0, 3.0, 0.1, 1.0),
+            ),
+            param(
+                "z1",
+                "score-z1",
+                "логит z₁",
+                "z₁",
+                "z1",
+                slider(-3.0, 3.0, 0.1, 0.0),
+            ),
+            param(
+                "z2",
+                "score-z2",
+                "логит z₂",
+                "z₂",
+                "z2",
+                slider(-3.0, 3.0, 0.1, -1.0),
+            ),
+            param(
+                "action",
+                "score-a",
+                "действие a",
+                "a",
+                "a",
+                slider(0.0, 2.0, 1.0, 2.0),
+            ),
+            param(
+                "c",
+                "score-c",
+                "сдвиг награды c",
+                "c",
+                "c",
+                slider(-100.0, 100.0, 1.0, 0.0),
+            ),
             param(
                 "n",
                 "score-n",
@@ -88,11 +123,46 @@ pub const FIGURES: &[FigureSpec] = &[
     FigureSpec {
         name: "returns",
         params: &[
-            param("r0", "returns-r0", "награда r₀", "r₀", "r0", slider(-3.0, 3.0, 0.5, 1.0)),
-            param("r1", "returns-r1", "награда r₁", "r₁", "r1", slider(-3.0, 3.0, 0.5, 0.0)),
-            param("r2", "returns-r2", "награда r₂", "r₂", "r2", slider(-3.0, 3.0, 0.5, 2.0)),
-            param("gamma", "returns-gamma", "γ", "γ", "rgamma", slider(0.0, 1.0, 0.01, 0.5)),
-            param("t", "returns-t", "шаг t цепочки", "t", "rt", slider(0.0, 2.0, 1.0, 2.0)),
+            param(
+                "r0",
+                "returns-r0",
+                "награда r₀",
+                "r₀",
+                "r0",
+                slider(-3.0, 3.0, 0.5, 1.0),
+            ),
+            param(
+                "r1",
+                "returns-r1",
+                "награда r₁",
+                "r₁",
+                "r1",
+                slider(-3.0, 3.0, 0.5, 0.0),
+            ),
+            param(
+                "r2",
+                "returns-r2",
+                "награда r₂",
+                "r₂",
+                "r2",
+                slider(-3.0, 3.0, 0.5, 2.0),
+            ),
+            param(
+                "gamma",
+                "returns-gamma",
+                "γ",
+                "γ",
+                "rgamma",
+                slider(0.0, 1.0, 0.01, 0.5),
+            ),
+            param(
+                "t",
+                "returns-t",
+                "шаг t цепочки",
+                "t",
+                "rt",
+                slider(0.0, 2.0, 1.0, 2.0),
+            ),
         ],
         draw: |v, _| {
             let r = [v.x("r0")?, v.x("r1")?, v.x("r2")?];
@@ -110,8 +180,22 @@ pub const FIGURES: &[FigureSpec] = &[
                 "p0",
                 slider(0.05, 0.95, 0.01, 0.8),
             ),
-            param("q0", "bstar-q0", "значение q₀", "q₀", "q0", slider(-3.0, 5.0, 0.1, 1.0)),
-            param("q1", "bstar-q1", "значение q₁", "q₁", "q1", slider(-3.0, 5.0, 0.1, 3.0)),
+            param(
+                "q0",
+                "bstar-q0",
+                "значение q₀",
+                "q₀",
+                "q0",
+                slider(-3.0, 5.0, 0.1, 1.0),
+            ),
+            param(
+                "q1",
+                "bstar-q1",
+                "значение q₁",
+                "q₁",
+                "q1",
+                slider(-3.0, 5.0, 0.1, 3.0),
+            ),
         ],
         draw: |v, _| Ok(baselines::bstar_figure(v.x("p0")?, [v.x("q0")?, v.x("q1")?])?.into()),
     },
@@ -140,8 +224,22 @@ pub const FIGURES: &[FigureSpec] = &[
     FigureSpec {
         name: "gae",
         params: &[
-            param("gamma", "gae-gamma", "γ", "γ", "gamma", slider(0.0, 1.0, 0.01, 0.9)),
-            param("lambda", "gae-lambda", "λ", "λ", "lambda", slider(0.0, 1.0, 0.01, 0.95)),
+            param(
+                "gamma",
+                "gae-gamma",
+                "γ",
+                "γ",
+                "gamma",
+                slider(0.0, 1.0, 0.01, 0.9),
+            ),
+            param(
+                "lambda",
+                "gae-lambda",
+                "λ",
+                "λ",
+                "lambda",
+                slider(0.0, 1.0, 0.01, 0.95),
+            ),
             param(
                 "forgot_cut",
                 "gae-forgot",
@@ -168,14 +266,28 @@ pub const FIGURES: &[FigureSpec] = &[
         name: "clipping",
         params: &[Param {
             described_by: Some("clip-caption"),
-            ..param("eps", "clip-eps", "ε", "ε", "eps", slider(0.05, 0.7, 0.01, 0.2))
+            ..param(
+                "eps",
+                "clip-eps",
+                "ε",
+                "ε",
+                "eps",
+                slider(0.05, 0.7, 0.01, 0.2),
+            )
         }],
         draw: |v, _| Ok(clipping::figure(v.x("eps")?)?.into()),
     },
     FigureSpec {
         name: "drift",
         params: &[
-            param("eps", "drift-eps", "ε", "ε", "deps", slider(0.05, 0.5, 0.01, 0.2)),
+            param(
+                "eps",
+                "drift-eps",
+                "ε",
+                "ε",
+                "deps",
+                slider(0.05, 0.5, 0.01, 0.2),
+            ),
             param(
                 "steps",
                 "drift-steps",
@@ -209,7 +321,14 @@ pub const FIGURES: &[FigureSpec] = &[
                     slider(-0.05, 0.05, 0.001, 0.01),
                 )
             },
-            param("eps", "seqratio-eps", "ε", "ε", "reps", slider(0.05, 0.5, 0.01, 0.2)),
+            param(
+                "eps",
+                "seqratio-eps",
+                "ε",
+                "ε",
+                "reps",
+                slider(0.05, 0.5, 0.01, 0.2),
+            ),
         ],
         draw: |v, _| {
             let (n, delta, eps) = (v.n("length")?, v.x("delta")?, v.x("eps")?);
@@ -219,7 +338,14 @@ pub const FIGURES: &[FigureSpec] = &[
     FigureSpec {
         name: "tokens",
         params: &[
-            param("eps", "tokens-eps", "ε", "ε", "teps", slider(0.05, 0.5, 0.01, 0.2)),
+            param(
+                "eps",
+                "tokens-eps",
+                "ε",
+                "ε",
+                "teps",
+                slider(0.05, 0.5, 0.01, 0.2),
+            ),
             param(
                 "prompt",
                 "tokens-prompt",
@@ -228,7 +354,14 @@ pub const FIGURES: &[FigureSpec] = &[
                 "tprompt",
                 slider(1.0, 6.0, 1.0, 3.0),
             ),
-            param("eos", "tokens-eos", "EOS в маске", "«EOS в маске»", "teos", ON),
+            param(
+                "eos",
+                "tokens-eos",
+                "EOS в маске",
+                "«EOS в маске»",
+                "teos",
+                ON,
+            ),
             param(
                 "shift",
                 "tokens-shift",

@@ -48,8 +48,18 @@ fn every_slider_position_is_accepted_by_its_figure() {
             let ends = match p.control {
                 Control::Slider(s) => {
                     let steps = (s.max - s.min) / s.step;
-                    assert!((steps - steps.round()).abs() < 1e-9, "{}.{}", f.name, p.name);
-                    assert!(s.min <= s.value && s.value <= s.max, "{}.{}", f.name, p.name);
+                    assert!(
+                        (steps - steps.round()).abs() < 1e-9,
+                        "{}.{}",
+                        f.name,
+                        p.name
+                    );
+                    assert!(
+                        s.min <= s.value && s.value <= s.max,
+                        "{}.{}",
+                        f.name,
+                        p.name
+                    );
                     [s.min, s.max]
                 }
                 Control::Switch { .. } => [0.0, 1.0],
@@ -118,8 +128,18 @@ fn an_unknown_figure_is_refused_by_name() {
         matches!(&kind, ErrorKind::Unknown { what: Name::Figure, name, known } if name == "nope" && known.len() == FIGURES.len()),
         "{kind:?}"
     );
-    let e = figure("nope", &Values::new(), None).err().unwrap();
-    assert_eq!(e.russian(&|_| None), format!("нет такого рисунка «nope»; есть: {}", FIGURES.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")));
+    let e = figure("nope", &Values::new(), None).expect_err("refused");
+    assert_eq!(
+        e.russian(&|_| None),
+        format!(
+            "нет такого рисунка «nope»; есть: {}",
+            FIGURES
+                .iter()
+                .map(|f| f.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    );
 }
 
 #[test]
@@ -133,7 +153,7 @@ fn an_unknown_or_missing_parameter_is_refused_by_name() {
     );
     let mut v = spec("bstar").unwrap().start();
     v.remove("q1");
-    let e = figure("bstar", &v, None).err().expect("a missing parameter refused");
+    let e = figure("bstar", &v, None).expect_err("a missing parameter refused");
     assert_eq!(e.arg(), Some("q1"));
     let label = |n: &str| spec("bstar").unwrap().label(n).map(str::to_string);
     assert_eq!(e.russian(&label), "q₁: нужно ровно 1 значение (получено 0)");
@@ -159,7 +179,7 @@ fn a_value_out_of_its_range_is_refused_by_name() {
     }
     let mut v = spec("clipping").unwrap().start();
     v.insert("eps".into(), f64::NAN);
-    let e = figure("clipping", &v, None).err().unwrap();
+    let e = figure("clipping", &v, None).expect_err("refused");
     let label = |n: &str| spec("clipping").unwrap().label(n).map(str::to_string);
     assert_eq!(
         e.russian(&label),
