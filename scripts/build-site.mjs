@@ -76,7 +76,7 @@ export function fixedAccents(mathml) {
  * The core's numbers for the pages: the wasm package in `src/pkg` (the same module the page
  * runs), loaded in Node. This is the one place the build asks the core for a lesson's numbers:
  * `worked_examples()` (every worked example, the profiles' settings, the core's constants, the
- * figures' sliders) and `russian_count` (a number with its agreeing noun).
+ * figures' parameters) and `russian_count` (a number with its agreeing noun).
  * @param {string} src
  * Also lesson 10's coding exercises and their notebook (lessons::code).
  * @returns {Promise<{ values: unknown, count: (n: number, digits: number, forms: string[]) => string,
@@ -151,6 +151,39 @@ export function fillNumbers(html, core, where) {
     html.replace(/<(span|p) class="(math|math-display)">([\s\S]*?)<\/\1>/g, (whole) => fill(whole, true)),
     false,
   );
+}
+
+/**
+ * @typedef {{ kind: 'slider', min: number, max: number, step: number, value: number } | { kind: 'switch', checked: boolean } | { kind: 'flags', records: number }} Control
+ * @typedef {{ name: string, id: string, label: string, short: string, url: string, digits: number | null, described_by: string | null, control: Control }} Param
+ * @typedef {{ name: string, params: Param[] }} FigureSpec
+ */
+
+/**
+ * Writes every figure control of a page from the core's table (lessons::figures::FIGURES):
+ * `{{param.FIGURE.NAME}}` becomes the slider (`<span class="slider"><label>… <input type="range"
+ * id data-param data-url data-label min max step value></label><output></output></span>`) or
+ * the switch (`<label><input type="checkbox" …> …</label>`). A figure's per-record flags
+ * (`kind: 'flags'`) stay the page's own table. An unknown figure or parameter fails the build.
+ * @param {string} html
+ * @param {{ values: unknown }} core
+ * @param {string} where
+ */
+export function fillControls(html, core, where) {
+  const figures = /** @type {FigureSpec[]} */ (lookup(core.values, 'figures'));
+  return html.replace(/\{\{param\.([a-z0-9_]+)\.([a-z0-9_]+)\}\}/g, (_, figure, name) => {
+    const p = figures.find((f) => f.name === figure)?.params.find((q) => q.name === name);
+    if (!p) throw new BuildError(`${where}: the core declares no figure parameter {{param.${figure}.${name}}}`);
+    const c = p.control;
+    const data = `id="${p.id}" data-param="${p.name}" data-url="${p.url}" data-label="${escapeHtml(p.short)}"`;
+    if (c.kind === 'switch') return `<label for="${p.id}"><input type="checkbox" ${data}${c.checked ? ' checked' : ''}> ${p.label}</label>`;
+    if (c.kind !== 'slider')
+      throw new BuildError(`${where}: {{param.${figure}.${name}}} is a table of flags, which the page writes itself`);
+    const digits = p.digits === null ? '' : ` data-digits="${p.digits}"`;
+    const described = p.described_by === null ? '' : ` aria-describedby="${p.described_by}"`;
+    const range = `min="${c.min}" max="${c.max}" step="${c.step}" value="${c.value}"`;
+    return `<span class="slider"><label for="${p.id}">${p.label} <input type="range" ${data}${digits} ${range}${described}></label><output for="${p.id}"></output></span>`;
+  });
 }
 
 /** An attribute of an element's attribute text, decoded (null: absent). @param {string} attrs @param {string} name */
@@ -332,7 +365,9 @@ export async function pages(src = SRC, known) {
     const path = join(src, 'pages', file);
     if (!existsSync(path)) throw new BuildError(`www/book.mjs lists ${file}, but www/pages/${file} does not exist`);
     const where = `www/pages/${file}`;
-    const { html, headings } = headingIds(fillWorked(fillNumbers(readFileSync(path, 'utf8'), core, where), core, where));
+    const { html, headings } = headingIds(
+      fillWorked(fillNumbers(fillControls(readFileSync(path, 'utf8'), core, where), core, where), core, where),
+    );
     let linked;
     if (file === 'index.html') {
       if (!html.includes('<div data-glossary></div>')) throw new BuildError(`${where}: no <div data-glossary></div> for the glossary`);

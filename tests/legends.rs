@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use pgbook::lessons::{self, sliders::sliders};
+use pgbook::lessons::figures;
 use pgbook::plots::marks::{self, LegendBox, Mark};
 use pgbook::plots::{self, to_svg, Svg, Theme};
 use pgbook::train::cartpole::CartPoleTrainer;
@@ -106,133 +106,51 @@ std::thread_local! {
 
 type Draw = Box<dyn Fn(&Area, &Theme) -> pgbook::Result<()>>;
 
-/// A lesson figure drawn from slider values `p` (by the sliders' names).
-fn lesson_figure(name: &str, p: &BTreeMap<&str, f64>) -> Draw {
-    let v = |k: &str| p[k];
-    let u = |k: &str| p[k] as usize;
-    macro_rules! figure {
-        ($figure:expr, $plot:path) => {{
-            let f = $figure.expect("a figure at a slider's position");
-            Box::new(move |a: &Area, t: &Theme| $plot(a, &f.data, t))
-        }};
-    }
-    match name {
-        "score" => figure!(
-            lessons::score::figure(
-                [v("score_z0"), v("score_z1"), v("score_z2")],
-                u("score_a"),
-                v("score_c"),
-                u("score_n"),
-            ),
-            plots::score::draw
-        ),
-        "returns" => figure!(
-            lessons::returns::figure(
-                [v("returns_r0"), v("returns_r1"), v("returns_r2")],
-                v("returns_gamma"),
-                u("returns_t"),
-            ),
-            plots::returns::draw
-        ),
-        "bstar" => figure!(
-            lessons::baselines::bstar_figure(v("bstar_p"), [v("bstar_q0"), v("bstar_q1")]),
-            plots::bstar::draw
-        ),
-        "baselines" => figure!(
-            lessons::baselines::figure(u("baselines_g"), v("zscore") > 0.5),
-            plots::baselines::draw
-        ),
-        "gae" => figure!(
-            lessons::gae::figure(
-                v("gae_gamma"),
-                v("gae_lambda"),
-                lessons::gae::Flags::default()
-            ),
-            plots::gae::draw
-        ),
-        "clipping" => figure!(
-            lessons::clipping::figure(v("clip_eps")),
-            plots::clipping::draw
-        ),
-        "drift" => figure!(
-            lessons::clipping::drift(v("drift_eps"), u("drift_steps")),
-            plots::drift::draw
-        ),
-        "tokens" => figure!(
-            lessons::tokens::figure(
-                v("tokens_eps"),
-                lessons::tokens::TokenOptions {
-                    first_prompt_length: u("tokens_prompt"),
-                    ..Default::default()
-                }
-            ),
-            plots::tokens::draw
-        ),
-        "seqratio" => figure!(
-            lessons::tokens::sequence_ratio_figure(
-                u("seqratio_n"),
-                v("seqratio_delta"),
-                v("seqratio_eps")
-            ),
-            plots::sequence_ratio::draw
-        ),
-        "difficulty" => figure!(
-            lessons::grpo::difficulty_figure(u("difficulty_g")),
-            plots::difficulty::draw
-        ),
-        "length_weights" => figure!(
-            lessons::grpo::length_figure(u("length_short"), u("length_long"), u("length_max")),
-            plots::length_weights::draw
-        ),
-        "kl_estimators" => figure!(
-            lessons::grpo::kl_figure(v("kl_shift")),
-            plots::kl_estimators::draw
-        ),
-        "pass_at_k" => figure!(
-            lessons::r1zero::pass_at_k_figure(u("passk_n"), v("passk_p")),
-            plots::pass_at_k::draw
-        ),
-        other => panic!("no figure {other}"),
-    }
+/// A lesson figure drawn at values `p` (by its parameters' declared names), through the same
+/// dispatch as the page's draw call.
+fn lesson_figure(name: &str, p: &figures::Values) -> Draw {
+    let live = figures::figure(name, p, None).expect("a figure at a slider's position");
+    Box::new(move |a: &Area, t: &Theme| live.draw(a, t))
 }
 
-/// Every lesson figure: its name, its `figure.live` class and the sliders it reads (prefix).
-const LESSON_FIGURES: [(&str, &str, &str); 13] = [
-    ("score", "tall pair", "score_"),
-    ("returns", "pair", "returns_"),
-    ("bstar", "pair", "bstar_"),
-    ("baselines", "tall pair", "baselines_"),
-    ("gae", "tall pair", "gae_"),
-    ("clipping", "", "clip_"),
-    ("drift", "tall", "drift_"),
-    ("tokens", "", "tokens_"),
-    ("seqratio", "", "seqratio_"),
-    ("difficulty", "", "difficulty_"),
-    ("length_weights", "", "length_"),
-    ("kl_estimators", "pair", "kl_"),
-    ("pass_at_k", "", "passk_"),
+/// Every lesson figure: its name and its `figure.live` class.
+const LESSON_FIGURES: [(&str, &str); 13] = [
+    ("score", "tall pair"),
+    ("returns", "pair"),
+    ("bstar", "pair"),
+    ("baselines", "tall pair"),
+    ("gae", "tall pair"),
+    ("clipping", ""),
+    ("drift", "tall"),
+    ("tokens", ""),
+    ("seqratio", ""),
+    ("difficulty", ""),
+    ("length_weights", ""),
+    ("kl_estimators", "pair"),
+    ("pass_at_k", ""),
 ];
 
-/// Slider settings of a figure: the starting values, then each slider alone at either end
-/// (and, for the baselines, with and without the z-score).
-fn settings(prefix: &str) -> Vec<BTreeMap<&'static str, f64>> {
-    let all = sliders();
-    let mut start: BTreeMap<&'static str, f64> = all.iter().map(|(k, s)| (*k, s.value)).collect();
-    start.insert("zscore", 0.0);
+/// Settings of a figure: the starting values, then each slider alone at either end (and, for
+/// the baselines, with and without the z-score).
+fn settings(name: &str) -> Vec<figures::Values> {
+    let spec = figures::spec(name).expect("a declared figure");
+    let start = spec.start();
     let mut out = vec![start.clone()];
-    for (name, s) in all.iter().filter(|(k, _)| k.starts_with(prefix)) {
-        for end in [s.min, s.max] {
-            let mut p = start.clone();
-            p.insert(name, end);
-            out.push(p);
+    for p in spec.params {
+        if let figures::Control::Slider(s) = p.control {
+            for end in [s.min, s.max] {
+                let mut v = start.clone();
+                v.insert(p.name.to_string(), end);
+                out.push(v);
+            }
         }
     }
-    if prefix == "baselines_" {
+    if name == "baselines" {
         let with_z: Vec<_> = out
             .iter()
             .map(|p| {
                 let mut p = p.clone();
-                p.insert("zscore", 1.0);
+                p.insert("zscore".to_string(), 1.0);
                 p
             })
             .collect();
@@ -248,8 +166,8 @@ fn no_lesson_figure_legend_covers_data_at_any_slider_end() {
     let mut relaid = BTreeMap::new();
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("legends");
     std::fs::create_dir_all(&dir).expect("a directory for the renderings");
-    for (name, class, prefix) in LESSON_FIGURES {
-        for (k, p) in settings(prefix).into_iter().enumerate() {
+    for (name, class) in LESSON_FIGURES {
+        for (k, p) in settings(name).into_iter().enumerate() {
             let draw = lesson_figure(name, &p);
             for canvas in canvases(class) {
                 let ((legends, drawn), rows) = rendered(canvas, &draw);
@@ -263,7 +181,7 @@ fn no_lesson_figure_legend_covers_data_at_any_slider_end() {
                         .expect("the rendering written");
                 }
                 legends_seen += legends.len();
-                let changed: Vec<_> = p.iter().filter(|(k, _)| k.starts_with(prefix)).collect();
+                let changed = &p;
                 for legend in legends.iter().filter(|l| !l.free) {
                     problems.push(format!(
                         "{name} at {canvas:?}, {changed:?}: legend {:?} fell back to a covered place",
@@ -271,7 +189,7 @@ fn no_lesson_figure_legend_covers_data_at_any_slider_end() {
                     ));
                 }
                 for (legend, hits) in covered(canvas, &legends, &drawn) {
-                    let changed: Vec<_> = p.iter().filter(|(k, _)| k.starts_with(prefix)).collect();
+                    let changed = &p;
                     problems.push(format!(
                         "{name} at {canvas:?}, {changed:?}: legend {:?} covers {hits} data marks",
                         legend.rect
@@ -422,10 +340,9 @@ fn no_trainer_figure_legend_covers_data() {
 /// check finds legends on data, so the tests above can fail; the placement covers less.
 #[test]
 fn the_check_finds_the_old_fixed_corner_on_data() {
-    let start: BTreeMap<&str, f64> = sliders().iter().map(|(k, s)| (*k, s.value)).collect();
     for canvas in [canvases("tall pair")[0]] {
         for name in ["score", "gae"] {
-            let draw = lesson_figure(name, &start);
+            let draw = lesson_figure(name, &figures::spec(name).unwrap().start());
             marks::fixed_corner(true);
             let (legends, drawn) = render(canvas, &draw);
             marks::fixed_corner(false);

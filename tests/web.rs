@@ -58,15 +58,15 @@ fn pixels(canvas: &HtmlCanvasElement) -> (f64, u32) {
 fn clipping_figure_draws_pixels_that_change_with_epsilon() {
     let c = canvas("test-clipping");
     let size = (c.width(), c.height());
-    web::draw_clipping("test-clipping", 0.2).unwrap();
+    fig("clipping", "test-clipping", &[("eps", 0.2)]).unwrap();
     // The figure fills the backing store the page gave it and leaves its size alone.
     assert_eq!((c.width(), c.height()), size);
     let (inked, first) = pixels(&c);
     assert!(inked > 0.02, "figure looks blank: {inked}");
-    web::draw_clipping("test-clipping", 0.4).unwrap();
+    fig("clipping", "test-clipping", &[("eps", 0.4)]).unwrap();
     let (_, second) = pixels(&c);
     assert_ne!(first, second, "the figure did not change with ε");
-    web::draw_clipping("test-clipping", 0.2).unwrap();
+    fig("clipping", "test-clipping", &[("eps", 0.2)]).unwrap();
     assert_eq!(
         pixels(&c).1,
         first,
@@ -77,12 +77,35 @@ fn clipping_figure_draws_pixels_that_change_with_epsilon() {
 #[wasm_bindgen_test]
 fn bad_arguments_are_errors_not_panics() {
     canvas("test-clipping-bad");
-    assert!(web::draw_clipping("test-clipping-bad", 1.5).is_err());
-    assert!(web::draw_clipping("test-clipping-bad", f64::NAN).is_err());
-    assert!(web::draw_clipping("no-such-canvas", 0.2).is_err());
+    assert!(fig("clipping", "test-clipping-bad", &[("eps", 1.5)]).is_err());
+    assert!(fig("clipping", "test-clipping-bad", &[("eps", f64::NAN)]).is_err());
+    assert!(fig("clipping", "no-such-canvas", &[("eps", 0.2)]).is_err());
+    // An unknown figure, an undeclared or a missing parameter: the page's message names it.
+    let message = |r: Result<wasm_bindgen::JsValue, wasm_bindgen::JsError>| {
+        let e: wasm_bindgen::JsValue = r.unwrap_err().into();
+        let e = e.unchecked_into::<js_sys::Error>();
+        e.message().as_string().unwrap()
+    };
+    let no_values = wasm_bindgen::JsValue::from(js_sys::Object::new());
+    let m = message(web::draw_figure(
+        "nope",
+        "test-clipping-bad",
+        no_values.clone(),
+        None,
+    ));
+    assert!(m.starts_with("нет такого рисунка «nope»"), "{m}");
+    let m = message(web::draw_figure(
+        "clipping",
+        "test-clipping-bad",
+        no_values,
+        None,
+    ));
+    assert!(m.starts_with("ε: нужно ровно 1 значение"), "{m}");
+    let m = message(fig("clipping", "test-clipping-bad", &[("epsilon", 0.2)]));
+    assert!(m.starts_with("у рисунка нет параметра «epsilon»"), "{m}");
     // A canvas the page has not sized (hidden, or not laid out yet) is an error, not a blank.
     canvas("test-clipping-unsized").set_width(0);
-    assert!(web::draw_clipping("test-clipping-unsized", 0.2).is_err());
+    assert!(fig("clipping", "test-clipping-unsized", &[("eps", 0.2)]).is_err());
 }
 
 /// Draws with `draw`, then again with `redraw`; more than `min_ink` of the pixels must be
@@ -101,6 +124,23 @@ fn assert_redraw_changes(
     assert_ne!(pixels(&c).1, first, "{id}: the figure did not change");
 }
 
+/// Figure `name` drawn on `canvas_id` by the page's one entry, at its starting values with
+/// `set` changed (by the declared parameter names).
+fn fig(
+    name: &str,
+    canvas_id: &str,
+    set: &[(&str, f64)],
+) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsError> {
+    let mut values = pgbook::lessons::figures::spec(name).unwrap().start();
+    for (k, v) in set {
+        values.insert(k.to_string(), *v);
+    }
+    let values =
+        serde::Serialize::serialize(&values, &serde_wasm_bindgen::Serializer::json_compatible())
+            .unwrap();
+    web::draw_figure(name, canvas_id, values, None)
+}
+
 fn err<T>(r: Result<T, wasm_bindgen::JsError>) -> Result<(), String> {
     r.map(|_| ()).map_err(|_| "wasm call failed".to_string())
 }
@@ -116,37 +156,67 @@ fn gae_baseline_and_token_figures_redraw_with_their_sliders() {
         "t-gae",
         0.02,
         || {
-            err(web::draw_gae_with(
+            err(fig(
+                "gae",
                 "t-gae",
-                0.9,
-                0.95,
-                GAE_TERMINATED,
-                GAE_CUTS,
-                false,
+                &[
+                    ("gamma", 0.9),
+                    ("lambda", 0.95),
+                    ("terminated", GAE_TERMINATED),
+                    ("trace_cut", GAE_CUTS),
+                    ("forgot_cut", 0.0),
+                ],
             ))
         },
         || {
-            err(web::draw_gae_with(
+            err(fig(
+                "gae",
                 "t-gae",
-                0.9,
-                0.5,
-                GAE_TERMINATED,
-                GAE_CUTS,
-                false,
+                &[
+                    ("gamma", 0.9),
+                    ("lambda", 0.5),
+                    ("terminated", GAE_TERMINATED),
+                    ("trace_cut", GAE_CUTS),
+                    ("forgot_cut", 0.0),
+                ],
             ))
         },
     );
     assert_redraw_changes(
         "t-base",
         0.02,
-        || err(web::draw_baselines("t-base", 8.0, false)),
-        || err(web::draw_baselines("t-base", 32.0, false)),
+        || {
+            err(fig(
+                "baselines",
+                "t-base",
+                &[("group_size", 8.0), ("zscore", 0.0)],
+            ))
+        },
+        || {
+            err(fig(
+                "baselines",
+                "t-base",
+                &[("group_size", 32.0), ("zscore", 0.0)],
+            ))
+        },
     );
     assert_redraw_changes(
         "t-tok",
         0.02,
-        || err(web::draw_tokens_with("t-tok", 0.2, 3.0, true, false)),
-        || err(web::draw_tokens_with("t-tok", 0.45, 3.0, true, false)),
+        || {
+            err(fig(
+                "tokens",
+                "t-tok",
+                &[("eps", 0.2), ("prompt", 3.0), ("eos", 1.0), ("shift", 0.0)],
+            ))
+        },
+        || {
+            err(fig(
+                "tokens",
+                "t-tok",
+                &[("eps", 0.45), ("prompt", 3.0), ("eos", 1.0), ("shift", 0.0)],
+            ))
+        },
     );
     assert_redraw_changes(
         "t-pole",
@@ -155,10 +225,36 @@ fn gae_baseline_and_token_figures_redraw_with_their_sliders() {
         || err(web::draw_cartpole("t-pole", 1.0, 0.0, 0.15, 0.0, "шаг 2")),
     );
     // Out of range: errors, never panics.
-    assert!(web::draw_gae_with("t-gae", 1.5, 0.5, GAE_TERMINATED, GAE_CUTS, false).is_err());
-    assert!(web::draw_baselines("t-base", 2.5, false).is_err());
-    assert!(web::draw_baselines("t-base", 65.0, true).is_err());
-    assert!(web::draw_tokens_with("t-tok", -0.1, 3.0, true, false).is_err());
+    assert!(fig(
+        "gae",
+        "t-gae",
+        &[
+            ("gamma", 1.5),
+            ("lambda", 0.5),
+            ("terminated", GAE_TERMINATED),
+            ("trace_cut", GAE_CUTS),
+            ("forgot_cut", 0.0)
+        ]
+    )
+    .is_err());
+    assert!(fig(
+        "baselines",
+        "t-base",
+        &[("group_size", 2.5), ("zscore", 0.0)]
+    )
+    .is_err());
+    assert!(fig(
+        "baselines",
+        "t-base",
+        &[("group_size", 65.0), ("zscore", 1.0)]
+    )
+    .is_err());
+    assert!(fig(
+        "tokens",
+        "t-tok",
+        &[("eps", -0.1), ("prompt", 3.0), ("eos", 1.0), ("shift", 0.0)]
+    )
+    .is_err());
     assert!(web::draw_cartpole("t-pole", f64::NAN, 0.0, 0.0, 0.0, "").is_err());
 }
 
@@ -168,41 +264,76 @@ fn the_new_switches_redraw_and_every_redraw_returns_numbers_and_words() {
     assert_redraw_changes(
         "t-base-z",
         0.02,
-        || err(web::draw_baselines("t-base-z", 8.0, false)),
-        || err(web::draw_baselines("t-base-z", 8.0, true)),
+        || {
+            err(fig(
+                "baselines",
+                "t-base-z",
+                &[("group_size", 8.0), ("zscore", 0.0)],
+            ))
+        },
+        || {
+            err(fig(
+                "baselines",
+                "t-base-z",
+                &[("group_size", 8.0), ("zscore", 1.0)],
+            ))
+        },
     );
     let (term, cut) = (8.0, 8.0 + 256.0 + 2048.0); // the buffer's own: t = 3; 3, 8, 11
     assert_redraw_changes(
         "t-gae-flags",
         0.02,
         || {
-            err(web::draw_gae_with(
+            err(fig(
+                "gae",
                 "t-gae-flags",
-                0.9,
-                0.95,
-                term,
-                cut,
-                false,
+                &[
+                    ("gamma", 0.9),
+                    ("lambda", 0.95),
+                    ("terminated", term),
+                    ("trace_cut", cut),
+                    ("forgot_cut", 0.0),
+                ],
             ))
         },
         || {
-            err(web::draw_gae_with(
+            err(fig(
+                "gae",
                 "t-gae-flags",
-                0.9,
-                0.95,
-                term + 256.0,
-                cut,
-                false,
+                &[
+                    ("gamma", 0.9),
+                    ("lambda", 0.95),
+                    ("terminated", term + 256.0),
+                    ("trace_cut", cut),
+                    ("forgot_cut", 0.0),
+                ],
             ))
         },
     );
     assert_redraw_changes(
         "t-seq",
         0.01,
-        || err(web::draw_sequence_ratio("t-seq", 1000.0, 0.01, 0.2)),
-        || err(web::draw_sequence_ratio("t-seq", 200.0, 0.01, 0.2)),
+        || {
+            err(fig(
+                "seqratio",
+                "t-seq",
+                &[("length", 1000.0), ("delta", 0.01), ("eps", 0.2)],
+            ))
+        },
+        || {
+            err(fig(
+                "seqratio",
+                "t-seq",
+                &[("length", 200.0), ("delta", 0.01), ("eps", 0.2)],
+            ))
+        },
     );
-    let shown = web::draw_sequence_ratio("t-seq", 1000.0, 0.01, 0.2).unwrap();
+    let shown = fig(
+        "seqratio",
+        "t-seq",
+        &[("length", 1000.0), ("delta", 0.01), ("eps", 0.2)],
+    )
+    .unwrap();
     let get = |v: &wasm_bindgen::JsValue, k: &str| {
         js_sys::Reflect::get(v, &wasm_bindgen::JsValue::from_str(k)).unwrap()
     };
@@ -221,27 +352,54 @@ fn the_new_switches_redraw_and_every_redraw_returns_numbers_and_words() {
             .as_string()
             .unwrap()
     };
-    assert!(message(web::draw_gae_with(
+    assert!(message(fig(
+        "gae",
         "t-gae-flags",
-        0.9,
-        0.95,
-        4096.0,
-        cut,
-        false
+        &[
+            ("gamma", 0.9),
+            ("lambda", 0.95),
+            ("terminated", 4096.0),
+            ("trace_cut", cut),
+            ("forgot_cut", 0.0)
+        ]
     ))
     .contains("terminated"));
-    assert!(message(web::draw_gae_with(
+    assert!(message(fig(
+        "gae",
         "t-gae-flags",
-        0.9,
-        0.95,
-        term,
-        -1.0,
-        false
+        &[
+            ("gamma", 0.9),
+            ("lambda", 0.95),
+            ("terminated", term),
+            ("trace_cut", -1.0),
+            ("forgot_cut", 0.0)
+        ]
     ))
     .contains("trace_cut"));
-    assert!(web::draw_gae_with("t-gae-flags", 0.9, 0.95, 0.5, cut, false).is_err());
-    assert!(message(web::draw_sequence_ratio("t-seq", 0.0, 0.01, 0.2)).contains("length"));
-    assert!(web::draw_sequence_ratio("t-seq", 10.0, f64::NAN, 0.2).is_err());
+    assert!(fig(
+        "gae",
+        "t-gae-flags",
+        &[
+            ("gamma", 0.9),
+            ("lambda", 0.95),
+            ("terminated", 0.5),
+            ("trace_cut", cut),
+            ("forgot_cut", 0.0)
+        ]
+    )
+    .is_err());
+    assert!(message(fig(
+        "seqratio",
+        "t-seq",
+        &[("length", 0.0), ("delta", 0.01), ("eps", 0.2)]
+    ))
+    .starts_with("n: "));
+    assert!(fig(
+        "seqratio",
+        "t-seq",
+        &[("length", 10.0), ("delta", f64::NAN), ("eps", 0.2)]
+    )
+    .is_err());
 }
 
 #[wasm_bindgen_test]
@@ -347,22 +505,34 @@ fn lesson_nine_figures_redraw_with_their_sliders() {
     assert_redraw_changes(
         "t-difficulty",
         0.01,
-        || err(web::draw_difficulty("t-difficulty", 8.0)),
-        || err(web::draw_difficulty("t-difficulty", 32.0)),
+        || err(fig("difficulty", "t-difficulty", &[("group_size", 8.0)])),
+        || err(fig("difficulty", "t-difficulty", &[("group_size", 32.0)])),
     );
     assert_redraw_changes(
         "t-length",
         0.01,
-        || err(web::draw_length_weights("t-length", 2.0, 8.0, 8.0)),
-        || err(web::draw_length_weights("t-length", 2.0, 16.0, 32.0)),
+        || {
+            err(fig(
+                "length_weights",
+                "t-length",
+                &[("short", 2.0), ("long", 8.0), ("max", 16.0)],
+            ))
+        },
+        || {
+            err(fig(
+                "length_weights",
+                "t-length",
+                &[("short", 2.0), ("long", 16.0), ("max", 32.0)],
+            ))
+        },
     );
     assert_redraw_changes(
         "t-kl",
         0.01,
-        || err(web::draw_kl_estimators("t-kl", 1.0)),
-        || err(web::draw_kl_estimators("t-kl", 2.5)),
+        || err(fig("kl_estimators", "t-kl", &[("shift", 1.0)])),
+        || err(fig("kl_estimators", "t-kl", &[("shift", 2.5)])),
     );
-    let shown = web::draw_kl_estimators("t-kl", 1.0).unwrap();
+    let shown = fig("kl_estimators", "t-kl", &[("shift", 1.0)]).unwrap();
     let get = |v: &wasm_bindgen::JsValue, k: &str| {
         js_sys::Reflect::get(v, &wasm_bindgen::JsValue::from_str(k)).unwrap()
     };
@@ -372,12 +542,22 @@ fn lesson_nine_figures_redraw_with_their_sliders() {
         .unwrap();
     assert!(text.contains("KL"), "{text}");
     // Out of range: errors, never panics.
-    assert!(web::draw_difficulty("t-difficulty", 1.0).is_err());
-    assert!(web::draw_difficulty("t-difficulty", 2.5).is_err());
-    assert!(web::draw_length_weights("t-length", 9.0, 2.0, 8.0).is_err());
-    assert!(web::draw_length_weights("t-length", 0.0, 2.0, 8.0).is_err());
-    assert!(web::draw_kl_estimators("t-kl", f64::NAN).is_err());
-    assert!(web::draw_kl_estimators("t-kl", -1.0).is_err());
+    assert!(fig("difficulty", "t-difficulty", &[("group_size", 1.0)]).is_err());
+    assert!(fig("difficulty", "t-difficulty", &[("group_size", 2.5)]).is_err());
+    assert!(fig(
+        "length_weights",
+        "t-length",
+        &[("short", 17.0), ("long", 2.0), ("max", 16.0)]
+    )
+    .is_err());
+    assert!(fig(
+        "length_weights",
+        "t-length",
+        &[("short", 0.0), ("long", 2.0), ("max", 16.0)]
+    )
+    .is_err());
+    assert!(fig("kl_estimators", "t-kl", &[("shift", f64::NAN)]).is_err());
+    assert!(fig("kl_estimators", "t-kl", &[("shift", -1.0)]).is_err());
 }
 
 #[wasm_bindgen_test]
@@ -385,11 +565,28 @@ fn the_pass_at_k_figure_redraws_and_the_inspector_shows_a_group() {
     assert_redraw_changes(
         "t-passk",
         0.01,
-        || err(web::draw_pass_at_k("t-passk", 16.0, 0.05)),
-        || err(web::draw_pass_at_k("t-passk", 64.0, 0.5)),
+        || {
+            err(fig(
+                "pass_at_k",
+                "t-passk",
+                &[("samples", 16.0), ("p", 0.05)],
+            ))
+        },
+        || {
+            err(fig(
+                "pass_at_k",
+                "t-passk",
+                &[("samples", 64.0), ("p", 0.5)],
+            ))
+        },
     );
-    assert!(web::draw_pass_at_k("t-passk", 1.0, 0.05).is_err());
-    assert!(web::draw_pass_at_k("t-passk", 16.0, f64::NAN).is_err());
+    assert!(fig("pass_at_k", "t-passk", &[("samples", 1.0), ("p", 0.05)]).is_err());
+    assert!(fig(
+        "pass_at_k",
+        "t-passk",
+        &[("samples", 16.0), ("p", f64::NAN)]
+    )
+    .is_err());
     let get = |v: &wasm_bindgen::JsValue, k: &str| {
         js_sys::Reflect::get(v, &wasm_bindgen::JsValue::from_str(k)).unwrap()
     };

@@ -38,16 +38,16 @@ forEachBrowser((env) => {
       // Moving the slider recovers.
       await tab.setSlider('#clip-eps', 0.3);
       assert(!(await tab.visible('#figure-clipping .figure-error')), 'error did not clear');
-      // A value the Rust core rejects (ε ≥ 1) comes back as the core's message.
+      // A value outside the range the core declares comes back as its message, naming ε.
       const rustMsg = await tab.eval(() => {
         try {
-          window.pgbookWasm.draw_clipping('canvas-clipping', 1.5);
+          window.pgbookWasm.draw_figure('clipping', 'canvas-clipping', { eps: 1.5 });
           return 'no error';
         } catch (e) {
           return e instanceof Error ? e.message : String(e);
         }
       });
-      assert(/clip_epsilon/.test(rustMsg), `core error: ${rustMsg}`);
+      assert(/^ε: допустимы значения в \[0,05; 0,7\]/.test(rustMsg), `core error: ${rustMsg}`);
     });
   });
 

@@ -1,12 +1,13 @@
 // @ts-check
 // The lessons' numbers come from the core: a page source that types a number the core exports
-// (a worked example's inputs, a profile's seeds, a constant, a slider's range) fails here, and
+// (a worked example's inputs, a profile's seeds, a constant, a slider's range) fails here, as
+// does a figure control the core's table does not declare; and
 // the build fills `{{path}}` from the same wasm module the page runs (no browser needed).
 import { describe, it } from 'node:test';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { assert, ROOT } from '../harness.mjs';
-import { BuildError, coreNumbers, fillNumbers } from '../../scripts/build-site.mjs';
+import { BuildError, coreNumbers, fillControls, fillNumbers } from '../../scripts/build-site.mjs';
 
 const PAGES = join(ROOT, 'www', 'pages');
 const core = await coreNumbers(join(ROOT, 'www'));
@@ -140,23 +141,64 @@ describe('numbers from the core', () => {
     assert(missing.length === 0, missing.join('\n'));
   });
 
-  it("the figures' sliders and the prepared comparisons' seeds are the core's", () => {
+  it("the figures' controls are the core's table, and the prepared comparisons' seeds the core's", () => {
     /** @type {string[]} */
     const bad = [];
-    const names = new Set(Object.keys(values.sliders));
+    /** @type {{ name: string, params: { name: string, url: string, control: { kind: string } }[] }[]} */
+    const figures = values.figures;
+    /** Declared parameters no page shows yet, as FIGURE.NAME. */
+    const unseen = new Set(figures.flatMap((f) => f.params.map((p) => `${f.name}.${p.name}`)));
     for (const file of files) {
       const html = readFileSync(join(PAGES, file), 'utf8');
-      for (const [input] of html.matchAll(/<input type="range"[^>]*>/g)) {
-        for (const attr of ['min', 'max', 'step', 'value']) {
-          const m = input.match(new RegExp(` ${attr}="\\{\\{sliders\\.([a-z0-9_]+)\\.${attr}\\|raw\\}\\}"`));
-          if (!m) bad.push(`${file}: ${attr} typed in ${input.slice(0, 60)}…`);
-          else names.delete(m[1]);
-        }
+      /** The figure around position `at` (its data-figure), if any. @param {number} at */
+      const figureAt = (at) => {
+        const open = html.lastIndexOf('<figure', at);
+        if (open < 0 || html.lastIndexOf('</figure>', at) > open) return null;
+        return html.slice(open, html.indexOf('>', open)).match(/data-figure="([^"]+)"/)?.[1] ?? null;
+      };
+      const declared = (/** @type {string | null} */ figure, /** @type {string} */ name) =>
+        figures.find((f) => f.name === figure)?.params.find((p) => p.name === name);
+      // A control written by hand: its attributes would not be the table's.
+      for (const [input] of html.matchAll(/<input type="range"[^>]*>|<input[^>]* data-param="[^"]*"[^>]*>/g)) bad.push(`${file}: a control typed by hand: ${input.slice(0, 60)}…`);
+      for (const m of html.matchAll(/\{\{param\.([a-z0-9_]+)\.([a-z0-9_]+)\}\}/g)) {
+        const p = declared(m[1], m[2]);
+        if (!p) bad.push(`${file}: {{param.${m[1]}.${m[2]}}}: the core declares no such parameter`);
+        else if (figureAt(m.index ?? 0) !== m[1]) bad.push(`${file}: {{param.${m[1]}.${m[2]}}} outside <figure data-figure="${m[1]}">`);
+        else if (!unseen.delete(`${m[1]}.${m[2]}`)) bad.push(`${file}: {{param.${m[1]}.${m[2]}}} twice`);
+      }
+      // Per-record flags: the page writes their table; each is a declared parameter of kind flags.
+      for (const m of html.matchAll(/<input[^>]* data-flag="([^"]+)" data-url="([^"]+)"[^>]*>/g)) {
+        const figure = figureAt(m.index ?? 0);
+        const p = declared(figure, m[1]);
+        if (!p || p.control.kind !== 'flags' || p.url !== m[2]) bad.push(`${file}: data-flag="${m[1]}" data-url="${m[2]}" is not a declared flag of ${figure}`);
+        else unseen.delete(`${figure}.${m[1]}`);
       }
       for (const [, seeds] of html.matchAll(/data-seeds="([^"]*)"/g)) if (!/^\{\{(trainers|prepared)\.[a-z0-9_.]+\|raw\}\}$/.test(seeds)) bad.push(`${file}: data-seeds="${seeds}"`);
     }
     assert(bad.length === 0, bad.join('\n'));
-    assert(names.size === 0, `sliders the core declares and no page uses: ${[...names].join(', ')}`);
+    assert(unseen.size === 0, `figure parameters the core declares and no page shows: ${[...unseen].join(', ')}`);
+  });
+
+  it('writes a control from the table: a slider, a switch, its attributes; an unknown parameter fails', () => {
+    const fill = (/** @type {string} */ html) => fillControls(html, core, 'test.html');
+    const slider = fill('{{param.seqratio.delta}}');
+    assert(
+      slider ===
+        '<span class="slider"><label for="seqratio-delta">сдвиг логарифма на токен δ <input type="range" id="seqratio-delta" data-param="delta" data-url="delta" data-label="δ" data-digits="3" min="-0.05" max="0.05" step="0.001" value="0.01"></label><output for="seqratio-delta"></output></span>',
+      slider,
+    );
+    const on = fill('{{param.tokens.eos}}');
+    assert(on === '<label for="tokens-eos"><input type="checkbox" id="tokens-eos" data-param="eos" data-url="teos" data-label="«EOS в маске»" checked> EOS в маске</label>', on);
+    assert(fill('{{param.clipping.eps}}').includes(' value="0.2" aria-describedby="clip-caption">'), 'aria-describedby');
+    for (const unknown of ['{{param.clipping.epsilon}}', '{{param.nope.eps}}', '{{param.gae.terminated}}']) {
+      let threw = false;
+      try {
+        fill(unknown);
+      } catch (e) {
+        threw = e instanceof BuildError;
+      }
+      assert(threw, `${unknown} did not fail the build`);
+    }
   });
 
   it('fills values, agreeing nouns, formulas, attributes and switches; an unknown path fails', () => {

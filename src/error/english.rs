@@ -24,6 +24,8 @@ impl Name {
             Name::Exercise => "exercise",
             Name::Canvas => "canvas",
             Name::Comparison => "prepared comparison",
+            Name::Figure => "figure",
+            Name::FigureParameter => "figure parameter",
         }
     }
 }

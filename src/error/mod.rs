@@ -251,6 +251,10 @@ pub enum Name {
     Canvas,
     /// A lesson's prepared comparison.
     Comparison,
+    /// A live figure of the lessons.
+    Figure,
+    /// A parameter of a live figure.
+    FigureParameter,
 }
 
 /// Why a canvas cannot be drawn on.

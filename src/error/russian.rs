@@ -112,6 +112,8 @@ fn unknown_ru(what: Name) -> &'static str {
         Name::Exercise => "нет такого упражнения",
         Name::Canvas => "на странице нет рисунка",
         Name::Comparison => "нет такого подготовленного сравнения",
+        Name::Figure => "нет такого рисунка",
+        Name::FigureParameter => "у рисунка нет параметра",
     }
 }
 

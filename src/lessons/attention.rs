@@ -24,7 +24,8 @@ pub const SAMPLES: u64 = 20;
 
 /// What the page shows beside the figure.
 #[derive(Debug, Clone, Serialize)]
-pub struct Numbers {
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub struct AttentionNumbers {
     /// Which network answered, in words.
     pub network: String,
     /// The prompt and the sampled answer, as text.
@@ -165,7 +166,11 @@ fn needed(task: TaskKind, level: usize, step: usize) -> Option<usize> {
 /// The figure for the copy prompt of `level` symbols (1–4; lesson 8's task: its prompt
 /// `level`) drawn by example `sample`'s random stream, answered by the network of `policy`
 /// (a policy file's text) or by the untrained one.
-pub fn figure(level: usize, sample: u64, policy: Option<&str>) -> Result<Figure<Numbers, Data>> {
+pub fn figure(
+    level: usize,
+    sample: u64,
+    policy: Option<&str>,
+) -> Result<Figure<AttentionNumbers, Data>> {
     if !(1..=crate::train::sequence::copy_task::MAX_LEVEL).contains(&level) {
         let rule = Rule::Interval {
             min: Some(crate::error::Bound::closed(1.0)),
@@ -293,7 +298,7 @@ pub fn figure(level: usize, sample: u64, policy: Option<&str>) -> Result<Figure<
         .map(|s| needed(task, level, s))
         .collect();
     Ok(Figure {
-        numbers: Numbers {
+        numbers: AttentionNumbers {
             network: network_words,
             prompt: task.decode(&prompt.tokens[1..]),
             answer: answer_words,

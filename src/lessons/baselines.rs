@@ -147,6 +147,7 @@ pub const FIGURE_SEED: u64 = 2026;
 
 /// What the figure shows at one group size (returned to the page).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct BaselineFigure {
     pub group_size: usize,
     pub groups: usize,
@@ -159,6 +160,7 @@ pub struct BaselineFigure {
 
 /// Mean and std over groups of the z-scored estimate.
 #[derive(Debug, Clone, Copy, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ZScore {
     pub mean: f64,
     pub std: f64,
@@ -330,6 +332,7 @@ const PARABOLA_POINTS: usize = 121;
 
 /// What the optimal-baseline figure shows (returned to the page).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct BStarFigure {
     pub probs: Vec<f64>,
     pub q: Vec<f64>,

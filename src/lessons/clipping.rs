@@ -15,6 +15,7 @@ pub const FOUR_ROWS_ADVANTAGE: [f64; 4] = [1.0, 1.0, -1.0, -1.0];
 
 /// The four rows at a given ε: their terms and the batch diagnostics.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct FourRows {
     /// The clip range used.
     pub clip_epsilon: f64,
@@ -237,6 +238,7 @@ pub const DRIFT_MAX_STEPS: usize = 60;
 
 /// The drift example at ε over `steps` full-batch Adam steps on the clipped objective.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Drift {
     pub clip_epsilon: f64,
     pub steps: usize,

@@ -43,6 +43,7 @@ pub fn trajectory() -> GaeTrajectory {
 
 /// δ, advantages and value targets of a buffer for one (γ, λ), with both mask conventions.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct GaeAnalysis {
     pub gamma: f64,
     pub lambda: f64,

@@ -21,6 +21,7 @@ pub const QUOTED_P: [f64; 3] = [0.05, 0.5, 0.95];
 
 /// One estimator's ratio (expected gradient / true gradient) at the quoted probabilities.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct EstimatorRatios {
     pub estimator: &'static str,
     pub ratios: Vec<f64>,
@@ -28,6 +29,7 @@ pub struct EstimatorRatios {
 
 /// The difficulty figure's numbers.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Difficulty {
     pub group_size: usize,
     pub quoted_p: Vec<f64>,
@@ -123,6 +125,7 @@ pub fn difficulty_figure(
 /// The length figure's numbers: the weight of one token of each response under each reduction
 /// (a batch of two responses), and the whole response's weight (the token's times its length).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct LengthWeights {
     pub short_length: usize,
     pub long_length: usize,
@@ -132,6 +135,7 @@ pub struct LengthWeights {
 
 /// One reduction's weights.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ReductionWeights {
     pub reduction: &'static str,
     pub short_token: f64,
@@ -246,6 +250,7 @@ const KL_POINTS: usize = 61;
 
 /// One estimator at one shift: exact mean over tokens drawn from π_θ, its bias and spread.
 #[derive(Debug, Clone, Copy, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct KlMoments {
     pub mean: f64,
     pub bias: f64,
@@ -254,6 +259,7 @@ pub struct KlMoments {
 
 /// The KL figure's numbers at the chosen shift.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct KlFigure {
     pub shift: f64,
     /// KL(π_θ ‖ π_ref), exactly.

@@ -16,7 +16,7 @@
 //! | [`r1zero`]    | 10, R1-Zero in a tab: pass@k estimated | `plots::pass_at_k` |
 //! | [`exercises`] | 11, the checkable exercises              | —                   |
 //! | [`trainers`]  | 6 and 8, the profiles' settings quoted   | —                   |
-//! | [`sliders`]   | every figure slider's range and start     | —                   |
+//! | [`figures`]   | every live figure's parameters and its draw | all the above     |
 //!
 //! A lesson with a figure has `figure(…) -> Result<Figure<Numbers, plots::NAME::Data>>`: the
 //! numbers the page shows beside the figure and everything the plot draws, computed here
@@ -29,13 +29,13 @@ pub mod baselines;
 pub mod clipping;
 pub mod code;
 pub mod exercises;
+pub mod figures;
 pub mod gae;
 pub mod grpo;
 pub mod prepared;
 pub mod r1zero;
 pub mod returns;
 pub mod score;
-pub mod sliders;
 pub mod tokens;
 pub mod trainers;
 pub mod verifier;
@@ -78,8 +78,8 @@ pub struct WorkedExamples {
     pub exercises: std::collections::BTreeMap<String, exercises::Exercise>,
     /// Constants of the core the lessons name (the time limit, token ids, the bandit).
     pub constants: Constants,
-    /// Every figure slider's range and starting value (`sliders.score_c.max`).
-    pub sliders: std::collections::BTreeMap<&'static str, sliders::Slider>,
+    /// Every live figure's parameters (the site build writes the pages' controls from it).
+    pub figures: &'static [figures::FigureSpec],
 }
 
 /// Constants of the core that the lessons' text names.
@@ -171,7 +171,7 @@ pub fn worked_examples() -> Result<WorkedExamples> {
             drift_learning_rate: clipping::DRIFT_LR,
             gae_buffer: gae_buffer(),
         },
-        sliders: sliders::sliders(),
+        figures: figures::FIGURES,
     })
 }
 

@@ -17,6 +17,7 @@ pub const MAX_P: f64 = 0.9;
 
 /// The pass@k figure's numbers.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct PassAtK {
     pub samples: usize,
     pub p: f64,

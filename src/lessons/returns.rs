@@ -6,6 +6,7 @@ use serde::Serialize;
 
 /// Rewards (1, 0, 2) at γ = 0.5.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Returns {
     pub rewards: Vec<f64>,
     pub gamma: f64,
@@ -39,6 +40,7 @@ pub const FIGURE_MAX_REWARD: f64 = 100.0;
 /// One estimator over the chain's episodes: its mean, its standard deviation and its value in
 /// each of the 2^T episodes (with the episode's probability).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ChainEstimator {
     pub mean: f64,
     pub std: f64,
@@ -47,6 +49,7 @@ pub struct ChainEstimator {
 
 /// What the returns figure shows (returned to the page).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ReturnsFigure {
     /// The worked example at the figure's rewards and γ.
     #[serde(flatten)]

@@ -47,6 +47,7 @@ const CURVE_POINTS: usize = 101;
 
 /// What the score figure shows at one setting (returned to the page).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ScoreFigure {
     pub logits: Vec<f64>,
     pub action: usize,

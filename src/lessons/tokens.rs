@@ -11,6 +11,7 @@ use serde::Serialize;
 
 /// The token example at one clip range.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Tokens {
     pub input_ids: Vec<Vec<i64>>,
     pub prompt_lengths: Vec<usize>,
@@ -285,6 +286,7 @@ pub const SEQUENCE_MAX_DELTA: f64 = 0.1;
 
 /// What the sequence-ratio figure shows: every masked token's log-ratio moved by `delta`.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct SequenceRatio {
     pub length: usize,
     pub delta: f64,

@@ -19,6 +19,7 @@ fn check_clip_epsilon_named(arg: &str, x: f64) -> Result<()> {
 
 /// Per-sample terms of the clipped surrogate (objective terms, to be maximised).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ClippedTerms {
     /// r · A.
     pub unclipped: Vec<f64>,
@@ -137,6 +138,7 @@ pub fn ppo_clipped_terms(
 
 /// How far the new policy moved from the one that collected the data.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct PpoDiagnostics {
     /// Fraction of samples with r outside [1 − ε, 1 + ε], whatever the sign of A.
     pub ratio_outside_fraction: f64,

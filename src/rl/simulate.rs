@@ -20,6 +20,7 @@ pub const MAX_SAMPLES: usize = 200_000_000;
 
 /// The eight quantities the experiment reports.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct BaselineBias {
     /// The exact gradient component p_0 (q_0 − J).
     pub exact: f64,

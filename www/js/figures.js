@@ -1,5 +1,5 @@
 // @ts-check
-// Live figures: which wasm call redraws each figure, the numbers it fills in, its text
+// Live figures: one wasm call redraws each (draw_figure), then the numbers it fills in, its text
 // alternative and «Числа рисунка», and its message box. One coarse wasm call per redraw.
 import { core } from './core.js';
 import { fitCanvas } from './canvas.js';
@@ -13,69 +13,19 @@ const timings = {}; // figure name -> redraw durations in ms (read by the e2e te
 window.pgbookTimings = timings;
 
 // ---------- live figures ----------
+// Every figure's parameters are declared once in the core (lessons::figures::FIGURES): the
+// site build writes the controls from it and `core.draw_figure` reads them by name. What
+// remains here is what a figure does with its numbers after a redraw: by default each
+// `[data-value=PATH]` inside it takes its number at PATH (fillNumbers).
 /**
- * Each figure: which wasm call redraws it and what to do with the values it returns.
+ * @typedef {import('../pkg/pgbook_figures.js').FigureNumbers} FigureNumbers each figure's numbers (the core's types)
+ * @typedef {import('../pkg/pgbook_figures.js').Shown} Shown a redraw's numbers and words
  * @typedef {Record<string, number>} Params
- * @typedef {{ draw: (canvasId: string, p: Params) => any, after?: (figure: HTMLElement, result: any) => void }} Figure
- * @type {Record<string, Figure>}
+ * @type {Record<string, (figure: HTMLElement, numbers: FigureNumbers) => void>}
  */
-export const FIGURES = {
-  returns: {
-    draw: (canvasId, p) => core.draw_returns(canvasId, p.r0, p.r1, p.r2, p.gamma, p.t),
-    after: (figure, r) => fillNumbers(figure, r),
-  },
-  bstar: {
-    draw: (canvasId, p) => core.draw_bstar(canvasId, p.p0, p.q0, p.q1),
-    after: (figure, b) => fillNumbers(figure, b),
-  },
-  drift: {
-    draw: (canvasId, p) => core.draw_drift(canvasId, p.eps, p.steps),
-    after: (figure, d) => fillNumbers(figure, d),
-  },
-  score: {
-    draw: (canvasId, p) => core.draw_score(canvasId, p.z0, p.z1, p.z2, p.action, p.c, p.n),
-    after: (figure, s) => fillNumbers(figure, s),
-  },
-  clipping: {
-    draw: (canvasId, p) => core.draw_clipping(canvasId, p.eps),
-    after: (figure, rows) => fillClippingTable(figure, rows),
-  },
-  gae: {
-    draw: (canvasId, p) => core.draw_gae_with(canvasId, p.gamma, p.lambda, p.terminated, p.trace_cut, p.forgot_cut === 1),
-  },
-  baselines: {
-    draw: (canvasId, p) => core.draw_baselines(canvasId, p.group_size, p.zscore === 1),
-  },
-  seqratio: {
-    draw: (canvasId, p) => core.draw_sequence_ratio(canvasId, p.length, p.delta, p.eps),
-    after: (figure, s) => fillNumbers(figure, s),
-  },
-  difficulty: {
-    draw: (canvasId, p) => core.draw_difficulty(canvasId, p.group_size),
-    after: (figure, d) => fillNumbers(figure, d),
-  },
-  length_weights: {
-    draw: (canvasId, p) => core.draw_length_weights(canvasId, p.short, p.long, p.max),
-    after: (figure, w) => fillNumbers(figure, w),
-  },
-  kl_estimators: {
-    draw: (canvasId, p) => core.draw_kl_estimators(canvasId, p.shift),
-    after: (figure, k) => fillNumbers(figure, k),
-  },
-  pass_at_k: {
-    draw: (canvasId, p) => core.draw_pass_at_k(canvasId, p.samples, p.p),
-    after: (figure, k) => fillNumbers(figure, k),
-  },
-  attention: {
-    // Lesson 8's trainer hands over a transformer it trained (useTrainedNetwork); before that
-    // the core draws the untrained network.
-    draw: (canvasId, p) => core.draw_attention(canvasId, p.level, p.sample, trained.attention),
-    after: (figure, a) => fillNumbers(figure, a),
-  },
-  tokens: {
-    draw: (canvasId, p) => core.draw_tokens_with(canvasId, p.eps, p.prompt, p.eos === 1, p.shift === 1),
-    after: (figure, t) => fillTokenReductions(figure, t),
-  },
+const AFTER = {
+  clipping: (figure, rows) => fillClippingTable(figure, /** @type {import('../pkg/pgbook_figures.js').FourRows} */ (rows)),
+  tokens: (figure, t) => fillTokenReductions(figure, /** @type {import('../pkg/pgbook_figures.js').Tokens} */ (t)),
 };
 
 /** Trained networks (policy files' text) the page's trainers hand to figures, by figure name. @type {Record<string, string>} */
@@ -90,12 +40,7 @@ export function useTrainedNetwork(name, policy) {
   document.querySelectorAll(/** @type {'figure'} */ (`figure.live[data-figure="${name}"]`)).forEach(redraw);
 }
 
-/**
- * @param {HTMLElement} figure
- * @param {{ ratio: number[], active: boolean[], advantage: number[], mean_objective: number,
- *   terms: { unclipped: number[], clipped: number[], pessimistic: number[] },
- *   diagnostics: { ratio_outside_fraction: number, active_clip_fraction: number, approx_kl_nonnegative: number } }} rows
- */
+/** @param {HTMLElement} figure @param {import('../pkg/pgbook_figures.js').FourRows} rows */
 function fillClippingTable(figure, rows) {
   const body = figure.querySelector('[data-role=rows] tbody');
   if (body) {
@@ -125,10 +70,7 @@ function fillClippingTable(figure, rows) {
   setText(figure, 'objective', formatNumber(rows.mean_objective, 4));
 }
 
-/**
- * @param {HTMLElement} figure
- * @param {{ reductions: [string, number][], clip_epsilon: number }} t
- */
+/** @param {HTMLElement} figure @param {import('../pkg/pgbook_figures.js').Tokens} t */
 function fillTokenReductions(figure, t) {
   const box = figure.querySelector('[data-role=token-reductions]');
   if (!box) return;
@@ -280,16 +222,18 @@ function fillDescription(details) {
 export function redraw(figure) {
   if (hasPanicked()) return;
   const name = figure.dataset.figure ?? '';
-  const spec = FIGURES[name];
   const read = readParams(figure);
   const canvas = figure.querySelector('canvas');
   if (!canvas) return;
   fitCanvas(canvas, () => redraw(figure));
   const t0 = performance.now();
   try {
-    const { numbers, description } = spec.draw(canvas.id, read.params);
+    // Lesson 8's trainer hands over a transformer it trained (useTrainedNetwork); before
+    // that the core draws the untrained network.
+    /** @type {Shown} */
+    const { numbers, description } = core.draw_figure(name, canvas.id, read.params, trained[name]);
     (timings[name] ??= []).push(performance.now() - t0);
-    spec.after?.(figure, numbers);
+    (AFTER[name] ?? fillNumbers)(figure, numbers);
     follow(name, numbers);
     describe(figure, canvas, description);
     figureError(figure, read.refused.join(' ') || null, false);

@@ -1,7 +1,7 @@
 // @ts-check
 // The figures' controls: sliders and switches wired to their figure, their values taken from a
 // shared link (checked as given, refused with a message) and kept in the URL.
-import { FIGURES, figureError, quote, redraw, refusal } from './figures.js';
+import { quote, redraw, refusal } from './figures.js';
 import { formatNumber } from './format.js';
 import { pageParams, setPageParams } from './links.js';
 
@@ -114,10 +114,6 @@ export function wireFigures() {
   /** @type {HTMLElement[]} */
   const figures = [];
   document.querySelectorAll(/** @type {'figure'} */ ('figure.live[data-figure]')).forEach((figure) => {
-    if (!FIGURES[figure.dataset.figure ?? '']) {
-      figureError(figure, `Неизвестный рисунок «${figure.dataset.figure}».`);
-      return;
-    }
     wireFlags(figure, q);
     figure.querySelectorAll(/** @type {'input'} */ ('input[data-param]')).forEach((input) => {
       // A value from a shared link is checked as given, not silently rounded by the slider;
