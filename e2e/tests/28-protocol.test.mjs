@@ -51,3 +51,20 @@ it("tsc accepts the messages' fields as the Rust side names them and rejects a m
     assert(!wrong.ok && /error TS(2339|2551)/.test(wrong.out), `tsc accepted ${field}: ${wrong.out}`);
   }
 });
+
+it('the generated declarations name each type once, and no export but the build-only worked_examples returns or takes `any`', async () => {
+  const { readFileSync } = await import('node:fs');
+  for (const module of ['pgbook', 'pgbook_figures']) {
+    const dts = readFileSync(join(ROOT, 'www', 'pkg', `${module}.d.ts`), 'utf8');
+    // Two Rust types of one name would be two `interface X` that TypeScript silently merges.
+    const names = [...dts.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]);
+    const twice = names.filter((n, i) => names.indexOf(n) !== i);
+    assert(twice.length === 0, `${module}.d.ts declares ${twice.join(', ')} more than once`);
+    const loose = dts
+      .split('\n')
+      // Exports and class methods; the raw ABI table (`readonly …`) and doc comments are not API.
+      .filter((l) => !/^\s*(\*|\/\*\*|readonly )/.test(l) && /\(.*\)\s*:.*\bany\b|\bany\b.*=>/.test(l))
+      .filter((l) => !/^export function worked_examples\(\)/.test(l));
+    assert(loose.length === 0, `${module}.d.ts exports typed \`any\`:\n${loose.join('\n')}`);
+  }
+});

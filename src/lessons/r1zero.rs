@@ -18,7 +18,7 @@ pub const MAX_P: f64 = 0.9;
 /// The pass@k figure's numbers.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-pub struct PassAtK {
+pub struct PassAtKFigure {
     pub samples: usize,
     pub p: f64,
     /// k = 1 … n.
@@ -64,7 +64,7 @@ fn power(base: f64, k: usize) -> f64 {
 pub fn pass_at_k_figure(
     samples: usize,
     p: f64,
-) -> Result<Figure<PassAtK, crate::plots::pass_at_k::Data>> {
+) -> Result<Figure<PassAtKFigure, crate::plots::pass_at_k::Data>> {
     if !(2..=MAX_SAMPLES).contains(&samples) {
         let rule = Rule::WholeNumber {
             min: 2,
@@ -94,7 +94,7 @@ pub fn pass_at_k_figure(
         .zip(&unbiased)
         .map(|(t, u)| (t - u).abs())
         .fold(0.0, f64::max);
-    let numbers = PassAtK {
+    let numbers = PassAtKFigure {
         samples,
         p,
         worst_k: ks[worst],

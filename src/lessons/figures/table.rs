@@ -57,7 +57,7 @@ live! {
     Difficulty: grpo::Difficulty => difficulty,
     LengthWeights: grpo::LengthWeights => length_weights,
     KlEstimators: grpo::KlFigure => kl_estimators,
-    PassAtK: r1zero::PassAtK => pass_at_k,
+    PassAtK: r1zero::PassAtKFigure => pass_at_k,
 }
 
 /// Every live figure of the lessons, in the order of the book: its parameters, then how it is
