@@ -68,3 +68,21 @@ it('the generated declarations name each type once, and no export but the build-
     assert(loose.length === 0, `${module}.d.ts exports typed \`any\`:\n${loose.join('\n')}`);
   }
 });
+
+it('the generated declarations are whole: tsc checks them without skipping library files, so every type they name is declared', { timeout: 120_000 }, () => {
+  // The page's tsconfig skips .d.ts files (skipLibCheck): a field typed with a Rust name that
+  // tsify did not declare would silently become `any` there.
+  const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
+  const dir = mkdtempSync(join(tmpdir(), 'pgbook-dts-'));
+  try {
+    for (const module of ['pgbook', 'pgbook_figures']) {
+      const project = join(dir, `${module}.json`);
+      const compilerOptions = { noEmit: true, strict: true, target: 'es2022', lib: ['esnext', 'dom'], types: [], skipLibCheck: false };
+      writeFileSync(project, JSON.stringify({ compilerOptions, files: [join(ROOT, 'www', 'pkg', `${module}.d.ts`)] }));
+      const r = spawnSync(tsc, ['-p', project], { encoding: 'utf8' });
+      assert(r.status === 0, `${module}.d.ts:\n${r.stdout}${r.stderr}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use ndarray::{Array2, ArrayView, ArrayView2, Dimension};
 
 /// A `[B, T]` array as nested rows: its JSON form.
+#[cfg_attr(target_arch = "wasm32", tsify::declare)]
 pub type Grid = Vec<Vec<f64>>;
 
 /// Rows of equal length as a `[B, T]` array. A row of another length is a shape error naming

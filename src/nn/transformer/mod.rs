@@ -35,6 +35,7 @@ use norm::RmsNorm;
 
 /// The network's sizes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct TransformerShape {
     /// Input tokens.
     pub vocab: usize,
