@@ -12,6 +12,7 @@ use serde::Serialize;
 
 /// b* against the value V for a two-action softmax policy.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct BStar {
     pub probs: Vec<f64>,
     pub q: Vec<f64>,
@@ -22,6 +23,7 @@ pub struct BStar {
 
 /// A group of four under the three baselines.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Rloo {
     pub rewards: Vec<f64>,
     pub group_mean: f64,
@@ -34,6 +36,7 @@ pub struct Rloo {
 
 /// The notebook's baseline-bias experiment and its z-scores.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Simulation {
     pub group_size: usize,
     pub groups: usize,
@@ -49,6 +52,7 @@ pub struct Simulation {
 
 /// Exact stds of the three estimators at the experiment's group size.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct SimulationExact {
     pub plain_std: f64,
     pub same_group_std: f64,

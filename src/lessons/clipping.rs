@@ -141,6 +141,7 @@ fn describe_rows(f: &FourRows) -> Description {
 
 /// The worked example: the four rows at ε = 0.2 with their KL terms (r − 1) − ln r.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Ppo {
     pub clip_epsilon: f64,
     /// [1 − ε, 1 + ε].

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 /// A rollout buffer; rewards are 1 per step, as in CartPole.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct GaeTrajectory {
     pub rewards: Vec<f64>,
     pub values: Vec<f64>,
@@ -297,6 +298,7 @@ fn describe(tr: &GaeTrajectory, a: &GaeAnalysis, flags: Flags) -> Description {
 /// The worked example: two records, with two masks and with a single `done` (both flattened
 /// in JSON: `gae.rewards`, `gae.advantages`, `gae.single_done_advantages`, …).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Gae {
     #[serde(flatten)]
     pub trajectory: GaeTrajectory,

@@ -382,6 +382,7 @@ pub fn kl_figure(shift: f64) -> Result<Figure<KlFigure, crate::plots::kl_estimat
 
 /// The lesson's numbers: each figure at its starting position, and the constants it names.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Worked {
     pub difficulty: Difficulty,
     pub lengths: LengthWeights,

@@ -56,6 +56,7 @@ pub struct Figure<N, D> {
 
 /// All worked examples, keyed as the lessons' `data-worked` paths.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(hashmap_as_object))]
 pub struct WorkedExamples {
     pub score: score::Score,
     pub returns: returns::Returns,
@@ -84,6 +85,7 @@ pub struct WorkedExamples {
 
 /// Constants of the core that the lessons' text names.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Constants {
     /// CartPole-v1's time limit in steps (truncation).
     pub cartpole_max_steps: u32,
@@ -106,6 +108,7 @@ pub struct Constants {
 
 /// The GAE figure's buffer as the page shows it before the reader changes a flag.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct GaeBuffer {
     pub records: usize,
     pub terminated: Vec<bool>,

@@ -283,6 +283,7 @@ const SPECS: &[Spec] = &[
 
 /// A prepared comparison as the build writes it into its block.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Prepared {
     /// `data-prepared`: the trainer, or one per configuration joined by `|`.
     pub trainers: String,

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 /// The score of action 2 under logits (1, 0, −1).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Score {
     pub logits: Vec<f64>,
     pub action: usize,

@@ -14,8 +14,11 @@ use serde::Serialize;
 
 /// One PPO profile as the lesson describes it.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct PpoProfileFacts {
     /// Every setting of the profile (the schema's defaults).
+    /// The profile\'s settings by name (their types: the trainer\'s schema).
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, unknown>"))]
     pub config: PpoConfig,
     /// The seeds the profile trains.
     pub seeds: Vec<u64>,
@@ -38,7 +41,10 @@ pub struct PpoProfileFacts {
 
 /// One sequence-task profile as the lesson describes it.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct SequenceProfileFacts {
+    /// The profile\'s settings by name (their types: the trainer\'s schema).
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, unknown>"))]
     pub config: SequenceConfig,
     pub seeds: Vec<u64>,
     /// Whether the profile trains one seed only (lesson 8 then says a spread is not visible).
@@ -61,7 +67,10 @@ fn sequence(profile: SequenceProfile) -> SequenceProfileFacts {
 
 /// A2C's `full` profile (lessons 4 and 6 name where it differs from PPO's).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct A2cProfileFacts {
+    /// The profile\'s settings by name (their types: the trainer\'s schema).
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, unknown>"))]
     pub config: A2cConfig,
     /// N × T transitions per rollout.
     pub batch_size: usize,
@@ -73,7 +82,10 @@ pub struct A2cProfileFacts {
 
 /// REINFORCE's `smoke` profile as lesson 1's first task describes it.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct ReinforceSmokeFacts {
+    /// The profile\'s settings by name (their types: the trainer\'s schema).
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, unknown>"))]
     pub config: ReinforceConfig,
     pub seeds: Vec<u64>,
     /// Each seed's first evaluation (after `evaluation_every` updates): where the curve starts.
@@ -108,6 +120,7 @@ fn reinforce_smoke() -> Result<ReinforceSmokeFacts> {
 
 /// The trainers' settings the lessons quote.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Trainers {
     pub ppo_smoke: PpoProfileFacts,
     pub ppo_full: PpoProfileFacts,
@@ -123,6 +136,7 @@ pub struct Trainers {
     /// A2C's `full` profile.
     pub a2c_full: A2cProfileFacts,
     /// REINFORCE's `full` settings (lessons 1 and 2 say what its loss optimises).
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Record<string, unknown>"))]
     pub reinforce_full: ReinforceConfig,
     /// CartPole's "solved" level of an evaluation mean («стабильно ≥ …»).
     pub solved_threshold: f64,

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 /// The reward rule and seven answers with their verdicts.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Verifier {
     pub first_symbol: f64,
     pub second_symbol: f64,
@@ -17,6 +18,7 @@ pub struct Verifier {
 
 /// One answer and its verdict.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct VerifierExample {
     pub answer: String,
     pub reward: f64,

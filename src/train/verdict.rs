@@ -170,6 +170,7 @@ pub fn describe(results: &[ConfigResult], names: &ScoreNames) -> String {
 
 /// Which number of the results table a prediction is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum Measure {
     /// The final score.
@@ -185,6 +186,7 @@ pub enum Measure {
 
 /// Which way a prediction expects configuration `config` to differ from `against`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum Expect {
     /// A larger number (for the goal: reached later, or by fewer seeds).
@@ -197,6 +199,7 @@ pub enum Expect {
 
 /// One checkable claim of a lesson about its prepared comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Prediction {
     /// The configuration the claim is about (0 = A).
     pub config: usize,

@@ -142,7 +142,7 @@ pub fn qr_svg(text: &str) -> Result<String, JsError> {
 }
 
 /// Every worked example of the lessons (the page fills `data-worked` elements from it).
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "WorkedExamples")]
 pub fn worked_examples() -> Result<JsValue, JsError> {
     to_js(&lessons::worked_examples().map_err(js_error)?)
 }

@@ -32,6 +32,7 @@ pub const TOLERANCE: f64 = 0.005;
 
 /// One exercise's right answer and what the page shows of it.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify), tsify(hashmap_as_object))]
 pub struct Exercise {
     /// Choice: the right options (1-based); empty for a numeric exercise.
     pub correct_options: Vec<usize>,

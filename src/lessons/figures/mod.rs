@@ -50,6 +50,7 @@ use std::collections::BTreeMap;
 /// its drawing from their checked values (`network`: a trained policy file, the attention
 /// figure's).
 #[derive(Clone, Copy, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct FigureSpec {
     pub name: &'static str,
     pub params: &'static [Param],
@@ -71,6 +72,7 @@ impl std::fmt::Debug for FigureSpec {
 /// its label — HTML, math spans render —, the short label of messages and aria-valuetext,
 /// the URL key a shared link keeps) and what it may take.
 #[derive(Debug, Clone, Copy, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Param {
     pub name: &'static str,
     pub id: &'static str,
@@ -86,6 +88,7 @@ pub struct Param {
 
 /// A slider's `min`, `max`, `step` and starting `value`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Slider {
     pub min: f64,
     pub max: f64,
@@ -95,6 +98,7 @@ pub struct Slider {
 
 /// What a parameter's control is.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Control {
     /// A range input.
