@@ -93,11 +93,15 @@ forEachBrowser((env) => {
   });
 
   it('pause, resume, stop, and start again after a stop', { timeout: 180_000 }, async () => {
-    await env.withTab('ppo.html', { deviceScaleFactor: 1 }, async (tab) => {
+    // Long enough that it cannot end before Stop: the full profile's 120 updates take about a
+    // second on a quiet machine, and once ended before the test's Stop in a CI run.
+    await env.withTab('ppo.html?form=ppo&profile=full&seeds=11&num_updates=20000', { deviceScaleFactor: 1 }, async (tab) => {
       await tab.waitReady();
+      await tab.waitFor(() => Number(/** @type {HTMLElement | null} */ (document.querySelector('#trainer-ppo .run-estimate'))?.dataset.seconds) > 30, null, 20_000);
       await countWorkers(tab);
-      await tab.select('#ppo-profile', 'full');
-      await tab.fill('#ppo-seeds', '11');
+      await tab.eval(() => {
+        window.confirm = () => true; // a run of minutes asks first
+      });
       await tab.clickButton('#trainer-ppo', 'Старт');
       const reports = () => tab.eval(() => window.pgbookRuns.ppo[0].reports.length);
       await tab.waitFor(() => (window.pgbookRuns.ppo?.[0]?.reports.length ?? 0) >= 3, null, 60_000);
