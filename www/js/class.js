@@ -11,7 +11,7 @@ import { loadFull } from './core.js';
 import { el, messageOf, textTable } from './dom.js';
 import { formatNumber } from './format.js';
 import { listRecords, saveRecord } from './history.js';
-import { configText, pageLink, pageParams, parseConfig } from './links.js';
+import { classPageLink, configText, pageParams, parseConfig } from './links.js';
 import { newWorker } from './pool.js';
 
 /** @typedef {import('./links.js').Config} Config */
@@ -55,8 +55,7 @@ function classOfParams(q) {
 
 /** The class link of `spec` (absolute: it is handed out). @param {ClassSpec} spec */
 function classLink(spec) {
-  const q = new URLSearchParams({ class: spec.kind, config: configText(spec.config), n: String(spec.seats) });
-  return new URL(pageLink('index.html', q, 'class'), location.href).href;
+  return new URL(classPageLink(spec.kind, spec.config, spec.seats), location.href).href;
 }
 
 /** @param {Config} c */

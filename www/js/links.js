@@ -67,6 +67,15 @@ export function pageLink(file, q, anchor = '') {
   return `#${page}${anchor ? `/${encodeURIComponent(anchor)}` : ''}${query}`;
 }
 
+/**
+ * The contents page's class experiment for trainer `kind` with configuration `config` and
+ * `seats` seats (relative, like `pageLink`; the one file's form in the one file).
+ * @param {string} kind @param {Config} config @param {number} seats
+ */
+export function classPageLink(kind, config, seats) {
+  return pageLink('index.html', new URLSearchParams({ class: kind, config: configText(config), n: String(seats) }), 'class');
+}
+
 /** The one-file book's page and state as this document shows them (null in the served book). */
 let shown = ONE_FILE ? parseFragment(location.hash) : null;
 

@@ -4,12 +4,12 @@
 // and the link (or the address bar, while the reader types) carries them. panel.js puts this
 // bar beside the run's life and the saved runs.
 import { SettingsForm } from './settings-form.js';
-import { configText, pageLink, setPageParams } from './links.js';
+import { classPageLink, configText, pageLink, setPageParams } from './links.js';
+import { el, messageOf, profileSelect } from './dom.js';
+import { LETTERS, MAX_CONFIGS } from './panel-shown.js';
 
 /** Seats a class link made from a panel offers (the teacher changes the number on the contents page). */
 const CLASS_SEATS = 30;
-import { el, messageOf, profileSelect } from './dom.js';
-import { LETTERS, MAX_CONFIGS } from './panel-shown.js';
 
 /** @typedef {typeof import('../pkg/pgbook.js')} Wasm */
 /** @typedef {import('./types.js').Schema} Schema */
@@ -61,10 +61,8 @@ export class ConfigBar {
   /** The class experiment with the configuration the form shows (the contents page's «Эксперимент класса»). */
   updateClassLink() {
     if (!this.classLink) return; // the constructor's first preview comes before it
-    const c = { profile: this.profile.value, set: this.form.overrides() };
-    const q = new URLSearchParams({ class: this.kind, config: configText(c), n: String(CLASS_SEATS) });
-    this.classLink.href = pageLink('index.html', q, 'class');
-    const name = this.configs.length > 1 ? ` ${String.fromCharCode(65 + this.current)}` : '';
+    this.classLink.href = classPageLink(this.kind, { profile: this.profile.value, set: this.form.overrides() }, CLASS_SEATS);
+    const name = this.configs.length > 1 ? ` ${LETTERS[this.current]}` : '';
     this.classLink.textContent = `эксперимент класса с конфигурацией${name}`;
   }
 
