@@ -125,16 +125,14 @@ export function costOf(wasm, checked, saved = []) {
   const work = checked.reduce((w, c) => w + c.work_per_seed * c.seeds.length, 0);
   const workMax = checked.reduce((w, c) => w + Math.max(c.work_per_seed, c.work_per_seed_max) * c.seeds.length, 0);
   let planned = NaN;
-  let speedNow = NaN;
   try {
-    speedNow = machineSpeed(wasm);
-    planned = work / speedNow / workers;
+    planned = work / machineSpeed(wasm) / workers;
   } catch {
     // No measurement: the memory is still known.
   }
   const { factor, from } = correction(saved, settingsKey(checked));
   const time = planned * factor;
-  const most = (workMax / speedNow / workers) * factor;
+  const most = work > 0 ? time * (workMax / work) : time; // the same speed, workers and correction
   const memory = Math.max(...checked.map((c) => c.memory_bytes));
   const learnt = from === 'same' ? ' (по такому же запуску)' : from === 'trainer' ? ' (с поправкой по прошлым запускам)' : '';
   // Dynamic sampling draws as many groups as the batch needs, up to its bound: the time is a range.
